@@ -1,0 +1,75 @@
+/**
+ * A finding: one thing in the data that a curator should look at. Every check
+ * (stored calculated outputs, reported vs recomputed, normed vs raw, input
+ * problems) produces these; the report and the CSV/JSON files are views of them.
+ * The columns are those of findings.csv.
+ */
+export type Severity = 'major' | 'minor' | 'info';
+
+export const SEVERITY_RANK: Record<Severity, number> = { info: 0, minor: 1, major: 2 };
+
+export type FindingKind =
+  | 'calculated'
+  | 'reported-vs-recomputed'
+  | 'normed-vs-raw'
+  | 'unit'
+  | 'input';
+
+export interface Finding {
+  kind: FindingKind;
+  severity: Severity;
+  study_sid: string | null;
+  study_name: string | null;
+  subset_pk: number | null;
+  output_pk: number | null;
+  measurement_type: string | null;
+  /** `group:<pk>` or `individual:<pk>`, when the finding concerns a subject. */
+  subject: string | null;
+  reported: number | null;
+  reported_unit: string | null;
+  recomputed: number | null;
+  recomputed_unit: string | null;
+  /** reported / recomputed, in the same unit. */
+  ratio: number | null;
+  suspected_cause: string | null;
+  message: string;
+  /** Anything else a check wants to keep (both records, the expected value, ...); JSON only. */
+  details?: Record<string, unknown>;
+}
+
+export const FINDING_COLUMNS = [
+  'kind',
+  'severity',
+  'study_sid',
+  'study_name',
+  'subset_pk',
+  'output_pk',
+  'measurement_type',
+  'subject',
+  'reported',
+  'reported_unit',
+  'recomputed',
+  'recomputed_unit',
+  'ratio',
+  'suspected_cause',
+  'message',
+] as const satisfies readonly (keyof Finding)[];
+
+/** A finding with every column null except those given. */
+export function finding(fields: Pick<Finding, 'kind' | 'severity' | 'message'> & Partial<Finding>): Finding {
+  return {
+    study_sid: null,
+    study_name: null,
+    subset_pk: null,
+    output_pk: null,
+    measurement_type: null,
+    subject: null,
+    reported: null,
+    reported_unit: null,
+    recomputed: null,
+    recomputed_unit: null,
+    ratio: null,
+    suspected_cause: null,
+    ...fields,
+  };
+}
