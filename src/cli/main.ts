@@ -1,16 +1,18 @@
 /**
  * The `pkdb` command line. This file only wires sub-commands; each lives in
- * `src/cli/commands/<name>.ts` and exports `register(program)`. Commands are
- * imported lazily so that `pkdb nca` does not pay for loading the server.
+ * `src/cli/commands/<name>.ts`, exports `register(program, setExit)` and is
+ * listed in COMMANDS. Heavy work belongs in the action's own dynamic imports, so
+ * that `pkdb nca` does not pay for loading the server.
  */
 import { Command, CommanderError } from 'commander';
 import { pathToFileURL } from 'node:url';
 import { UsageError, exitCodeFor, reportError } from './errors.js';
 
-/** Sub-commands, in the order `--help` lists them. */
-const COMMANDS = ['summary', 'qa', 'nca', 'serve', 'pull'] as const;
+type CommandModule = { register(program: Command, setExit: (code: number) => void): void };
 
-export type CommandName = (typeof COMMANDS)[number];
+/** Sub-commands, in the order `--help` lists them; each entry loads its module. */
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+};
 
 export function buildProgram(): Command {
   const program = new Command('pkdb');
@@ -26,12 +28,8 @@ export function buildProgram(): Command {
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   let exitCode = 0;
-  for (const name of COMMANDS) {
-    const mod = (await import(`./commands/${name}.js`).catch((error: unknown) => {
-      if (isMissingModule(error)) return undefined;
-      throw error;
-    })) as { register(program: Command, setExit: (code: number) => void): void } | undefined;
-    mod?.register(program, (code) => {
+  for (const load of Object.values(COMMANDS)) {
+    (await load()).register(program, (code) => {
       exitCode = code;
     });
   }
@@ -46,11 +44,6 @@ export async function main(argv: string[]): Promise<number> {
     reportError(error);
     return exitCodeFor(error);
   }
-}
-
-function isMissingModule(error: unknown): boolean {
-  const code = (error as { code?: string } | undefined)?.code;
-  return code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('/commands/');
 }
 
 export { UsageError };
