@@ -1,0 +1,256 @@
+/**
+ * `Dataset`: the tables of one PK-DB source plus the indexes analyses need.
+ * Built the same way from an export zip, an API crawl or the fixtures
+ * (`Dataset.fromTables`). Indexes are built lazily, once, on first use; the
+ * tables themselves are never modified.
+ */
+import type {
+  DatasetSource,
+  DatasetTables,
+  GroupRecord,
+  IndividualRecord,
+  InterventionRecord,
+  OutputRecord,
+  ScatterRecord,
+  StudyRecord,
+  TermRecord,
+  TimecourseRecord,
+} from './model.js';
+
+/** A subject: the group or the individual an output was measured in. */
+export type SubjectRef = { kind: 'group'; pk: number } | { kind: 'individual'; pk: number };
+
+/**
+ * The fields that tie outputs to a timecourse (pkdb-calculation.md §5): study,
+ * subject, intervention set, substance, tissue and method, by name.
+ */
+export interface LinkKeyFields {
+  study_sid: string;
+  group_pk: number | null;
+  individual_pk: number | null;
+  intervention_pks: readonly number[];
+  substance: string | null;
+  tissue: string | null;
+  method: string | null;
+}
+
+/** Outputs of one link key, split by how PK-DB got them. */
+export interface LinkedOutputs {
+  /** Curated single values (normed, not calculated, not timecourse points). */
+  reported: OutputRecord[];
+  /** Values PK-DB computed from a timecourse (normed, calculated). */
+  calculated: OutputRecord[];
+}
+
+const EMPTY_LINKED: LinkedOutputs = Object.freeze({ reported: [], calculated: [] }) as LinkedOutputs;
+
+/** The string form of a link key; equal keys mean "same subject, dosing, substance and tissue". */
+export function linkKey(fields: LinkKeyFields): string {
+  const subject = fields.group_pk != null ? `g${fields.group_pk}` : `i${fields.individual_pk ?? ''}`;
+  const interventions = [...fields.intervention_pks].sort((a, b) => a - b).join(',');
+  return [fields.study_sid, subject, interventions, fields.substance ?? '', fields.tissue ?? '', fields.method ?? ''].join('|');
+}
+
+export function subjectOf(record: { group_pk: number | null; individual_pk: number | null }): SubjectRef | null {
+  if (record.group_pk != null) return { kind: 'group', pk: record.group_pk };
+  if (record.individual_pk != null) return { kind: 'individual', pk: record.individual_pk };
+  return null;
+}
+
+/** `group:12` / `individual:5`, the form findings use. */
+export function subjectLabel(subject: SubjectRef | null): string | null {
+  return subject ? `${subject.kind}:${subject.pk}` : null;
+}
+
+function indexBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T> {
+  const map = new Map<K, T>();
+  for (const item of items) map.set(key(item), item);
+  return map;
+}
+
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const map = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
+    if (list) list.push(item);
+    else map.set(k, [item]);
+  }
+  return map;
+}
+
+/** Memoises a zero-argument builder: indexes cost nothing until an analysis asks for them. */
+function lazy<T>(build: () => T): () => T {
+  let value: T | undefined;
+  let built = false;
+  return () => {
+    if (!built) {
+      value = build();
+      built = true;
+    }
+    return value as T;
+  };
+}
+
+export class Dataset {
+  private constructor(
+    readonly tables: DatasetTables,
+    readonly source: DatasetSource,
+  ) {}
+
+  static fromTables(tables: DatasetTables, source: DatasetSource): Dataset {
+    return new Dataset(tables, source);
+  }
+
+  // ---- lookups by identifier -------------------------------------------------
+
+  private readonly studyIndex = lazy(() => indexBy(this.tables.studies, (s) => s.sid));
+  private readonly groupIndex = lazy(() => indexBy(this.tables.groups, (g) => g.pk));
+  private readonly individualIndex = lazy(() => indexBy(this.tables.individuals, (i) => i.pk));
+  private readonly interventionIndex = lazy(() => indexBy(this.tables.interventions, (i) => i.pk));
+  private readonly outputIndex = lazy(() => indexBy(this.tables.outputs, (o) => o.pk));
+  private readonly timecourseIndex = lazy(() => indexBy(this.tables.timecourses, (t) => t.subset_pk));
+  private readonly termIndex = lazy(() => {
+    // Terms are looked up by name (what outputs carry) and by sid (what timecourses carry).
+    const map = new Map<string, TermRecord>();
+    for (const term of this.tables.terms) {
+      map.set(term.sid, term);
+      map.set(term.name, term);
+    }
+    return map;
+  });
+
+  study(sid: string): StudyRecord | undefined {
+    return this.studyIndex().get(sid);
+  }
+  group(pk: number): GroupRecord | undefined {
+    return this.groupIndex().get(pk);
+  }
+  individual(pk: number): IndividualRecord | undefined {
+    return this.individualIndex().get(pk);
+  }
+  intervention(pk: number): InterventionRecord | undefined {
+    return this.interventionIndex().get(pk);
+  }
+  output(pk: number): OutputRecord | undefined {
+    return this.outputIndex().get(pk);
+  }
+  timecourse(subsetPk: number): TimecourseRecord | undefined {
+    return this.timecourseIndex().get(subsetPk);
+  }
+  /** A term by name or sid. */
+  term(nameOrSid: string): TermRecord | undefined {
+    return this.termIndex().get(nameOrSid);
+  }
+
+  // ---- per-study views -------------------------------------------------------
+
+  private readonly outputsByStudy = lazy(() => groupBy(this.tables.outputs, (o) => o.study_sid));
+  private readonly interventionsByStudy = lazy(() => groupBy(this.tables.interventions, (i) => i.study_sid));
+  private readonly timecoursesByStudy = lazy(() => groupBy(this.tables.timecourses, (t) => t.study_sid));
+  private readonly groupsByStudy = lazy(() => groupBy(this.tables.groups, (g) => g.study_sid));
+  private readonly individualsByStudy = lazy(() => groupBy(this.tables.individuals, (i) => i.study_sid));
+  private readonly scattersByStudy = lazy(() => groupBy(this.tables.scatters, (s) => s.study_sid));
+
+  outputsOfStudy(sid: string): readonly OutputRecord[] {
+    return this.outputsByStudy().get(sid) ?? [];
+  }
+  interventionsOfStudy(sid: string): readonly InterventionRecord[] {
+    return this.interventionsByStudy().get(sid) ?? [];
+  }
+  timecoursesOfStudy(sid: string): readonly TimecourseRecord[] {
+    return this.timecoursesByStudy().get(sid) ?? [];
+  }
+  groupsOfStudy(sid: string): readonly GroupRecord[] {
+    return this.groupsByStudy().get(sid) ?? [];
+  }
+  individualsOfStudy(sid: string): readonly IndividualRecord[] {
+    return this.individualsByStudy().get(sid) ?? [];
+  }
+  scattersOfStudy(sid: string): readonly ScatterRecord[] {
+    return this.scattersByStudy().get(sid) ?? [];
+  }
+
+  // ---- timecourse relations --------------------------------------------------
+
+  /** The outputs behind a timecourse's points, in the timecourse's list order (missing pks skipped). */
+  memberOutputs(tc: TimecourseRecord): OutputRecord[] {
+    const members: OutputRecord[] = [];
+    for (const pk of tc.output_pk) {
+      const output = this.output(pk);
+      if (output) members.push(output);
+    }
+    return members;
+  }
+
+  /**
+   * The normed interventions of a timecourse whose measurement type is exactly
+   * `dosing` (any substance; `qualitative dosing` does not count), as PK-DB's
+   * 2020 calculation selected them (pkdb-calculation.md §3.3).
+   */
+  dosingOf(tc: TimecourseRecord): InterventionRecord[] {
+    const dosing: InterventionRecord[] = [];
+    for (const pk of tc.intervention_pk) {
+      const intervention = this.intervention(pk);
+      if (intervention && intervention.normed && intervention.measurement_type === 'dosing') dosing.push(intervention);
+    }
+    return dosing;
+  }
+
+  /**
+   * The link key of a timecourse. Substance, tissue and method come from its
+   * member outputs (by name): timecourses.csv writes sids there, outputs write names.
+   */
+  timecourseKey(tc: TimecourseRecord): string | null {
+    const first = this.memberOutputs(tc)[0];
+    if (!first) return null;
+    return linkKey({
+      study_sid: tc.study_sid,
+      group_pk: tc.group_pk,
+      individual_pk: tc.individual_pk,
+      intervention_pks: tc.intervention_pk,
+      substance: first.substance,
+      tissue: first.tissue,
+      method: first.method,
+    });
+  }
+
+  private readonly linkedIndex = lazy(() => {
+    const map = new Map<string, LinkedOutputs>();
+    for (const output of this.tables.outputs) {
+      if (!output.normed || output.output_type === 'timecourse' || output.output_type === 'array') continue;
+      const key = linkKey(output);
+      let entry = map.get(key);
+      if (!entry) map.set(key, (entry = { reported: [], calculated: [] }));
+      (output.calculated ? entry.calculated : entry.reported).push(output);
+    }
+    return map;
+  });
+
+  /** Reported and calculated single-value outputs sharing a link key (normed records only). */
+  outputsByKey(key: string): LinkedOutputs {
+    return this.linkedIndex().get(key) ?? EMPTY_LINKED;
+  }
+
+  /** Reported and calculated outputs that belong to the same subject, dosing, substance and tissue as a timecourse. */
+  outputsLinkedTo(tc: TimecourseRecord): LinkedOutputs {
+    const key = this.timecourseKey(tc);
+    return key ? this.outputsByKey(key) : EMPTY_LINKED;
+  }
+
+  /**
+   * Body weight of a subject in kilograms (mean, else median, else value of its
+   * normed `weight` characteristica), for telling per-kg from absolute values.
+   */
+  bodyWeightKg(subject: SubjectRef): number | null {
+    const record = subject.kind === 'group' ? this.group(subject.pk) : this.individual(subject.pk);
+    const weight = record?.characteristica.find((c) => c.measurement_type === 'weight' && c.unit === 'kilogram');
+    if (!weight) return null;
+    return weight.mean ?? weight.median ?? weight.value ?? null;
+  }
+
+  /** Number of subjects in a group (1 for an individual). */
+  subjectCount(subject: SubjectRef): number | null {
+    return subject.kind === 'group' ? (this.group(subject.pk)?.count ?? null) : 1;
+  }
+}
