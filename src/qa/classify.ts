@@ -1,0 +1,125 @@
+/**
+ * Classification of one reported-vs-recomputed pair: agree, minor or major,
+ * with the suspected cause and, for ordinary disagreements, the reason they are
+ * expected. Pure: both values must already be in the same unit.
+ */
+import type { Severity } from './finding.js';
+import { ratioCauses, type SuspectedCause } from './causes.js';
+import { FACTOR_TOLERANCE, TOLERANCES, type ReportedParameter } from './tolerances.js';
+
+export type Classification = 'agree' | 'minor' | 'major';
+
+export const SEVERITY_OF: Record<Classification, Severity> = { agree: 'info', minor: 'minor', major: 'major' };
+
+export interface ComparisonContext {
+  parameter: ReportedParameter;
+  /** Both in the same unit. */
+  reported: number;
+  recomputed: number;
+  subject: 'group' | 'individual';
+  bodyWeightKg: number | null;
+  /** The timecourse's sampling times, in the unit of tmax (for tmax only). */
+  samplingTimes?: readonly number[];
+  /** auc_end: the end of the reported interval and of the timecourse, same unit (null when unknown). */
+  reportedIntervalEnd?: number | null;
+  timecourseEnd?: number | null;
+}
+
+export interface Verdict {
+  classification: Classification;
+  /** reported / recomputed; null when it cannot be formed (zero or opposite signs). */
+  ratio: number | null;
+  causes: SuspectedCause[];
+  /** Why the disagreement is ordinary, when it is. */
+  expected: string | null;
+}
+
+/**
+ * The sampling interval that bounds the uncertainty of an observed tmax: the
+ * larger of the gaps to the neighbouring sampling times of the recomputed tmax.
+ * With samples at …, t₋, t*, t₊, … the true peak lies in (t₋, t₊), so an
+ * author's tmax (from other subjects or a finer grid) within max(t*−t₋, t₊−t*)
+ * of t* is consistent with the data.
+ */
+export function samplingIntervalAround(times: readonly number[], at: number): number | null {
+  const grid = [...new Set(times.filter(Number.isFinite))].sort((a, b) => a - b);
+  if (grid.length < 2) return null;
+  let index = 0;
+  for (let i = 1; i < grid.length; i++) if (Math.abs(grid[i] - at) < Math.abs(grid[index] - at)) index = i;
+  const before = index > 0 ? grid[index] - grid[index - 1] : 0;
+  const after = index < grid.length - 1 ? grid[index + 1] - grid[index] : 0;
+  return Math.max(before, after);
+}
+
+/** reported / recomputed when both are non-zero with the same sign. */
+export function ratioOf(reported: number, recomputed: number): number | null {
+  const r = reported / recomputed;
+  return Number.isFinite(r) && r > 0 ? r : null;
+}
+
+function classifyTmax(ctx: ComparisonContext, ratio: number | null): Verdict {
+  const interval = ctx.samplingTimes ? samplingIntervalAround(ctx.samplingTimes, ctx.recomputed) : null;
+  const difference = Math.abs(ctx.reported - ctx.recomputed);
+  if (interval !== null && difference <= interval * (1 + 1e-9)) {
+    return { classification: 'agree', ratio, causes: [], expected: null };
+  }
+  if (interval === null && ratio !== null && Math.abs(Math.log(ratio)) <= Math.log(TOLERANCES.tmax[ctx.subject].agree)) {
+    return { classification: 'agree', ratio, causes: [], expected: null };
+  }
+  const causes = ratio === null ? [] : ratioCauses(ratio, 'tmax', ctx.bodyWeightKg);
+  if (causes.length > 0) return { classification: 'major', ratio, causes, expected: null };
+  const expected =
+    ctx.subject === 'group'
+      ? 'reported tmax of a group is usually the median of individual tmax, which need not be a sampling time of the mean curve'
+      : `tmax is a sampling time; the grid around it is ${interval === null ? 'unknown' : `${+interval.toPrecision(3)} wide`}`;
+  return { classification: 'minor', ratio, causes, expected };
+}
+
+/** Why a disagreement of this parameter within the minor band is ordinary. */
+function ordinaryReason(ctx: ComparisonContext): string {
+  const group =
+    ctx.subject === 'group' ? 'group data: mean of individual parameters vs parameter of the mean curve; ' : '';
+  switch (ctx.parameter) {
+    case 'cmax':
+      return `${group}digitised or rounded peak`;
+    case 'auc_end':
+      return `${group}trapezoid rule and sampling grid`;
+    case 'auc_inf':
+    case 'thalf':
+    case 'kel':
+      return `${group}λz window (PK-DB regresses on every point after Cmax, authors on the terminal phase)`;
+    default:
+      return `${group}λz window, bioavailability (CL/F, V/F) or the dose basis`;
+  }
+}
+
+/** auc_end over a different interval than the timecourse: beyond the tolerance on the end time. */
+function differentInterval(ctx: ComparisonContext): string | null {
+  if (ctx.parameter !== 'auc_end') return null;
+  const { reportedIntervalEnd: reportedEnd, timecourseEnd } = ctx;
+  if (reportedEnd == null || timecourseEnd == null || !(reportedEnd > 0) || !(timecourseEnd > 0)) return null;
+  if (Math.abs(Math.log(reportedEnd / timecourseEnd)) <= Math.log1p(FACTOR_TOLERANCE)) return null;
+  return `reported AUC over 0–${+reportedEnd.toPrecision(4)}, the timecourse ends at ${+timecourseEnd.toPrecision(4)}`;
+}
+
+/**
+ * Agree within the parameter's agree band; a named scale factor or per-kg
+ * ratio is major whatever its size; within the minor band, or outside it but
+ * with an expected reason (AUC interval, tmax grid), minor; otherwise major.
+ */
+export function classify(ctx: ComparisonContext): Verdict {
+  const ratio = ratioOf(ctx.reported, ctx.recomputed);
+  if (ctx.parameter === 'tmax') return classifyTmax(ctx, ratio);
+  if (ratio === null) {
+    return { classification: 'major', ratio, causes: [], expected: null };
+  }
+  const tolerance = TOLERANCES[ctx.parameter][ctx.subject];
+  const fold = Math.abs(Math.log(ratio));
+  if (fold <= Math.log(tolerance.agree)) return { classification: 'agree', ratio, causes: [], expected: null };
+  const causes = ratioCauses(ratio, ctx.parameter, ctx.bodyWeightKg);
+  if (causes.length > 0) return { classification: 'major', ratio, causes, expected: null };
+  const interval = differentInterval(ctx);
+  if (interval) return { classification: 'minor', ratio, causes, expected: interval };
+  if (fold <= Math.log(tolerance.minor)) return { classification: 'minor', ratio, causes, expected: ordinaryReason(ctx) };
+  return { classification: 'major', ratio, causes, expected: null };
+}

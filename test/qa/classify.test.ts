@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { classify, samplingIntervalAround } from '../../src/qa/classify.js';
+import { perKgCause, unitFactorCause } from '../../src/qa/causes.js';
+
+const base = { subject: 'individual' as const, bodyWeightKg: null };
+
+describe('suspected causes', () => {
+  it('names ×1000 and its inverse within 5 %', () => {
+    expect(unitFactorCause(1030, 'cmax')?.text).toMatch(/^×1000 /);
+    expect(unitFactorCause(1 / 980, 'auc_end')?.text).toMatch(/^×1\/1000 /);
+    expect(unitFactorCause(1100, 'cmax')).toBeNull();
+  });
+
+  it('names ×60 only for time-dependent parameters', () => {
+    expect(unitFactorCause(59, 'thalf')?.factor).toBe(60);
+    expect(unitFactorCause(1 / 61, 'kel')?.factor).toBeCloseTo(1 / 60, 12);
+    expect(unitFactorCause(60, 'cmax')).toBeNull();
+  });
+
+  it('tells mL/min vs L/h (1000/60) for clearance', () => {
+    expect(unitFactorCause(16.5, 'clearance')?.text).toMatch(/mL\/min vs L\/h/);
+  });
+
+  it('names per-kg vs absolute from the body weight', () => {
+    expect(perKgCause(1 / 72, 'clearance', 70)?.kind).toBe('per-kg');
+    expect(perKgCause(68, 'vd', 70)?.factor).toBe(70);
+    expect(perKgCause(68, 'cmax', 70)).toBeNull();
+    expect(perKgCause(68, 'vd', null)).toBeNull();
+  });
+});
+
+describe('classify', () => {
+  it('agrees within the parameter tolerance', () => {
+    expect(classify({ ...base, parameter: 'cmax', reported: 1.05, recomputed: 1 }).classification).toBe('agree');
+    expect(classify({ ...base, parameter: 'thalf', reported: 1.2, recomputed: 1 }).classification).toBe('agree');
+  });
+
+  it('calls a ×1000 cmax slip major with the factor', () => {
+    const v = classify({ ...base, parameter: 'cmax', reported: 2.04, recomputed: 0.002 });
+    expect(v.classification).toBe('major');
+    expect(v.ratio).toBeCloseTo(1020, 6);
+    expect(v.causes[0].factor).toBe(1000);
+  });
+
+  it('calls a ×60 half-life slip major', () => {
+    const v = classify({ ...base, parameter: 'thalf', reported: 180, recomputed: 3 });
+    expect(v.classification).toBe('major');
+    expect(v.causes[0].text).toMatch(/minutes vs hours/);
+  });
+
+  it('calls a per-kg clearance major when the ratio is the body weight', () => {
+    const v = classify({ ...base, bodyWeightKg: 75, parameter: 'clearance', reported: 0.1, recomputed: 7.4 });
+    expect(v.classification).toBe('major');
+    expect(v.causes.map((c) => c.kind)).toContain('per-kg');
+  });
+
+  it('keeps ordinary λz differences minor with a reason', () => {
+    const v = classify({ ...base, subject: 'group', parameter: 'thalf', reported: 8, recomputed: 3 });
+    expect(v.classification).toBe('minor');
+    expect(v.expected).toMatch(/mean of individual parameters/);
+  });
+
+  it('treats an AUC over another interval as expected', () => {
+    const v = classify({ ...base, parameter: 'auc_end', reported: 30, recomputed: 10, reportedIntervalEnd: 48, timecourseEnd: 12 });
+    expect(v.classification).toBe('minor');
+    expect(v.expected).toMatch(/0–48/);
+  });
+
+  it('calls an unexplained large disagreement major', () => {
+    expect(classify({ ...base, parameter: 'cmax', reported: 5, recomputed: 1 }).classification).toBe('major');
+  });
+
+  it('judges tmax by the sampling grid', () => {
+    const times = [0, 0.5, 1, 2, 4, 8];
+    expect(samplingIntervalAround(times, 1)).toBe(1);
+    expect(classify({ ...base, parameter: 'tmax', reported: 1.5, recomputed: 1, samplingTimes: times }).classification).toBe('agree');
+    expect(classify({ ...base, parameter: 'tmax', reported: 4, recomputed: 1, samplingTimes: times }).classification).toBe('minor');
+    const slip = classify({ ...base, parameter: 'tmax', reported: 60, recomputed: 1, samplingTimes: times });
+    expect(slip.classification).toBe('major');
+    expect(slip.causes[0].factor).toBe(60);
+  });
+});
