@@ -1,0 +1,79 @@
+/**
+ * NCA over a long table (one row per sample, a subject column): one standard
+ * profile per subject, in order of first appearance. A subject whose rows are
+ * unusable gets an error naming the row and column; the others still run.
+ */
+import { nca, type NcaInput, type NcaOptions, type NcaResult } from './nca.js';
+
+export interface GroupColumns {
+  subject: string;
+  time: string;
+  conc: string;
+  /** Per-subject dose column (constant within a subject); otherwise `profile.dose` applies. */
+  dose?: string;
+}
+
+export type GroupResult =
+  | { subject: string; result: NcaResult; error: null }
+  | { subject: string; result: null; error: string };
+
+/** Cells read as missing: empty, NA and "." (the usual BLQ/missing markers of NCA tables). */
+const MISSING_TEXT = new Set(['', 'na', 'nan', '.', 'null']);
+
+/** A numeric cell: a number, or text that is a number; null when missing; an error message otherwise. */
+export function numericCell(value: unknown, where: string): number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return Number.isNaN(value) ? null : value;
+  const text = String(value).trim();
+  if (MISSING_TEXT.has(text.toLowerCase())) return null;
+  const parsed = Number(text);
+  if (Number.isNaN(parsed)) throw new Error(`${where}: "${text}" is not a number`);
+  return parsed;
+}
+
+function subjectProfile(
+  rows: readonly Record<string, unknown>[],
+  rowNumbers: number[],
+  columns: GroupColumns,
+): { time: (number | null)[]; conc: (number | null)[]; dose: number | undefined } {
+  const time: (number | null)[] = [];
+  const conc: (number | null)[] = [];
+  let dose: number | undefined;
+  for (const r of rowNumbers) {
+    const row = rows[r];
+    time.push(numericCell(row[columns.time], `row ${r + 1}, column ${columns.time}`));
+    conc.push(numericCell(row[columns.conc], `row ${r + 1}, column ${columns.conc}`));
+    if (columns.dose === undefined) continue;
+    const d = numericCell(row[columns.dose], `row ${r + 1}, column ${columns.dose}`);
+    if (d === null) continue;
+    if (dose !== undefined && d !== dose) throw new Error(`row ${r + 1}, column ${columns.dose}: dose ${d} differs from ${dose}`);
+    dose = d;
+  }
+  return { time, conc, dose };
+}
+
+export function ncaByGroup(
+  rows: readonly Record<string, unknown>[],
+  columns: GroupColumns,
+  profile: Omit<NcaInput, 'time' | 'conc'> = {},
+  options: NcaOptions = {},
+): GroupResult[] {
+  const bySubject = new Map<string, number[]>();
+  rows.forEach((row, r) => {
+    const subject = String(row[columns.subject] ?? '');
+    const list = bySubject.get(subject);
+    if (list) list.push(r);
+    else bySubject.set(subject, [r]);
+  });
+  const results: GroupResult[] = [];
+  for (const [subject, rowNumbers] of bySubject) {
+    try {
+      const { time, conc, dose } = subjectProfile(rows, rowNumbers, columns);
+      const result = nca({ ...profile, time, conc, dose: dose ?? profile.dose }, options);
+      results.push({ subject, result, error: null });
+    } catch (error) {
+      results.push({ subject, result: null, error: `subject ${subject}: ${(error as Error).message}` });
+    }
+  }
+  return results;
+}
