@@ -97,7 +97,8 @@ export type FlatStudy = z.infer<typeof FlatStudy>;
  * for omitted detail and most keys may be absent (spec "write-oriented view"),
  * so only the identifying keys are required and nested records stay open.
  */
-const looseRecord = z.looseObject({});
+/** Upload-format records (characteristica, interventions) are open: any curation field may appear. */
+const looseRecord = z.record(z.string(), z.unknown());
 const notesShape = {
   descriptions: z.array(z.unknown()).optional(),
   comments: z.array(z.unknown()).optional(),

@@ -1,0 +1,10 @@
+/** The PK-DB API v1 client, its errors and the resource schemas. */
+export { PkdbClient, normaliseBaseUrl, type PkdbClientOptions, type PageProgress, type StatisticsAccessor, type DataFileUpload } from './client.js';
+export { HttpError, SchemaError, NetworkError, type RequestContext } from './errors.js';
+export { filterParams, encodeFilterValue, FILTER_TABLES, type FilterQuery, type FilterValue, type FilterTable } from './filter.js';
+export type { StudiesFilter, GroupsFilter, IndividualsFilter, InterventionsFilter, OutputsFilter } from './filter.js';
+export { applyParams, type ListParams, type QueryValue } from './query.js';
+export { ResponseCache } from './cache.js';
+export { backoffDelayMs, parseRetryAfter, retryDelayMs, RETRYABLE_STATUSES, RETRYABLE_ERROR_CODES } from './retry.js';
+export type { RequestInfo, RetryInfo } from './http.js';
+export * from './schemas/index.js';
