@@ -10,7 +10,7 @@
  * The integrals start at the dose (time 0): extravascular and infusion profiles
  * without a sample there get C(0) = 0, an IV bolus gets C0.
  */
-import { codesForRoute, ROUTES, type AucMethod, type Pptestcd, type Route } from './codes.js';
+import { codesForRoute, PPTESTCD, ROUTES, type AucMethod, type Pptestcd, type Route } from './codes.js';
 import { cleanProfile, NcaInputError, type CleanProfile } from './clean.js';
 import { backExtrapolatedC0, firstMaxIndex, lastPositiveIndex, tlag } from './observed.js';
 import { integrate } from './trapezoid.js';
@@ -113,31 +113,45 @@ function integrationGrid({ time, conc }: CleanProfile, route: Route): Integratio
   return { time: [0, ...time], conc: [0, ...conc], offset: 1, c0: null, c0Extrapolated: false };
 }
 
-/** Collects parameter values; a null or non-finite value is stored as null with its reason. */
-class ParameterSheet {
-  readonly parameters: Partial<Record<Pptestcd, ParameterValue>> = {};
-  readonly notes: Partial<Record<Pptestcd, string>> = {};
-  constructor(
-    private readonly codes: readonly Pptestcd[],
-    private readonly units: Record<Pptestcd, string>,
-  ) {}
+/** Position of each code in a ParameterSheet (constant property reads keep the hot path monomorphic). */
+const AT = Object.fromEntries(PPTESTCD.map((code, i) => [code, i])) as Record<Pptestcd, number>;
 
-  set(code: Pptestcd, value: number | null, reason: string): void {
+/** The observed (O) and predicted (P) variants of the extrapolated parameters. */
+const VARIANTS = (['O', 'P'] as const).map((s) => ({
+  AUCIF: AT[`AUCIF${s}`], AUCPE: AT[`AUCPE${s}`], AUMCIF: AT[`AUMCIF${s}`], AUMCPE: AT[`AUMCPE${s}`],
+  AUCIFD: AT[`AUCIF${s}D`], MRTEVIF: AT[`MRTEVIF${s}`], MRTIVIF: AT[`MRTIVIF${s}`], CL: AT[`CL${s}`],
+  CLF: AT[`CLF${s}`], VZ: AT[`VZ${s}`], VZF: AT[`VZF${s}`], VSS: AT[`VSS${s}`], AUCPBE: AT[`AUCPBE${s}`],
+}));
+
+/**
+ * Collects values by code position; a null or non-finite value is kept as
+ * missing with its reason. The result objects are built once, at the end.
+ */
+class ParameterSheet {
+  private readonly values = new Float64Array(PPTESTCD.length).fill(NaN);
+  private readonly reasons: string[] = new Array<string>(PPTESTCD.length);
+
+  set(at: number, value: number | null, reason: string): void {
     if (value !== null && Number.isFinite(value)) {
-      this.parameters[code] = { value, unit: this.units[code] };
+      this.values[at] = value;
       return;
     }
-    this.parameters[code] = { value: null, unit: this.units[code] };
-    this.notes[code] = value === null ? reason : `${reason} (value ${value})`;
+    this.reasons[at] = value === null ? reason : `${reason} (value ${value})`;
   }
 
-  /** Marks every code not yet set as missing for the given reason. */
-  fillMissing(reason: string): void {
-    for (const code of this.codes) if (!(code in this.parameters)) this.set(code, null, reason);
+  result(codes: readonly Pptestcd[], units: Record<Pptestcd, string>, fallback: string) {
+    const parameters: Partial<Record<Pptestcd, ParameterValue>> = {};
+    const notes: Partial<Record<Pptestcd, string>> = {};
+    for (const code of codes) {
+      const value = this.values[AT[code]];
+      const missing = Number.isNaN(value);
+      parameters[code] = { value: missing ? null : value, unit: units[code] };
+      if (missing) notes[code] = this.reasons[AT[code]] ?? fallback;
+    }
+    return { parameters, notes };
   }
 }
 
-/** λz-dependent quantities, or null with the reason. */
 function ratio(numerator: number | null, denominator: number | null): number | null {
   return numerator === null || denominator === null ? null : numerator / denominator;
 }
@@ -152,90 +166,82 @@ export function nca(input: NcaInput, options: NcaOptions = {}): NcaResult {
     conc: input.concUnit ?? DEFAULT_UNITS.conc,
     dose: input.doseUnit ?? DEFAULT_UNITS.dose,
   });
+  const codes = codesForRoute(route);
   const profile = cleanProfile(input.time, input.conc);
-  const sheet = new ParameterSheet(codesForRoute(route), units);
+  const sheet = new ParameterSheet();
   const excluded = { missing: profile.missing, predose: profile.predose };
   if (profile.time.length === 0) {
-    sheet.fillMissing('no usable post-dose sample');
-    return { parameters: sheet.parameters, lambdaZ: null, notes: sheet.notes, excluded };
+    return { ...sheet.result(codes, units, 'no usable post-dose sample'), lambdaZ: null, excluded };
   }
   const { time, conc } = profile;
   const iv = route !== 'extravascular';
-  const set = (code: Pptestcd, value: number | null, reason: string) => sheet.set(code, value, reason);
 
   const iMax = firstMaxIndex(conc);
   const iLast = lastPositiveIndex(conc);
   const cmax = conc[iMax];
   const clast = iLast < 0 ? null : conc[iLast];
   const tlast = iLast < 0 ? null : time[iLast];
-  set('CMAX', cmax, '');
-  set('TMAX', time[iMax], '');
-  set('CLST', clast, NO_POSITIVE);
-  set('TLST', tlast, NO_POSITIVE);
-  set('CMAXD', ratio(cmax, dose), NO_DOSE);
-  if (!iv) set('TLAG', tlag(time, conc), NO_POSITIVE);
+  sheet.set(AT.CMAX, cmax, '');
+  sheet.set(AT.TMAX, time[iMax], '');
+  sheet.set(AT.CLST, clast, NO_POSITIVE);
+  sheet.set(AT.TLST, tlast, NO_POSITIVE);
+  sheet.set(AT.CMAXD, ratio(cmax, dose), NO_DOSE);
+  if (!iv) sheet.set(AT.TLAG, tlag(time, conc), NO_POSITIVE);
 
   const grid = integrationGrid(profile, route);
-  const gridLast = grid.time.length - 1;
   const toLast = iLast < 0 ? null : integrate(grid.time, grid.conc, 0, iLast + grid.offset, method);
-  const all = integrate(grid.time, grid.conc, 0, gridLast, method);
+  const all = integrate(grid.time, grid.conc, 0, grid.time.length - 1, method);
   const auclst = toLast ? toLast.auc : null;
   const aumclst = toLast ? toLast.aumc : null;
-  set('AUCLST', auclst, NO_POSITIVE);
-  set('AUCALL', all.auc, '');
-  set('AUMCLST', aumclst, NO_POSITIVE);
+  sheet.set(AT.AUCLST, auclst, NO_POSITIVE);
+  sheet.set(AT.AUCALL, all.auc, '');
+  sheet.set(AT.AUMCLST, aumclst, NO_POSITIVE);
   const mrtShift = route === 'iv-infusion' ? duration / 2 : 0;
-  set(iv ? 'MRTIVLST' : 'MRTEVLST', auclst ? (aumclst as number) / auclst - mrtShift : null, 'AUCLST is missing or 0');
+  const mrtlst = auclst ? (aumclst as number) / auclst - mrtShift : null;
+  sheet.set(iv ? AT.MRTIVLST : AT.MRTEVLST, mrtlst, 'AUCLST is missing or 0');
 
   const outcome = selectLambdaZ(profile, route, duration, options.lambdaZ ?? 'best-fit', { cmax: iMax, last: iLast });
   const fit = outcome.fit;
   const noFit = outcome.reason ?? '';
   const lamz = fit ? -fit.slope : null;
-  set('LAMZ', lamz, noFit);
-  set('LAMZHL', lamz === null ? null : Math.LN2 / lamz, noFit);
-  set('LAMZNPT', fit ? fit.points.length : null, noFit);
-  set('LAMZLL', fit ? time[fit.points[0]] : null, noFit);
-  set('LAMZUL', fit ? time[fit.points[fit.points.length - 1]] : null, noFit);
-  set('R2', fit ? fit.r2 : null, noFit);
-  set('R2ADJ', fit ? fit.adjR2 : null, noFit);
-  set('CORRXY', fit ? fit.corr : null, noFit);
+  sheet.set(AT.LAMZ, lamz, noFit);
+  sheet.set(AT.LAMZHL, lamz === null ? null : Math.LN2 / lamz, noFit);
+  sheet.set(AT.LAMZNPT, fit ? fit.points.length : null, noFit);
+  sheet.set(AT.LAMZLL, fit ? time[fit.points[0]] : null, noFit);
+  sheet.set(AT.LAMZUL, fit ? time[fit.points[fit.points.length - 1]] : null, noFit);
+  sheet.set(AT.R2, fit ? fit.r2 : null, noFit);
+  sheet.set(AT.R2ADJ, fit ? fit.adjR2 : null, noFit);
+  sheet.set(AT.CORRXY, fit ? fit.corr : null, noFit);
   const clstp = fit && tlast !== null ? Math.exp(fit.intercept + fit.slope * tlast) : null;
-  set('CLSTP', clstp, noFit);
+  sheet.set(AT.CLSTP, clstp, noFit);
 
+  const doseReason = dose === null ? NO_DOSE : noFit;
+  const backArea = grid.c0Extrapolated ? integrate(grid.time, grid.conc, 0, 1, method).auc : 0;
   // Observed (O) and predicted (P) variants differ only in the Clast used for the extrapolation.
-  const variants = [
-    ['O', clast],
-    ['P', clstp],
-  ] as const;
-  for (const [suffix, c] of variants) {
+  for (let v = 0; v < 2; v++) {
+    const at = VARIANTS[v];
+    const c = v === 0 ? clast : clstp;
     const extrapolable = lamz !== null && c !== null && auclst !== null && tlast !== null;
     const aucInf = extrapolable ? auclst + c / lamz : null;
     const aumcInf = extrapolable ? (aumclst as number) + (c * tlast) / lamz + c / (lamz * lamz) : null;
-    const code = (stem: string) => `${stem}${suffix}` as Pptestcd;
-    set(code('AUCIF'), aucInf, noFit);
-    set(code('AUCPE'), aucInf === null ? null : (100 * (aucInf - (auclst as number))) / aucInf, noFit);
-    set(code('AUMCIF'), aumcInf, noFit);
-    set(code('AUMCPE'), aumcInf === null ? null : (100 * (aumcInf - (aumclst as number))) / aumcInf, noFit);
-    set(`AUCIF${suffix}D` as Pptestcd, dose === null ? null : ratio(aucInf, dose), dose === null ? NO_DOSE : noFit);
+    sheet.set(at.AUCIF, aucInf, noFit);
+    sheet.set(at.AUCPE, aucInf === null ? null : (100 * (aucInf - (auclst as number))) / aucInf, noFit);
+    sheet.set(at.AUMCIF, aumcInf, noFit);
+    sheet.set(at.AUMCPE, aumcInf === null ? null : (100 * (aumcInf - (aumclst as number))) / aumcInf, noFit);
+    sheet.set(at.AUCIFD, ratio(aucInf, dose), doseReason);
     const mrt = aucInf === null ? null : (aumcInf as number) / aucInf - mrtShift;
-    set(code(iv ? 'MRTIVIF' : 'MRTEVIF'), mrt, noFit);
-    const doseReason = dose === null ? NO_DOSE : noFit;
+    sheet.set(iv ? at.MRTIVIF : at.MRTEVIF, mrt, noFit);
     const cl = dose === null ? null : ratio(dose, aucInf);
-    set(code(iv ? 'CL' : 'CLF'), cl, doseReason);
-    set(code(iv ? 'VZ' : 'VZF'), cl === null || lamz === null ? null : cl / lamz, doseReason);
-    if (iv) set(code('VSS'), cl === null || mrt === null ? null : mrt * cl, doseReason);
-    if (route === 'iv-bolus') {
-      const backArea = grid.c0Extrapolated ? integrate(grid.time, grid.conc, 0, 1, method).auc : 0;
-      set(code('AUCPBE'), aucInf === null ? null : (100 * backArea) / aucInf, noFit);
-    }
+    sheet.set(iv ? at.CL : at.CLF, cl, doseReason);
+    sheet.set(iv ? at.VZ : at.VZF, cl === null || lamz === null ? null : cl / lamz, doseReason);
+    if (iv) sheet.set(at.VSS, cl === null || mrt === null ? null : mrt * cl, doseReason);
+    if (route === 'iv-bolus') sheet.set(at.AUCPBE, aucInf === null ? null : (100 * backArea) / aucInf, noFit);
   }
-  if (route === 'iv-bolus') set('C0', grid.c0, NO_POSITIVE);
-  sheet.fillMissing('not computable');
+  if (route === 'iv-bolus') sheet.set(AT.C0, grid.c0, NO_POSITIVE);
 
   return {
-    parameters: sheet.parameters,
+    ...sheet.result(codes, units, 'not computable'),
     lambdaZ: fit ? lambdaZPoints(profile, fit.points, fit.intercept, fit.slope) : null,
-    notes: sheet.notes,
     excluded,
   };
 }
