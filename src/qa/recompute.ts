@@ -1,0 +1,160 @@
+/**
+ * Recomputed parameters of one concentration timecourse, by both profiles:
+ * - pkdb: what PK-DB's 2020 algorithm gives (pkdb-calculation.md §3), taken
+ *   from the rows of the stored-calculated check (match, mismatch and extra
+ *   rows carry the recomputed value in PK-DB's normalised unit);
+ * - standard: textbook NCA (src/nca: lin-up/log-down AUC, best-fit λz), for
+ *   reference and because authors compute that way.
+ * Values keep their own unit; comparison converts them (compare.ts).
+ */
+import type { InterventionRecord, TimecourseRecord } from '../data/model.js';
+import { nca, type NcaResult, type Route } from '../nca/index.js';
+import type { Pptestcd } from '../nca/index.js';
+import { conversionFactor } from '../units/convert.js';
+import { concentrationSeries } from './input-checks.js';
+import { isReportedParameter, type ReportedParameter } from './tolerances.js';
+
+export interface RecomputedValue {
+  value: number;
+  unit: string;
+}
+
+export type ParameterValues = Partial<Record<ReportedParameter, RecomputedValue>>;
+
+/** The fields of a stored-calculated row this module reads (src/qa/calculated.ts). */
+export interface PkdbRowLike {
+  subset_pk: number | null;
+  measurement_type: string;
+  unit: string | null;
+  recomputed: number | null;
+}
+
+/** pkdb-profile values per subset_pk from the calculated rows (rows without a recomputed value are skipped). */
+export function pkdbValuesBySubset(rows: readonly PkdbRowLike[]): Map<number, ParameterValues> {
+  const bySubset = new Map<number, ParameterValues>();
+  for (const row of rows) {
+    if (row.subset_pk === null || row.recomputed === null || row.unit === null) continue;
+    if (!isReportedParameter(row.measurement_type)) continue;
+    let values = bySubset.get(row.subset_pk);
+    if (!values) bySubset.set(row.subset_pk, (values = {}));
+    values[row.measurement_type] = { value: row.recomputed, unit: row.unit };
+  }
+  return bySubset;
+}
+
+export interface StandardRecomputation {
+  values: ParameterValues;
+  /** The cleaned profile (time shifted to the dose) and λz, in the timecourse's units, for plots. */
+  points: { time: number; conc: number }[];
+  lambdaZ: NcaResult['lambdaZ'];
+  /** Why the profile could not be computed at all. */
+  error: string | null;
+}
+
+/** The single dosing the dose-based parameters use: one `dosing` of the timecourse's substance (§3.3–3.4). */
+export interface DoseInfo {
+  value: number;
+  unit: string;
+  route: Route;
+  /** Infusion duration and dose time, in the timecourse's time unit. */
+  duration: number;
+  time: number;
+}
+
+/**
+ * The standard-profile dose from the timecourse's dosing: exactly one
+ * `dosing` intervention, of the same substance. Route from `route` and
+ * `application` (iv + constant infusion → infusion with its time_end).
+ */
+export function doseInfo(dosings: readonly InterventionRecord[], substance: string | null, timeUnit: string): DoseInfo | null {
+  if (dosings.length !== 1) return null;
+  const d = dosings[0];
+  if (d.substance !== substance || d.value === null || !(d.value > 0) || !d.unit) return null;
+  const toTc = (text: string | null): number => {
+    const t = text === null ? NaN : Number(text);
+    if (!Number.isFinite(t)) return 0;
+    try {
+      return t * conversionFactor(d.time_unit ?? timeUnit, timeUnit);
+    } catch {
+      return 0;
+    }
+  };
+  const start = toTc(d.time);
+  const iv = d.route === 'iv' || d.route === 'intravenous';
+  const infusion = iv && d.application === 'constant infusion';
+  const duration = infusion ? Math.max(0, toTc(d.time_end) - start) : 0;
+  return { value: d.value, unit: d.unit, route: infusion ? 'iv-infusion' : iv ? 'iv-bolus' : 'extravascular', duration, time: start };
+}
+
+/** Which standard code answers each reported parameter, for each route family. */
+const STANDARD_CODES: Record<ReportedParameter, { ev: Pptestcd; iv: Pptestcd }> = {
+  cmax: { ev: 'CMAX', iv: 'CMAX' },
+  tmax: { ev: 'TMAX', iv: 'TMAX' },
+  auc_end: { ev: 'AUCLST', iv: 'AUCLST' },
+  auc_inf: { ev: 'AUCIFO', iv: 'AUCIFO' },
+  thalf: { ev: 'LAMZHL', iv: 'LAMZHL' },
+  kel: { ev: 'LAMZ', iv: 'LAMZ' },
+  vd: { ev: 'VZFO', iv: 'VZO' },
+  vd_ss: { ev: 'VSSO', iv: 'VSSO' },
+  clearance: { ev: 'CLFO', iv: 'CLO' },
+};
+
+/** Units of the standard results, as expressions the units module parses (T, C, D of the timecourse and dose). */
+function standardUnits(time: string, conc: string, dose: string | null): Record<ReportedParameter, string | null> {
+  const volume = dose ? `${dose} / (${conc})` : null;
+  return {
+    cmax: conc,
+    tmax: time,
+    auc_end: `${time} * ${conc}`,
+    auc_inf: `${time} * ${conc}`,
+    thalf: time,
+    kel: `1 / ${time}`,
+    vd: volume,
+    vd_ss: volume,
+    clearance: volume ? `${volume} / ${time}` : null,
+  };
+}
+
+/**
+ * The standard profile of a timecourse: linear-up/log-down AUC, best-fit λz,
+ * times shifted to the dose. Never throws: input the NCA rejects (duplicate
+ * times, no usable point) is returned as `error`.
+ */
+export function standardRecomputation(tc: TimecourseRecord, dose: DoseInfo | null): StandardRecomputation {
+  const series = concentrationSeries(tc);
+  const empty = (error: string): StandardRecomputation => ({ values: {}, points: [], lambdaZ: null, error });
+  if (!series || !tc.time_unit || !tc.unit) return empty('no concentration series, time unit or unit');
+  if (series.values.length !== tc.time.length) return empty('time and concentration lists differ in length');
+  const shift = dose?.time ?? 0;
+  const time = tc.time.map((t) => (t === null ? null : t - shift));
+  let result: NcaResult;
+  try {
+    result = nca(
+      {
+        time,
+        conc: series.values,
+        ...(dose ? { dose: dose.value, doseUnit: dose.unit, route: dose.route, duration: dose.duration } : {}),
+        timeUnit: tc.time_unit,
+        concUnit: tc.unit,
+      },
+      { aucMethod: 'lin-up-log-down', lambdaZ: 'best-fit' },
+    );
+  } catch (error) {
+    return empty(error instanceof Error ? error.message : String(error));
+  }
+  const units = standardUnits(tc.time_unit, tc.unit, dose?.unit ?? null);
+  const family = dose && dose.route !== 'extravascular' ? 'iv' : 'ev';
+  const values: ParameterValues = {};
+  for (const [parameter, codes] of Object.entries(STANDARD_CODES) as [ReportedParameter, { ev: Pptestcd; iv: Pptestcd }][]) {
+    const value = result.parameters[codes[family]]?.value;
+    const unit = units[parameter];
+    if (value != null && Number.isFinite(value) && value !== 0 && unit) values[parameter] = { value, unit };
+  }
+  const points: { time: number; conc: number }[] = [];
+  time.forEach((t, i) => {
+    const c = series.values[i];
+    if (t !== null && c !== null && Number.isFinite(t) && Number.isFinite(c)) points.push({ time: t, conc: c });
+  });
+  points.sort((a, b) => a.time - b.time);
+  return { values, points, lambdaZ: result.lambdaZ, error: null };
+}

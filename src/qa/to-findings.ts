@@ -1,0 +1,117 @@
+/** Findings from comparisons and from the stored-calculated rows. */
+import { subjectLabel, subjectOf } from '../data/dataset.js';
+import type { SuspectedCause } from './causes.js';
+import { SEVERITY_OF } from './classify.js';
+import type { Comparison } from './compare.js';
+import { finding, type Finding, type Severity } from './finding.js';
+
+const fmt = (x: number | null) => (x === null ? '–' : String(+x.toPrecision(4)));
+
+/** The finding of one reported-vs-recomputed comparison; `extraCause` is a cause found across comparisons (dose). */
+export function comparisonFinding(c: Comparison, extraCause: SuspectedCause | null = null): Finding {
+  const { verdict, output } = c;
+  const causes = extraCause ? [...verdict.causes, extraCause] : verdict.causes;
+  const suspected = causes.length > 0 ? causes.map((k) => k.text).join('; ') : verdict.expected ? `expected: ${verdict.expected}` : null;
+  const profiles = `pkdb ${fmt(c.pkdb)}, standard ${fmt(c.standard)}`;
+  const classification = verdict.classification;
+  const message =
+    `${c.parameter} ${classification}: reported ${fmt(c.reported)} ${c.reported_unit}, recomputed ${fmt(c.recomputed)} (${c.profile} profile; ${profiles})` +
+    (verdict.ratio !== null ? `, ratio ${fmt(verdict.ratio)}` : ', no ratio (zero or opposite signs)') +
+    (c.conversion ? `; recomputed ${c.conversion}` : '');
+  return finding({
+    kind: 'reported-vs-recomputed',
+    severity: SEVERITY_OF[classification],
+    study_sid: output.study_sid,
+    study_name: output.study_name,
+    subset_pk: c.timecourse.tc.subset_pk,
+    output_pk: output.pk,
+    measurement_type: c.parameter,
+    subject: subjectLabel(subjectOf(output)),
+    reported: c.reported,
+    reported_unit: c.reported_unit,
+    recomputed: c.recomputed,
+    recomputed_unit: c.reported_unit,
+    ratio: verdict.ratio,
+    suspected_cause: suspected,
+    message,
+    details: {
+      classification,
+      profile: c.profile,
+      pkdb: c.pkdb,
+      standard: c.standard,
+      conversion: c.conversion,
+      body_weight_kg: c.bodyWeightKg,
+      cause_kinds: causes.map((k) => k.kind),
+      cause_factors: causes.map((k) => k.factor),
+    },
+  });
+}
+
+/** The columns of calculated.csv, in order. */
+export const CALCULATED_COLUMNS = [
+  'study_sid',
+  'study_name',
+  'subset_pk',
+  'output_pk',
+  'measurement_type',
+  'unit',
+  'stored',
+  'recomputed',
+  'rel_diff',
+  'status',
+  'reason',
+] as const;
+
+export type CalculatedStatus = 'match' | 'mismatch' | 'missing' | 'extra' | 'not-recomputable';
+
+/** A stored-calculated row as src/qa/calculated.ts produces it. */
+export interface CalculatedRowLike {
+  study_sid: string;
+  study_name: string;
+  subset_pk: number | null;
+  output_pk: number | null;
+  measurement_type: string;
+  unit: string | null;
+  stored: number | null;
+  recomputed: number | null;
+  rel_diff: number | null;
+  status: CalculatedStatus;
+  reason: string | null;
+}
+
+/**
+ * mismatch and missing are major: PK-DB serves a number its own algorithm
+ * does not give. extra is minor (a value PK-DB could have stored but did not);
+ * not-recomputable is info (the timecourse cannot be recomputed, said elsewhere).
+ */
+const CALCULATED_SEVERITY: Record<Exclude<CalculatedStatus, 'match'>, Severity> = {
+  mismatch: 'major',
+  missing: 'major',
+  extra: 'minor',
+  'not-recomputable': 'info',
+};
+
+export function calculatedFinding(row: CalculatedRowLike): Finding | null {
+  if (row.status === 'match') return null;
+  const what = {
+    mismatch: `stored ${fmt(row.stored)} but recomputed ${fmt(row.recomputed)} ${row.unit ?? ''} (relative difference ${fmt(row.rel_diff)})`,
+    missing: `stored ${fmt(row.stored)} ${row.unit ?? ''} but the pkdb profile produces no ${row.measurement_type}`,
+    extra: `the pkdb profile gives ${fmt(row.recomputed)} ${row.unit ?? ''} but PK-DB stored no ${row.measurement_type}`,
+    'not-recomputable': `stored ${fmt(row.stored)} ${row.unit ?? ''} cannot be recomputed`,
+  }[row.status];
+  return finding({
+    kind: 'calculated',
+    severity: CALCULATED_SEVERITY[row.status],
+    study_sid: row.study_sid,
+    study_name: row.study_name,
+    subset_pk: row.subset_pk,
+    output_pk: row.output_pk,
+    measurement_type: row.measurement_type,
+    reported: row.stored,
+    reported_unit: row.unit,
+    recomputed: row.recomputed,
+    recomputed_unit: row.unit,
+    ratio: row.stored !== null && row.recomputed !== null && row.recomputed !== 0 ? row.stored / row.recomputed : null,
+    message: `calculated ${row.measurement_type} ${row.status}: ${what.trim()}${row.reason ? ` (${row.reason})` : ''}`,
+  });
+}
