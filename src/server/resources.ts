@@ -4,6 +4,7 @@
  * which filter-result table a `uuid=` selects it by (NOTES.md §1, §2).
  */
 import type { ResourceName } from '../api/schemas/index.js';
+import type { ExtraFields } from './query.js';
 import type { ViewContext } from './views/context.js';
 import { compareText } from './views/context.js';
 import { infoNodeItems } from './views/meta.js';
@@ -35,7 +36,34 @@ export interface ResourceView {
    * parameter. Undefined: the resource cannot be selected by uuid.
    */
   selectedBy?(item: Item, dataType: string | null): { table: FilterTable; key: Key };
+  /** Filter fields that are not plain item keys. */
+  fields?: ExtraFields;
 }
+
+type Scalar = string | number | boolean;
+const pluck = (list: unknown, path: string[]): Scalar[] => {
+  const values: Scalar[] = [];
+  for (const entry of Array.isArray(list) ? list : [list]) {
+    let v: unknown = entry;
+    for (const key of path) v = v !== null && typeof v === 'object' ? (v as Item)[key] : undefined;
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') values.push(v);
+  }
+  return values;
+};
+
+/** studies__ fields of the filter (NOTES.md §2): substance names, usernames, reference name. */
+const STUDY_FIELDS: ExtraFields = {
+  substance: (item) => pluck(item.substances, ['name']),
+  creator: (item) => pluck(item.creator, ['username']),
+  curators: (item) => pluck(item.curators, ['username']),
+  reference_name: (item) => pluck(item.reference, ['name']),
+};
+
+/** groups__/individuals__ match any of the subject's characteristica, independently per field. */
+const SUBJECT_FIELDS: ExtraFields = {
+  measurement_type_sid: (item) => pluck(item.characteristica, ['measurement_type', 'sid']),
+  choice_sid: (item) => pluck(item.characteristica, ['choice', 'sid']),
+};
 
 const byNumber = <T>(key: (row: T) => number) => (a: T, b: T) => key(a) - key(b);
 const sorted = <T>(rows: readonly T[], compare: (a: T, b: T) => number): T[] => [...rows].sort(compare);
@@ -49,6 +77,7 @@ export const DATASET_VIEWS = {
     build: (ctx) => sorted(ctx.tables.studies, (a, b) => compareText(a.sid, b.sid)).map((s) => studyItem(ctx, s)),
     key: (item) => str(item.sid),
     selectedBy: (item) => ({ table: 'studies', key: str(item.sid) }),
+    fields: STUDY_FIELDS,
   },
   references: {
     build: (ctx) => {
@@ -62,11 +91,13 @@ export const DATASET_VIEWS = {
     build: (ctx) => sorted(ctx.tables.groups, byNumber((g) => g.pk)).map((g) => groupItem(ctx, g)),
     key: (item) => num(item.pk),
     selectedBy: (item) => ({ table: 'groups', key: num(item.pk) }),
+    fields: SUBJECT_FIELDS,
   },
   individuals: {
     build: (ctx) => sorted(ctx.tables.individuals, byNumber((i) => i.pk)).map((i) => individualItem(ctx, i)),
     key: (item) => num(item.pk),
     selectedBy: (item) => ({ table: 'individuals', key: num(item.pk) }),
+    fields: SUBJECT_FIELDS,
   },
   interventions: {
     build: (ctx) => sorted(ctx.tables.interventions, byNumber((i) => i.pk)).map((i) => interventionItem(ctx, i)),
