@@ -13,6 +13,7 @@ import { ResponseCache } from './cache.js';
 import { SchemaError, type RequestContext } from './errors.js';
 import { filterParams, type FilterQuery } from './filter.js';
 import { basicAuthorization, HttpTransport, publicUrl, type HttpRequest, type RequestInfo, type RetryInfo } from './http.js';
+import { jsonErrorPosition } from './json-position.js';
 import { applyParams, type ListParams } from './query.js';
 import {
   DataFile,
@@ -138,9 +139,10 @@ export class PkdbClient {
     return applyParams(new URL(path, this.base), params);
   }
 
-  /** One page of a list. */
+  /** One page of a list (page 1 unless `page` is given; `'last'` works too). */
   async page<R extends ResourceName>(resource: R, params: ListParams & { page?: number | 'last' } = {}): Promise<Page<(typeof RESOURCES)[R]>> {
-    const { value } = await this.fetchPage(resource, params);
+    // Page 1 is asked for explicitly so that page() and all() share cache entries.
+    const { value } = await this.fetchPage(resource, { ...params, page: params.page ?? 1 });
     return value;
   }
 
@@ -268,14 +270,15 @@ export class PkdbClient {
     return this.decode(response.body.toString('utf8'), schema, { method: 'POST', url: publicUrl(url) });
   }
 
-  /** JSON.parse + schema; a parse failure names the position (V8's message carries it) and shows the body's start. */
+  /** JSON.parse + schema; a parse failure names the position and shows the text around it. */
   private decode<S extends z.ZodType>(text: string, schema: S, context: RequestContext): z.infer<S> {
     let json: unknown;
     try {
       json = JSON.parse(text);
-    } catch (error) {
-      const start = text.slice(0, 80).replace(/\s+/g, ' ');
-      throw new SchemaError(context, '', `invalid JSON: ${(error as Error).message} (body starts: ${JSON.stringify(start)})`);
+    } catch {
+      const { offset, line, column } = jsonErrorPosition(text);
+      const near = text.slice(Math.max(0, offset - 30), offset + 30).replace(/\s+/g, ' ');
+      throw new SchemaError(context, '', `invalid JSON at position ${offset} (line ${line}, column ${column}) near ${JSON.stringify(near)}`);
     }
     return parseOrThrow(schema, json, context);
   }
