@@ -6,7 +6,7 @@
 export { UnitError, type UnitErrorCode, type UnitErrorContext } from './errors.js';
 export { toMathjsExpression, measurementTypeKey } from './spelling.js';
 export { parseUnit, dimensionOf, sameDimension, formatPint, type ParsedUnit, type Dimension, type Scale } from './parse.js';
-export { conversionFactor, convert, isConvertible, type ConversionOptions } from './convert.js';
+export { conversionFactor, convert, isConvertible, molarExponent, type ConversionOptions } from './convert.js';
 export {
   BUILTIN_MOLAR_MASSES,
   molarMassLookup,
@@ -33,3 +33,4 @@ export {
   type NormalizeOutcome,
   type UnitNormalisation,
 } from './normalize.js';
+export { explainRatio, type ScaleExplanation } from './scale-factors.js';

@@ -1,0 +1,340 @@
+/**
+ * Normed vs raw: PK-DB stores every intervention, output and characteristica
+ * twice, as curated (raw) and as a unit-normalised copy linked by `raw_pk`.
+ * This check re-derives each normed copy from its raw record with
+ * `normalize` (src/units) and reports where the stored copy differs. For
+ * data that only has normed records (export zips) it checks that every unit
+ * is a normalised unit of its measurement type and that calculated outputs
+ * carry the units the pkdb profile produces.
+ */
+import type { CharacteristicaRecord, DatasetTables, InterventionRecord, OutputRecord } from '../data/model.js';
+import { STAT_KEYS, type StatKey } from '../data/model.js';
+import {
+  KNOWN_ODD_UNITS,
+  PKDB_PROFILE_UNITS,
+  UnitError,
+  conversionFactor,
+  explainRatio,
+  isNormalisedUnit,
+  measurementTypeKey,
+  molarExponent,
+  molarMassLookup,
+  normalisedUnits,
+  normalize,
+  parseUnit,
+  type MolarMass,
+} from '../units/index.js';
+import { finding, type Finding, type Severity } from './finding.js';
+
+export interface NormedVsRawOptions {
+  /** Molar masses (g/mol) by substance name; they take precedence over info nodes and the built-in table. */
+  molarMasses?: Map<string, number>;
+  /** Relative tolerance for values; 1e-9 (PK-DB's conversions are exact scale factors). */
+  tolerance?: number;
+}
+
+/** The built-in molar masses are rounded to 0.01 g/mol, PK-DB's carry more digits: conversions through them agree to ~5e-5. */
+const ROUNDED_MASS_TOLERANCE = 1e-4;
+/** The one number a finding shows is the first of these that is set. */
+const PRIMARY_KEYS: readonly StatKey[] = ['value', 'mean', 'median', 'min', 'max', 'sd', 'se', 'cv'];
+
+type Kind = 'intervention' | 'output';
+type Linkable = InterventionRecord | OutputRecord;
+type Push = (severity: Severity, message: string, extra?: Partial<Finding>, details?: Record<string, unknown>) => void;
+
+interface Context {
+  massOf: (substance: string | null | undefined) => MolarMass | null;
+  tolerance: number;
+  findings: Finding[];
+}
+
+const label = (kind: Kind, r: { pk: number }): string => `${kind} ${r.pk}`;
+
+/** The finding columns that locate this record. */
+function about(kind: Kind, r: Linkable): Partial<Finding> {
+  const base = { study_sid: r.study_sid, study_name: r.study_name, measurement_type: r.measurement_type };
+  if (kind === 'intervention') return base;
+  const o = r as OutputRecord;
+  const subject = o.group_pk !== null ? `group:${o.group_pk}` : o.individual_pk !== null ? `individual:${o.individual_pk}` : null;
+  return { ...base, output_pk: o.pk, subset_pk: o.subset_pk, subject };
+}
+
+function primary(r: Record<StatKey, number | null>): number | null {
+  for (const k of PRIMARY_KEYS) if (r[k] !== null) return r[k];
+  return null;
+}
+
+/** Numbers in messages: 6 significant digits, no float noise. */
+const fmt = (v: number): string => String(Number(v.toPrecision(6)));
+
+/** |a − b| / max(|a|, |b|): symmetric, 0 for equal values including 0 = 0. */
+function relDiff(a: number, b: number): number {
+  return a === b ? 0 : Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b));
+}
+
+function safeFactor(from: string, to: string, molarMass: number | null): number | null {
+  try {
+    return conversionFactor(from, to, { molarMass });
+  } catch (e) {
+    if (e instanceof UnitError) return null;
+    throw e;
+  }
+}
+
+/**
+ * The molar mass PK-DB must have used when it stored a mass unit for a raw
+ * molar one (or back) and this dataset gives none: stored = raw · f(M=1) · M^d.
+ */
+function inferMolarMass(raw: Linkable, stored: Linkable): number | null {
+  const r = primary(raw);
+  const s = primary(stored);
+  if (r === null || s === null || r === 0 || s === 0 || raw.unit === null || stored.unit === null) return null;
+  const probe = safeFactor(raw.unit, stored.unit, 1);
+  const d = molarExponent(parseUnit(raw.unit), parseUnit(stored.unit));
+  if (probe === null || !d) return null;
+  const mass = (s / (r * probe)) ** (1 / d);
+  return Number.isFinite(mass) && mass > 0 ? mass : null;
+}
+
+/** Values of the expected copy (× factor into the stored unit; cv unscaled) against the stored copy. */
+function compareValues(expected: Linkable, stored: Linkable, factor: number, tolerance: number, where: string, push: Push, ctx: Context): void {
+  const mismatched: StatKey[] = [];
+  const missing: StatKey[] = [];
+  for (const key of STAT_KEYS) {
+    const e = expected[key];
+    const s = stored[key];
+    // PK-DB completes sd/se/cv of group outputs from each other: extra stored values are not errors.
+    if (e === null) continue;
+    if (s === null) missing.push(key);
+    else if (relDiff(e * (key === 'cv' ? 1 : factor), s) > tolerance) mismatched.push(key);
+  }
+  if (missing.length > 0) push('minor', `${where}: ${missing.join(', ')} missing in the normed copy`, {}, { missing });
+  if (mismatched.length === 0) return;
+  const key = PRIMARY_KEYS.find((k) => mismatched.includes(k)) as StatKey;
+  const recomputed = (expected[key] as number) * (key === 'cv' ? 1 : factor);
+  const ratio = (stored[key] as number) / recomputed;
+  const explained = explainRatio(ratio, { molarMass: ctx.massOf(expected.substance)?.mass ?? null });
+  push(
+    explained ? 'major' : 'minor',
+    `${where}: ${mismatched.join(', ')} ${fmt(stored[key] as number)} ${stored.unit ?? ''} where the raw record gives ${fmt(recomputed)} ${stored.unit ?? ''}` +
+      (explained ? ` — ${explained.cause}` : ` (ratio ${ratio.toPrecision(6)})`),
+    { reported: stored[key], recomputed, recomputed_unit: stored.unit, ratio, suspected_cause: explained?.cause ?? null },
+    { mismatched, expected_value: expected[key] },
+  );
+}
+
+/** One raw record against its stored normed copy. */
+function comparePair(kind: Kind, raw: Linkable, stored: Linkable, ctx: Context): void {
+  const mass = ctx.massOf(raw.substance);
+  const where = `${label(kind, stored)} (normed copy of ${label(kind, raw)})`;
+  let expected: Linkable = raw;
+  const push: Push = (severity, message, extra = {}, details = {}) =>
+    ctx.findings.push(
+      finding({
+        kind: 'normed-vs-raw', severity, ...about(kind, stored), reported_unit: stored.unit, message, ...extra,
+        details: { raw, normed: stored, raw_unit: raw.unit, expected_unit: expected.unit, expected, ...details },
+      }),
+    );
+
+  for (const field of ['measurement_type', 'substance', 'time', 'time_unit'] as const) {
+    if (raw[field] !== stored[field]) push('minor', `${where}: ${field} '${stored[field]}' differs from the raw record's '${raw[field]}'`);
+  }
+  try {
+    expected = normalize(raw, { substanceMass: mass?.mass ?? null, recordLabel: label(kind, raw) });
+  } catch (e) {
+    if (!(e instanceof UnitError)) throw e;
+    const severity: Severity = e.code === 'no-normalised-unit' ? 'info' : 'minor';
+    push(severity, e.code === 'no-normalised-unit' ? `${e.message}; values compared in the stored unit` : e.message, { kind: 'unit' });
+    if (e.code !== 'no-normalised-unit') return;
+  }
+  if (expected.unit === null || stored.unit === null) {
+    if (expected.unit !== stored.unit) push('major', `${where}: unit '${stored.unit}' where the raw record has '${raw.unit}'`);
+    else compareValues(expected, stored, 1, ctx.tolerance, where, push, ctx);
+    return;
+  }
+  let storedDim: string;
+  try {
+    storedDim = parseUnit(stored.unit).dimension.key;
+  } catch (e) {
+    if (!(e instanceof UnitError)) throw e;
+    push('minor', `${where}: ${e.message}`, { kind: 'unit' });
+    return;
+  }
+  const expectedDim = parseUnit(expected.unit).dimension.key;
+  const rawDim = parseUnit(raw.unit as string).dimension.key;
+  const columns = { recomputed_unit: expected.unit, recomputed: primary(expected) };
+  let factor = safeFactor(expected.unit, stored.unit, null);
+  if (factor === null) {
+    factor = safeFactor(expected.unit, stored.unit, mass?.mass ?? null);
+    if (factor === null) {
+      const inferred = inferMolarMass(raw, stored);
+      const message = inferred
+        ? `${where}: stored in '${stored.unit}' where '${expected.unit}' was expected; PK-DB converted with a molar mass of ${inferred.toPrecision(6)} g/mol that this dataset does not give for '${raw.substance}'`
+        : `${where}: dimension ${storedDim} of '${stored.unit}' differs from ${expectedDim} of the expected '${expected.unit}'`;
+      push(inferred ? 'info' : 'major', message, columns, { inferred_molar_mass: inferred });
+      return;
+    }
+    push('info', `${where}: stored in '${stored.unit}' where '${expected.unit}' was expected (with ${mass?.mass} g/mol from ${mass?.source}): PK-DB had no molar mass for '${raw.substance}'`, columns);
+  } else if (stored.unit !== expected.unit) {
+    push('minor', `${where}: unit '${stored.unit}' is not the expected normalised unit '${expected.unit}' (raw '${raw.unit}')`, columns);
+  }
+  const throughRoundedMass = mass?.source === 'builtin' && (rawDim !== expectedDim || storedDim !== expectedDim);
+  compareValues(expected, stored, factor, throughRoundedMass ? Math.max(ctx.tolerance, ROUNDED_MASS_TOLERANCE) : ctx.tolerance, where, push, ctx);
+}
+
+/**
+ * What a normed copy shares with its raw record. Used to link copies whose
+ * `raw_pk` the source does not give (the API's /outputs/ has no raw_pk): per
+ * key, the k-th raw record (by pk) pairs with the k-th copy, the order in
+ * which PK-DB bulk-creates them.
+ */
+function identityKey(kind: Kind, r: Linkable): string {
+  const common = [r.study_sid, r.measurement_type, r.substance, r.choice, r.time, r.time_unit];
+  if (kind === 'intervention') {
+    const i = r as InterventionRecord;
+    return JSON.stringify([...common, i.name, i.route, i.form, i.application]);
+  }
+  const o = r as OutputRecord;
+  return JSON.stringify([...common, o.group_pk, o.individual_pk, o.intervention_pks, o.tissue, o.method, o.label, o.output_type, o.calculated]);
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = groups.get(k);
+    if (list) list.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+/** Normed copies per raw pk: by `raw_pk`, else by identity; also the copies that link to nothing. */
+function linkCopies(kind: Kind, raws: readonly Linkable[], normed: readonly Linkable[]) {
+  const rawPks = new Set(raws.map((r) => r.pk));
+  const byRawPk = groupBy(normed.filter((n) => n.raw_pk !== null && rawPks.has(n.raw_pk)), (n) => String(n.raw_pk));
+  const dangling = normed.filter((n) => n.raw_pk !== null && !rawPks.has(n.raw_pk));
+  const withoutPk = normed.filter((n) => n.raw_pk === null);
+  const unmatched: Linkable[] = [];
+  if (withoutPk.length > 0) {
+    const byPk = (a: Linkable, b: Linkable) => a.pk - b.pk;
+    const rawsByKey = groupBy(raws.filter((r) => !byRawPk.has(String(r.pk))), (r) => identityKey(kind, r));
+    for (const [key, copies] of groupBy(withoutPk, (n) => identityKey(kind, n))) {
+      const candidates = (rawsByKey.get(key) ?? []).sort(byPk);
+      copies.sort(byPk).forEach((copy, k) => {
+        const raw = candidates[k];
+        if (raw === undefined) unmatched.push(copy);
+        else byRawPk.set(String(raw.pk), [copy]);
+      });
+    }
+  }
+  return { byRawPk, dangling, withoutPk: withoutPk.length, unmatched };
+}
+
+/** Raw records against their normed copies. */
+function checkLinked(kind: Kind, records: readonly Linkable[], ctx: Context): void {
+  const raws = records.filter((r) => !r.normed);
+  const normed = records.filter((r) => r.normed);
+  const { byRawPk, dangling, withoutPk, unmatched } = linkCopies(kind, raws, normed);
+  if (withoutPk > 0) {
+    ctx.findings.push(
+      finding({
+        kind: 'normed-vs-raw', severity: 'info',
+        message: `${withoutPk} normed ${kind}(s) have no raw_pk: linked to raw records by study, subject, interventions, measurement type, substance, tissue, method, label and time`,
+      }),
+    );
+  }
+  for (const raw of raws) {
+    const copies = byRawPk.get(String(raw.pk)) ?? [];
+    if (copies.length === 0) {
+      ctx.findings.push(finding({ kind: 'normed-vs-raw', severity: 'major', ...about(kind, raw), reported_unit: raw.unit, message: `${label(kind, raw)} has no normed copy`, details: { raw } }));
+    }
+    if (copies.length > 1) {
+      ctx.findings.push(finding({ kind: 'normed-vs-raw', severity: 'minor', ...about(kind, raw), message: `${label(kind, raw)} has ${copies.length} normed copies (${copies.map((n) => n.pk).join(', ')})`, details: { raw, normed: copies } }));
+    }
+    for (const copy of copies) comparePair(kind, raw, copy, ctx);
+  }
+  for (const n of dangling) {
+    ctx.findings.push(finding({ kind: 'normed-vs-raw', severity: 'minor', ...about(kind, n), reported_unit: n.unit, message: `normed ${label(kind, n)} points to raw_pk ${n.raw_pk}, which is not in the dataset`, details: { normed: n } }));
+  }
+  for (const n of unmatched) {
+    ctx.findings.push(finding({ kind: 'normed-vs-raw', severity: 'minor', ...about(kind, n), reported_unit: n.unit, message: `normed ${label(kind, n)} has no raw_pk and matches no raw record`, details: { normed: n } }));
+  }
+}
+
+type UnitCarrier = Pick<CharacteristicaRecord, 'pk' | 'measurement_type' | 'unit'> & { time_unit?: string | null; calculated?: boolean };
+
+/** Normed units: parse, are normalised units of their type; calculated outputs carry pkdb-profile units. */
+function checkNormedUnits<T extends UnitCarrier>(
+  kind: Kind | 'characteristica',
+  records: readonly T[],
+  ctx: Context,
+  locate: (r: T) => Partial<Finding> = (r) => ({ measurement_type: r.measurement_type }),
+): void {
+  const unknownTypes = new Map<string, number[]>();
+  const badTimeUnits = new Map<string, number[]>();
+  for (const r of records) {
+    const where = `normed ${kind} ${r.pk}`;
+    const report = (severity: Severity, message: string) =>
+      ctx.findings.push(finding({ kind: 'unit', severity, ...locate(r), reported_unit: r.unit, message, details: { [kind]: r } }));
+    if (r.time_unit) {
+      let isTime = false;
+      try {
+        isTime = parseUnit(r.time_unit).dimension.key === '[time]';
+      } catch (e) {
+        if (!(e instanceof UnitError)) throw e;
+      }
+      // pint reads `na` (surely "not available") as nano-year: parseable, yet worth a curator's look.
+      if (!isTime || r.time_unit === 'na') badTimeUnits.set(r.time_unit, [...(badTimeUnits.get(r.time_unit) ?? []), r.pk]);
+    }
+    if (r.unit === null || r.unit === '') continue;
+    try {
+      parseUnit(r.unit);
+    } catch (e) {
+      if (!(e instanceof UnitError)) throw e;
+      report('minor', `${where}: ${e.message}`);
+      continue;
+    }
+    if (normalisedUnits(r.measurement_type) === null) {
+      const key = `${measurementTypeKey(r.measurement_type)}\u0000${r.unit}`;
+      unknownTypes.set(key, [...(unknownTypes.get(key) ?? []), r.pk]);
+    } else if (KNOWN_ODD_UNITS[r.unit] !== undefined) {
+      report('info', `${where}: '${r.unit}' is not a normalised ${r.measurement_type} unit: ${KNOWN_ODD_UNITS[r.unit]}`);
+    } else if (!isNormalisedUnit(r.measurement_type, r.unit)) {
+      report('minor', `${where}: '${r.unit}' (${parseUnit(r.unit).dimension.key}) is not a normalised ${r.measurement_type} unit (${normalisedUnits(r.measurement_type)?.join(', ')})`);
+    }
+    if (r.calculated) {
+      const profile = PKDB_PROFILE_UNITS[measurementTypeKey(r.measurement_type)];
+      if (!profile) report('minor', `${where}: calculated ${r.measurement_type}, which the pkdb profile never produces`);
+      else if (!profile.includes(r.unit)) report('minor', `${where}: calculated ${r.measurement_type} in '${r.unit}'; the pkdb profile stores ${profile.join(', ')}`);
+    }
+  }
+  for (const [key, pks] of unknownTypes) {
+    const [type, unit] = key.split('\u0000');
+    ctx.findings.push(finding({ kind: 'unit', severity: 'info', measurement_type: type, reported_unit: unit, message: `${pks.length} normed ${kind} record(s) of measurement type '${type}' in '${unit}': the normalised-unit table has no entry for this type`, details: { pks: pks.slice(0, 20) } }));
+  }
+  for (const [unit, pks] of badTimeUnits) {
+    ctx.findings.push(finding({ kind: 'unit', severity: 'minor', message: `${pks.length} normed ${kind} record(s) with time_unit '${unit}', which is not a plain time unit (pint reads 'na' as nano-year)`, details: { time_unit: unit, pks: pks.slice(0, 20) } }));
+  }
+}
+
+/**
+ * Every normed-vs-raw finding of a dataset. With raw and normed records
+ * (API data, fixtures): each raw intervention and output against its normed
+ * copy. With normed records only (export zips): the units of interventions,
+ * outputs and characteristica. Never throws on bad data: every problem is a
+ * finding.
+ */
+export function checkNormedVsRaw(tables: DatasetTables, opts: NormedVsRawOptions = {}): Finding[] {
+  const ctx: Context = { massOf: molarMassLookup(tables, opts.molarMasses), tolerance: opts.tolerance ?? 1e-9, findings: [] };
+  for (const [kind, records] of [['intervention', tables.interventions], ['output', tables.outputs]] as const) {
+    if (records.some((r) => !r.normed)) checkLinked(kind, records, ctx);
+    else checkNormedUnits<Linkable>(kind, records, ctx, (r) => about(kind, r));
+  }
+  const characteristica = new Map<number, CharacteristicaRecord>();
+  for (const subject of [...tables.groups, ...tables.individuals]) {
+    for (const c of subject.characteristica) characteristica.set(c.pk, c);
+  }
+  checkNormedUnits('characteristica', [...characteristica.values()], ctx);
+  return ctx.findings;
+}
