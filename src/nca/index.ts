@@ -4,3 +4,13 @@ export { NcaInputError } from './clean.js';
 export { nca, type NcaInput, type NcaOptions, type NcaResult, type ParameterValue, type LambdaZPoints } from './nca.js';
 export type { LambdaZSelection } from './select-lambda-z.js';
 export { ncaByGroup, type GroupColumns, type GroupResult } from './group.js';
+export {
+  pkdbNca,
+  PKDB_PARAMETERS,
+  PkdbProfileError,
+  type PkdbInput,
+  type PkdbDosing,
+  type PkdbOutput,
+  type PkdbParameter,
+  type SeriesField,
+} from './pkdb/profile.js';
