@@ -101,7 +101,8 @@ export function checkTimecourseInput(tc: TimecourseRecord, dosings: readonly Int
   const duplicates = duplicateTimes(times);
   if (duplicates.length > 0) {
     findings.push(
-      inputFinding(tc, 'minor', `duplicate time points ${duplicates.slice(0, 5).join(', ')}${duplicates.length > 5 ? ', …' : ''} (${tc.time_unit ?? 'no unit'}); PK-DB kept both, a zero-width trapezoid`, {
+      // Major: a repeated time is almost always a row curated twice, and the standard NCA refuses it.
+      inputFinding(tc, 'major', `duplicate time point${duplicates.length > 1 ? 's' : ''} ${duplicates.slice(0, 5).join(', ')}${duplicates.length > 5 ? ', …' : ''} ${tc.time_unit ?? ''}: a row curated twice? PK-DB integrated it as a zero-width trapezoid, the standard profile refuses it`, {
         duplicates,
       }),
     );

@@ -1,0 +1,56 @@
+/** summary.json: counts of findings by kind, severity, measurement type and study. */
+import type { Finding } from './finding.js';
+import type { Classification } from './classify.js';
+
+export interface QaSummary {
+  source: { kind: string; location: string };
+  studies: number;
+  timecourses: number;
+  findings: number;
+  by_kind: Record<string, number>;
+  by_severity: Record<string, number>;
+  by_measurement_type: Record<string, number>;
+  by_study: Record<string, { major: number; minor: number; info: number }>;
+  /** Reported-vs-recomputed comparisons by classification. */
+  comparisons: Record<Classification, number>;
+  /** Stored-calculated rows by status. */
+  calculated: Record<string, number>;
+}
+
+function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) {
+    const k = key(item);
+    counts[k] = (counts[k] ?? 0) + 1;
+  }
+  return counts;
+}
+
+export function summarize(input: {
+  source: { kind: string; location: string };
+  studies: number;
+  timecourses: number;
+  findings: readonly Finding[];
+  classifications: readonly Classification[];
+  calculatedStatuses: readonly string[];
+}): QaSummary {
+  const byStudy: QaSummary['by_study'] = {};
+  for (const f of input.findings) {
+    const sid = f.study_sid ?? '(none)';
+    byStudy[sid] ??= { major: 0, minor: 0, info: 0 };
+    byStudy[sid][f.severity]++;
+  }
+  const classifications = countBy(input.classifications, (c) => c);
+  return {
+    source: input.source,
+    studies: input.studies,
+    timecourses: input.timecourses,
+    findings: input.findings.length,
+    by_kind: countBy(input.findings, (f) => f.kind),
+    by_severity: { major: 0, minor: 0, info: 0, ...countBy(input.findings, (f) => f.severity) },
+    by_measurement_type: countBy(input.findings, (f) => f.measurement_type ?? '(none)'),
+    by_study: byStudy,
+    comparisons: { agree: classifications.agree ?? 0, minor: classifications.minor ?? 0, major: classifications.major ?? 0 },
+    calculated: countBy(input.calculatedStatuses, (s) => s),
+  };
+}

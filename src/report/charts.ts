@@ -1,0 +1,127 @@
+/**
+ * The charts of a QA report, as Vega-Lite specs: the two overview charts and
+ * one plot per timecourse that has a minor or major finding (agreements are
+ * info findings and would bury the interesting plots).
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import { overviewScatterSpec, ratioHistogramSpec, type ComparisonPoint } from '../plots/overview.js';
+import { timecourseSpec, type TimecoursePlotInput } from '../plots/timecourse.js';
+import type { Comparison, RecomputedTimecourse } from '../qa/compare.js';
+import type { QaResult } from '../qa/run.js';
+import { concentrationSeries } from '../qa/input-checks.js';
+import { conversionFactor } from '../units/convert.js';
+
+export interface ReportCharts {
+  overview: { id: string; spec: TopLevelSpec }[];
+  /** Per subset_pk. */
+  timecourses: Map<number, TopLevelSpec>;
+}
+
+export function comparisonPoints(comparisons: readonly Comparison[]): ComparisonPoint[] {
+  return comparisons.map((c) => ({
+    study_sid: c.output.study_sid,
+    parameter: c.parameter,
+    reported: c.reported,
+    recomputed: c.recomputed,
+    classification: c.verdict.classification,
+    suspected_cause: c.verdict.causes.map((k) => k.text).join('; ') || null,
+  }));
+}
+
+/** Observed points, shifted to the dose time like the recomputation. */
+function observedPoints(rt: RecomputedTimecourse): { time: number; conc: number }[] {
+  const series = concentrationSeries(rt.tc)?.values ?? [];
+  const shift = rt.dose?.time ?? 0;
+  const points: { time: number; conc: number }[] = [];
+  rt.tc.time.forEach((t, i) => {
+    const c = series[i];
+    if (t != null && c != null && Number.isFinite(t) && Number.isFinite(c)) points.push({ time: t - shift, conc: c });
+  });
+  return points.sort((a, b) => a.time - b.time);
+}
+
+function timeFactor(from: string, to: string | null): number | null {
+  if (!to) return null;
+  try {
+    return conversionFactor(from, to);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A reported cmax in the timecourse's unit: scaled by the recomputed value's
+ * two expressions (reported unit and timecourse unit), which avoids needing the
+ * molar mass a second time.
+ */
+function reportedConcentration(c: Comparison, rt: RecomputedTimecourse): number | null {
+  const inTc = rt.standard.values.cmax?.value ?? rt.pkdb.cmax?.value;
+  const inReported = rt.standard.values.cmax ? c.standard : c.pkdb;
+  return inTc !== undefined && inReported ? c.reported * (inTc / inReported) : null;
+}
+
+export function timecoursePlotInput(rt: RecomputedTimecourse, comparisons: readonly Comparison[]): TimecoursePlotInput {
+  const { tc } = rt;
+  const lz = rt.standard.lambdaZ;
+  const recomputedTmax = rt.standard.values.tmax?.value ?? null;
+  const recomputedCmax = rt.standard.values.cmax?.value ?? null;
+  const markers: TimecoursePlotInput['markers'] = [];
+  if (recomputedTmax !== null && recomputedCmax !== null) {
+    markers.push({ source: 'recomputed', parameter: 'cmax/tmax', time: recomputedTmax, conc: recomputedCmax });
+  }
+  const reportedTmax = comparisons.find((c) => c.parameter === 'tmax');
+  const tmaxInTc = reportedTmax ? timeFactor(reportedTmax.reported_unit, tc.time_unit) : null;
+  const reportedTime = reportedTmax && tmaxInTc !== null ? reportedTmax.reported * tmaxInTc : recomputedTmax;
+  const reportedCmax = comparisons.find((c) => c.parameter === 'cmax');
+  const cmaxInTc = reportedCmax ? reportedConcentration(reportedCmax, rt) : null;
+  if (reportedTime !== null && (cmaxInTc ?? recomputedCmax) !== null && (reportedCmax || reportedTmax)) {
+    markers.push({
+      source: 'reported',
+      parameter: [reportedCmax ? 'cmax' : '', reportedTmax ? 'tmax' : ''].filter(Boolean).join('/'),
+      time: reportedTime,
+      conc: (cmaxInTc ?? recomputedCmax) as number,
+    });
+  }
+  const points = observedPoints(rt);
+  const subject = tc.individual_pk !== null ? `individual ${tc.individual_pk}` : `group ${tc.group_pk}`;
+  return {
+    title: `${tc.study_name} · ${tc.subset_name} (subset ${tc.subset_pk}) · ${tc.substance_label ?? tc.substance ?? ''} · ${subject}`,
+    time_unit: tc.time_unit ?? '',
+    conc_unit: tc.unit ?? '',
+    points,
+    lambda_z_points: lz ? lz.times.map((time, i) => ({ time, conc: lz.concentrations[i] })) : [],
+    fit: lz && lz.times.length > 0 ? { lambda_z: -lz.slope, intercept: lz.intercept, start: lz.times[0], end: lz.times[lz.times.length - 1] } : null,
+    markers,
+  };
+}
+
+/** Subsets with a minor or major finding. */
+export function flaggedSubsets(result: QaResult): Set<number> {
+  const flagged = new Set<number>();
+  for (const f of result.findings) if (f.subset_pk !== null && f.severity !== 'info') flagged.add(f.subset_pk);
+  return flagged;
+}
+
+export function buildReportCharts(result: QaResult): ReportCharts {
+  const points = comparisonPoints(result.comparisons);
+  const flagged = flaggedSubsets(result);
+  const bySubset = new Map<number, Comparison[]>();
+  for (const c of result.comparisons) {
+    const pk = c.timecourse.tc.subset_pk;
+    const list = bySubset.get(pk);
+    if (list) list.push(c);
+    else bySubset.set(pk, [c]);
+  }
+  const timecourses = new Map<number, TopLevelSpec>();
+  for (const rt of result.timecourses) {
+    if (!flagged.has(rt.tc.subset_pk)) continue;
+    timecourses.set(rt.tc.subset_pk, timecourseSpec(timecoursePlotInput(rt, bySubset.get(rt.tc.subset_pk) ?? [])));
+  }
+  return {
+    overview: [
+      { id: 'overview-scatter', spec: overviewScatterSpec(points) },
+      { id: 'overview-histogram', spec: ratioHistogramSpec(points) },
+    ],
+    timecourses,
+  };
+}

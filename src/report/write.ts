@@ -1,0 +1,42 @@
+/**
+ * Writes the outputs of a QA run into a directory: findings.json,
+ * findings.csv, summary.json, calculated.csv, plots/*.vl.json (and .png),
+ * report.html. Files are written whole; the directory is created.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderPng } from '../plots/render.js';
+import { FINDING_COLUMNS } from '../qa/finding.js';
+import type { QaResult } from '../qa/run.js';
+import { CALCULATED_COLUMNS } from '../qa/to-findings.js';
+import { buildReportCharts } from './charts.js';
+import { toCsv } from './csv.js';
+import { renderReport } from './html.js';
+
+export interface WriteOptions {
+  html: boolean;
+  png: boolean;
+}
+
+/** Paths written, relative to `dir`. */
+export async function writeQaOutputs(result: QaResult, dir: string, options: WriteOptions): Promise<string[]> {
+  mkdirSync(join(dir, 'plots'), { recursive: true });
+  const written: string[] = [];
+  const write = (name: string, content: string | Buffer) => {
+    writeFileSync(join(dir, name), content);
+    written.push(name);
+  };
+  write('findings.json', `${JSON.stringify(result.findings, null, 1)}\n`);
+  write('findings.csv', toCsv(FINDING_COLUMNS, result.findings));
+  write('summary.json', `${JSON.stringify(result.summary, null, 2)}\n`);
+  write('calculated.csv', toCsv(CALCULATED_COLUMNS, result.calculated));
+
+  const charts = buildReportCharts(result);
+  const plots = [...charts.overview.map((c) => [c.id, c.spec] as const), ...[...charts.timecourses].map(([pk, spec]) => [`timecourse-${pk}`, spec] as const)];
+  for (const [name, spec] of plots) {
+    write(join('plots', `${name}.vl.json`), `${JSON.stringify(spec)}\n`);
+    if (options.png) write(join('plots', `${name}.png`), await renderPng(spec));
+  }
+  if (options.html) write('report.html', renderReport(result, charts));
+  return written;
+}
