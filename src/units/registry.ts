@@ -17,6 +17,8 @@ function buildMath(): MathJsInstance {
   }
   math.createUnit('percent', { definition: '0.01' });
   math.createUnit('mcg', { definition: '1 ug' });
+  // pint's mmHg is a millimetre of mercury at standard gravity, 133.322387415 Pa; mathjs rounds it to 133.322.
+  math.createUnit('mmHg', { definition: '133.322387415 Pa' }, { override: true });
   // pint's becquerel is counts per second; mathjs has no activity units of radioactivity.
   math.createUnit('becquerel', { definition: '1 s^-1', prefixes: 'long' } as Parameters<typeof math.createUnit>[1]);
   math.createUnit('Bq', { definition: '1 s^-1', prefixes: 'short' } as Parameters<typeof math.createUnit>[1]);
