@@ -1,0 +1,185 @@
+/**
+ * From CSV text to typed rows: each column's cells are parsed by the kind
+ * `columns.ts` gives it. A bad cell, a row with the wrong number of cells or a
+ * broken quote becomes an `ExportProblem` naming file, line and column, and
+ * the row is skipped (or, in strict mode, the read stops with an `ExportError`).
+ */
+import type { ColumnKind, CsvSpec, KindValue, SpecRow } from './columns.js';
+import { csvRows } from './csv.js';
+import { asIntList, asNumberList, asStringList, parsePyNumber, parsePyValue, type PyValue } from './pyrepr.js';
+
+export interface ExportProblem {
+  file: string;
+  /** 1-based line in the CSV where the row starts; 0 for the file as a whole. */
+  line: number;
+  column: string | null;
+  message: string;
+}
+
+/** An export that cannot be read (or, in strict mode, a malformed row). */
+export class ExportError extends Error {
+  override name = 'ExportError';
+  constructor(
+    message: string,
+    readonly problem: ExportProblem | null = null,
+  ) {
+    super(message);
+  }
+}
+
+export function formatProblem(problem: ExportProblem): string {
+  const where = problem.line > 0 ? ` line ${problem.line}` : '';
+  const column = problem.column === null ? '' : `, column ${problem.column}`;
+  return `${problem.file}${where}${column}: ${problem.message}`;
+}
+
+/** Collects problems; in strict mode the first one ends the read. */
+export class ProblemLog {
+  readonly problems: ExportProblem[] = [];
+  constructor(
+    private readonly archive: string,
+    private readonly strict: boolean,
+  ) {}
+
+  add(problem: ExportProblem): void {
+    if (this.strict) throw new ExportError(`${this.archive}: ${formatProblem(problem)}`, problem);
+    this.problems.push(problem);
+  }
+}
+
+/** A parsed row with the line it came from. */
+export interface Parsed<S extends CsvSpec> {
+  line: number;
+  row: SpecRow<S>;
+}
+
+/**
+ * Parses the rows of one CSV text by its spec, one at a time (so only the
+ * records built from them stay in memory); columns are found by header name.
+ * Throws ExportError when the header lacks a column of the spec.
+ */
+export function* readRows<S extends CsvSpec>(spec: S, text: string, log: ProblemLog, archive: string): Generator<Parsed<S>> {
+  const rows = csvRows(text);
+  const first = rows.next();
+  const header: string[] = first.done ? [] : first.value.cells;
+  const index = new Map(header.map((name, i) => [name, i] as const));
+  const missing = Object.keys(spec.columns).filter((name) => !index.has(name));
+  if (missing.length > 0) {
+    throw new ExportError(`${archive}: ${spec.file} lacks column(s) ${missing.join(', ')}`);
+  }
+  const fields: { name: string; at: number; parse: (raw: string) => unknown }[] = [];
+  for (const [name, kind] of Object.entries(spec.columns)) fields.push({ name, at: index.get(name)!, parse: PARSERS[kind] });
+  for (const [name, kind] of Object.entries(spec.optional ?? {})) {
+    const at = index.get(name);
+    if (at !== undefined) fields.push({ name, at, parse: PARSERS[kind] });
+  }
+  // Every row starts as a copy of this template (absent optional columns stay
+  // null): all rows share one hidden class and the stores below overwrite.
+  const names = [...Object.keys(spec.columns), ...Object.keys(spec.optional ?? {})];
+  const template: Record<string, unknown> = Object.fromEntries(names.map((name) => [name, null]));
+
+  const width = header.length;
+  rows: for (const { line, cells, error } of rows) {
+    if (error !== undefined) {
+      log.add({ file: spec.file, line, column: null, message: error });
+      continue;
+    }
+    if (cells.length !== width) {
+      log.add({ file: spec.file, line, column: null, message: `expected ${width} cells, found ${cells.length}` });
+      continue;
+    }
+    const row = { ...template };
+    for (const field of fields) {
+      try {
+        row[field.name] = field.parse(cells[field.at]);
+      } catch (e) {
+        log.add({ file: spec.file, line, column: field.name, message: (e as Error).message });
+        continue rows;
+      }
+    }
+    yield { line, row: row as SpecRow<S> };
+  }
+}
+
+function quoted(raw: string): string {
+  return JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+}
+
+function required(raw: string): string {
+  if (raw === '') throw new Error('missing value');
+  return raw;
+}
+
+function number(raw: string): number | null {
+  if (raw === '' || raw === 'nan') return null;
+  const n = parsePyNumber(raw);
+  if (n === null) throw new Error(`not a number: ${quoted(raw)}`);
+  return n;
+}
+
+/** Accepts `6` and the float form pandas gives nullable integer columns, `6.0`. */
+function integer(raw: string): number | null {
+  const n = number(raw);
+  if (n !== null && !Number.isInteger(n)) throw new Error(`not an integer: ${quoted(raw)}`);
+  return n;
+}
+
+function boolean(raw: string): boolean {
+  if (raw === 'True') return true;
+  if (raw === 'False') return false;
+  throw new Error(`expected True or False, found ${quoted(raw)}`);
+}
+
+function isInt(v: PyValue): v is number {
+  return typeof v === 'number' && Number.isInteger(v);
+}
+
+function scalarOrList<T>(raw: string, isItem: (v: PyValue) => v is T & PyValue, what: string): T | T[] | null {
+  if (raw === '') return null;
+  const v = parsePyValue(raw);
+  if (isItem(v)) return v;
+  if (Array.isArray(v) && v.every(isItem)) return v as T[];
+  throw new Error(`expected ${what} or a list of them, found ${quoted(raw)}`);
+}
+
+const STRING_LIST_START = /^\[(?:'|"|None[,\]])/;
+
+const PARSERS: { [K in ColumnKind]: (raw: string) => KindValue[K] } = {
+  str: required,
+  'str?': (raw) => (raw === '' ? null : raw),
+  int: (raw) => integer(required(raw))!,
+  'int?': integer,
+  'nint?': integer,
+  'float?': number,
+  'text?': (raw) => (raw === '' ? null : raw),
+  bool: (raw) => boolean(required(raw)),
+  strs: (raw) => asStringList(parsePyValue(required(raw))),
+  ints: (raw) => asIntList(parsePyValue(required(raw))),
+  floats: (raw) => asNumberList(parsePyValue(required(raw))),
+  'floats?': (raw) => (raw === '' ? null : asNumberList(parsePyValue(raw))),
+  'floats|float?': (raw) => (raw.startsWith('[') ? asNumberList(parsePyValue(raw)) : number(raw)),
+  'py-int?': (raw) => scalarOrList(raw, isInt, 'an integer'),
+  'py-nint?': (raw) => scalarOrList(raw, isInt, 'an integer'),
+  'py-float?': (raw) => {
+    if (raw === '') return null;
+    const v = parsePyValue(raw);
+    return typeof v === 'number' ? v : asNumberList(v);
+  },
+  'py-tuple?': (raw) => {
+    if (raw === '') return null;
+    const v = parsePyValue(raw);
+    if (Array.isArray(v) && v.every(Array.isArray)) return v.map((t) => asIntList(t));
+    return asIntList(v);
+  },
+  'py-bool?': (raw) =>
+    scalarOrList(raw, (v): v is boolean => typeof v === 'boolean', 'True/False') as boolean | boolean[] | null,
+  'py-str?': (raw) => {
+    if (raw === '') return null;
+    if (!STRING_LIST_START.test(raw) || !raw.endsWith(']')) return raw;
+    const v = parsePyValue(raw) as PyValue[];
+    v.forEach((item, k) => {
+      if (item !== null && typeof item !== 'string') throw new Error(`element ${k} is not a string`);
+    });
+    return v as (string | null)[];
+  },
+};

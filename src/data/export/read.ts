@@ -1,0 +1,81 @@
+/**
+ * Reads a PK-DB filter-download zip (NOTES.md §8) into dataset tables.
+ *
+ * Whole-file rather than streaming: the export's largest member is 13 MB of
+ * CSV, and a char-scan parse of the decoded text is faster than any streaming
+ * pipeline while peaking around a few hundred MB (see bench/export.bench.ts).
+ */
+import { readFile } from 'node:fs/promises';
+import type { DatasetTables } from '../model.js';
+import { ExportError, ProblemLog, readRows, type ExportProblem } from './cells.js';
+import { EXPORT_CSVS, GROUPS, INDIVIDUALS, INTERVENTIONS, OUTPUTS, SCATTERS, STUDIES, TIMECOURSES } from './columns.js';
+import type { CsvSpec } from './columns.js';
+import { buildScatters, buildTerms, buildTimecourses, linkTimecourseOutputs } from './subsets.js';
+import { buildGroups, buildIndividuals, buildInterventions, buildOutputs, buildStudies } from './tables.js';
+import { DEFAULT_ZIP_LIMITS, unzipGuarded, type ZipLimits } from './zip.js';
+
+export { ExportError, formatProblem, type ExportProblem } from './cells.js';
+
+export interface ReadExportOptions {
+  /** Throw an ExportError at the first malformed row instead of skipping it. */
+  strict?: boolean;
+  /** How messages name the archive (default: the path, or `export zip` for bytes). */
+  name?: string;
+  /** Zip-bomb limits (defaults: DEFAULT_ZIP_LIMITS). */
+  limits?: Partial<ZipLimits>;
+}
+
+export interface ExportReadResult {
+  tables: DatasetTables;
+  /** Rows that were skipped, with file, line and column. Empty when everything read. */
+  problems: ExportProblem[];
+}
+
+/**
+ * Reads an export zip given as a path or as bytes. Throws ExportError for an
+ * unreadable file, a zip bomb, a missing member or a missing column; every
+ * other defect is one `problem` per skipped row (or an ExportError when strict).
+ */
+export async function readExport(source: string | Uint8Array, options: ReadExportOptions = {}): Promise<ExportReadResult> {
+  const archive = options.name ?? (typeof source === 'string' ? source : 'export zip');
+  const bytes = typeof source === 'string' ? await readArchive(source, archive) : source;
+  const wanted = new Set(EXPORT_CSVS.map((spec) => spec.file));
+  const members = unzipGuarded(bytes, archive, wanted, { ...DEFAULT_ZIP_LIMITS, ...options.limits });
+  const missing = [...wanted].filter((file) => members[file] === undefined);
+  if (missing.length > 0) throw new ExportError(`${archive}: missing ${missing.join(', ')} (not a PK-DB export?)`);
+
+  const log = new ProblemLog(archive, options.strict ?? false);
+  const decoder = new TextDecoder('utf-8');
+  const rowsOf = <S extends CsvSpec>(spec: S) => {
+    const text = decoder.decode(members[spec.file]);
+    // Free each member's bytes as soon as it is parsed: the inflated zip is the bulk of peak memory.
+    delete members[spec.file];
+    return readRows(spec, text, log, archive);
+  };
+
+  const outputs = buildOutputs(rowsOf(OUTPUTS), log);
+  const timecourses = buildTimecourses(rowsOf(TIMECOURSES), log);
+  const scatters = buildScatters(rowsOf(SCATTERS), log);
+  linkTimecourseOutputs(outputs, timecourses);
+  const tables: DatasetTables = {
+    studies: buildStudies(rowsOf(STUDIES), log),
+    groups: buildGroups(rowsOf(GROUPS), log),
+    individuals: buildIndividuals(rowsOf(INDIVIDUALS), log),
+    interventions: buildInterventions(rowsOf(INTERVENTIONS), log),
+    outputs,
+    timecourses,
+    scatters,
+    terms: buildTerms(outputs, timecourses, scatters),
+  };
+  return { tables, problems: log.problems };
+}
+
+async function readArchive(path: string, archive: string): Promise<Uint8Array> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+    throw new ExportError(`${archive}: cannot read (${reason})`);
+  }
+}

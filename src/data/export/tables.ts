@@ -1,0 +1,300 @@
+/**
+ * Parsed rows of studies/groups/individuals/interventions/outputs.csv to
+ * dataset records. groups.csv and individuals.csv hold one row per subject ×
+ * characteristica and outputs.csv one row per (output, intervention): rows of
+ * one entity are collapsed by pk, and must agree on the entity's own fields
+ * (a row that contradicts an earlier one is reported and skipped).
+ */
+import type {
+  CharacteristicaRecord,
+  GroupRecord,
+  IndividualRecord,
+  InterventionRecord,
+  OutputRecord,
+  StatsFields,
+  StudyRecord,
+} from '../model.js';
+import type { Parsed, ProblemLog } from './cells.js';
+import { GROUPS, INDIVIDUALS, INTERVENTIONS, OUTPUTS, STUDIES } from './columns.js';
+
+type StatsColumns = StatsFields;
+
+function statsOf(row: StatsColumns): StatsFields {
+  return {
+    value: row.value,
+    mean: row.mean,
+    median: row.median,
+    min: row.min,
+    max: row.max,
+    sd: row.sd,
+    se: row.se,
+    cv: row.cv,
+    unit: row.unit,
+  };
+}
+
+/** The first of `keys` on which two records of the same entity disagree. */
+function firstDifference<T>(a: T, b: T, keys: readonly (keyof T)[]): keyof T | null {
+  for (const key of keys) if (a[key] !== b[key]) return key;
+  return null;
+}
+
+function contradiction<T>(what: string, key: keyof T, first: T, firstLine: number, here: T): string {
+  return `${what}: ${String(key)} is ${JSON.stringify(first[key])} on line ${firstLine} but ${JSON.stringify(here[key])} here`;
+}
+
+export function buildStudies(rows: Iterable<Parsed<typeof STUDIES>>, log: ProblemLog): StudyRecord[] {
+  const firstLine = new Map<string, number>();
+  const studies: StudyRecord[] = [];
+  for (const { line, row } of rows) {
+    const seen = firstLine.get(row.sid);
+    if (seen !== undefined) {
+      log.add({ file: STUDIES.file, line, column: 'sid', message: `study ${row.sid} repeats line ${seen}` });
+      continue;
+    }
+    firstLine.set(row.sid, line);
+    studies.push({
+      sid: row.sid,
+      name: row.name,
+      licence: row.licence,
+      access: row.access,
+      date: row.date,
+      creator: row.creator,
+      curators: row.curators,
+      substances: row.substances,
+      reference_pmid: row.reference_pmid,
+      reference_title: row.reference_title,
+      reference_date: row.reference_date,
+    });
+  }
+  return studies;
+}
+
+/** The characteristica columns groups.csv and individuals.csv share. */
+interface CharacteristicaColumns extends StatsColumns {
+  characteristica_pk: number | null;
+  count: number | null;
+  measurement_type: string | null;
+  calculation_type: string | null;
+  choice: string | null;
+  substance: string | null;
+}
+
+type Subject = GroupRecord | IndividualRecord;
+
+/**
+ * Collapses subject × characteristica rows by subject pk. A row with an empty
+ * `characteristica_pk` stands for a subject without characteristica.
+ */
+function collapseSubjects<R extends CharacteristicaColumns, S extends Subject>(
+  file: string,
+  rows: Iterable<{ line: number; row: R }>,
+  log: ProblemLog,
+  subjectOf: (row: R) => S,
+  groupCountOf: (row: R) => number | null,
+  subjectKeys: readonly (keyof S)[],
+): S[] {
+  const bySubject = new Map<number, { subject: S; line: number }>();
+  for (const { line, row } of rows) {
+    const subject = subjectOf(row);
+    const known = bySubject.get(subject.pk);
+    if (known) {
+      const key = firstDifference(known.subject, subject, subjectKeys);
+      if (key !== null) {
+        const message = contradiction(`subject ${subject.pk}`, key, known.subject, known.line, subject);
+        log.add({ file, line, column: columnOf(file, key as string), message });
+        continue;
+      }
+    }
+    if (row.characteristica_pk !== null && row.measurement_type === null) {
+      log.add({ file, line, column: 'measurement_type', message: 'missing value' });
+      continue;
+    }
+    const target = known?.subject ?? subject;
+    if (!known) bySubject.set(subject.pk, { subject, line });
+    if (row.characteristica_pk === null) continue;
+    const characteristica: CharacteristicaRecord = {
+      pk: row.characteristica_pk,
+      count: row.count,
+      measurement_type: row.measurement_type!,
+      calculation_type: row.calculation_type,
+      choice: row.choice,
+      substance: row.substance,
+      group_count: groupCountOf(row),
+      ...statsOf(row),
+    };
+    target.characteristica.push(characteristica);
+  }
+  return [...bySubject.values()].map((entry) => entry.subject);
+}
+
+/** The CSV column behind a subject record's field, for problem reports. */
+function columnOf(file: string, key: string): string {
+  const prefix = file === GROUPS.file ? 'group' : 'individual';
+  if (key === 'count') return 'group_count';
+  if (key === 'parent_pk') return 'group_parent_pk';
+  if (key === 'group_pk') return 'individual_group_pk';
+  if (key === 'name' || key === 'pk') return `${prefix}_${key}`;
+  return key;
+}
+
+export function buildGroups(rows: Iterable<Parsed<typeof GROUPS>>, log: ProblemLog): GroupRecord[] {
+  return collapseSubjects(
+    GROUPS.file,
+    rows,
+    log,
+    (row): GroupRecord => ({
+      pk: row.group_pk,
+      name: row.group_name,
+      count: row.group_count,
+      parent_pk: row.group_parent_pk,
+      study_sid: row.study_sid,
+      study_name: row.study_name,
+      characteristica: [],
+    }),
+    (row) => row.group_count,
+    ['name', 'count', 'parent_pk', 'study_sid', 'study_name'],
+  );
+}
+
+export function buildIndividuals(rows: Iterable<Parsed<typeof INDIVIDUALS>>, log: ProblemLog): IndividualRecord[] {
+  return collapseSubjects(
+    INDIVIDUALS.file,
+    rows,
+    log,
+    (row): IndividualRecord => ({
+      pk: row.individual_pk,
+      name: row.individual_name,
+      group_pk: row.individual_group_pk,
+      study_sid: row.study_sid,
+      study_name: row.study_name,
+      characteristica: [],
+    }),
+    () => null,
+    ['name', 'group_pk', 'study_sid', 'study_name'],
+  );
+}
+
+export function buildInterventions(rows: Iterable<Parsed<typeof INTERVENTIONS>>, log: ProblemLog): InterventionRecord[] {
+  const firstLine = new Map<number, number>();
+  const interventions: InterventionRecord[] = [];
+  for (const { line, row } of rows) {
+    const seen = firstLine.get(row.intervention_pk);
+    if (seen !== undefined) {
+      const message = `intervention ${row.intervention_pk} repeats line ${seen}`;
+      log.add({ file: INTERVENTIONS.file, line, column: 'intervention_pk', message });
+      continue;
+    }
+    firstLine.set(row.intervention_pk, line);
+    interventions.push({
+      pk: row.intervention_pk,
+      raw_pk: row.raw_pk,
+      normed: row.normed,
+      study_sid: row.study_sid,
+      study_name: row.study_name,
+      name: row.name,
+      route: row.route,
+      form: row.form,
+      application: row.application,
+      time: row.time,
+      time_end: row.time_end,
+      time_unit: row.time_unit,
+      measurement_type: row.measurement_type,
+      calculation_type: row.calculation_type,
+      choice: row.choice,
+      substance: row.substance,
+      ...statsOf(row),
+    });
+  }
+  return interventions;
+}
+
+/** Every output field except pk, the intervention set and the subset link, which the rows do not repeat. */
+const OUTPUT_OWN_FIELDS = [
+  'raw_pk',
+  'normed',
+  'calculated',
+  'study_sid',
+  'study_name',
+  'group_pk',
+  'individual_pk',
+  'tissue',
+  'method',
+  'label',
+  'output_type',
+  'time',
+  'time_unit',
+  'measurement_type',
+  'calculation_type',
+  'choice',
+  'substance',
+  'value',
+  'mean',
+  'median',
+  'min',
+  'max',
+  'sd',
+  'se',
+  'cv',
+  'unit',
+] as const satisfies readonly (keyof OutputRecord)[];
+
+/** Collapses (output, intervention) rows by output pk; `intervention_pks` is the sorted union. */
+export function buildOutputs(rows: Iterable<Parsed<typeof OUTPUTS>>, log: ProblemLog): OutputRecord[] {
+  const byPk = new Map<number, { output: OutputRecord; line: number }>();
+  for (const { line, row } of rows) {
+    if ((row.group_pk === null) === (row.individual_pk === null)) {
+      const message = 'exactly one of group_pk and individual_pk must be set';
+      log.add({ file: OUTPUTS.file, line, column: 'group_pk', message });
+      continue;
+    }
+    const output: OutputRecord = {
+      pk: row.output_pk,
+      raw_pk: row.raw_pk,
+      normed: row.normed,
+      calculated: row.calculated,
+      study_sid: row.study_sid,
+      study_name: row.study_name,
+      group_pk: row.group_pk,
+      individual_pk: row.individual_pk,
+      intervention_pks: [],
+      tissue: row.tissue,
+      method: row.method,
+      label: row.label,
+      output_type: row.output_type,
+      time: row.time,
+      time_unit: row.time_unit,
+      measurement_type: row.measurement_type,
+      calculation_type: row.calculation_type,
+      choice: row.choice,
+      substance: row.substance,
+      value: row.value,
+      mean: row.mean,
+      median: row.median,
+      min: row.min,
+      max: row.max,
+      sd: row.sd,
+      se: row.se,
+      cv: row.cv,
+      unit: row.unit,
+      subset_pk: null,
+    };
+    const known = byPk.get(output.pk);
+    if (known) {
+      const key = firstDifference(known.output, output, OUTPUT_OWN_FIELDS);
+      if (key !== null) {
+        const message = contradiction(`output ${output.pk}`, key, known.output, known.line, output);
+        log.add({ file: OUTPUTS.file, line, column: key, message });
+        continue;
+      }
+    } else {
+      byPk.set(output.pk, { output, line });
+    }
+    if (row.intervention_pk !== null) (known?.output ?? output).intervention_pks.push(row.intervention_pk);
+  }
+  const outputs = [...byPk.values()].map((entry) => entry.output);
+  for (const output of outputs) {
+    if (output.intervention_pks.length > 1) output.intervention_pks = [...new Set(output.intervention_pks)].sort((a, b) => a - b);
+  }
+  return outputs;
+}

@@ -1,0 +1,133 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatCsvLine, parseCsv } from '../../src/data/export/csv.js';
+import {
+  formatPyFloat,
+  formatPyString,
+  formatPyTuple,
+  parsePyNumber,
+  parsePyValue,
+} from '../../src/data/export/pyrepr.js';
+
+describe('parseCsv', () => {
+  it('handles quotes, doubled quotes, embedded newlines and CRLF, with starting line numbers', () => {
+    const text = ',a,b\r\n0,"x, y","say ""hi"""\r\n1,"two\nlines",z\n2,,\n';
+    const { header, rows } = parseCsv(text);
+    expect(header).toEqual(['', 'a', 'b']);
+    expect(rows.map((r) => r.cells)).toEqual([
+      ['0', 'x, y', 'say "hi"'],
+      ['1', 'two\nlines', 'z'],
+      ['2', '', ''],
+    ]);
+    expect(rows.map((r) => r.line)).toEqual([2, 3, 5]);
+  });
+
+  it('skips blank lines, ignores a BOM and reads a last line without terminator', () => {
+    const { header, rows } = parseCsv('\ufeffa,b\n\n1,2\n\n3,4');
+    expect(header).toEqual(['a', 'b']);
+    expect(rows).toEqual([
+      { line: 3, cells: ['1', '2'] },
+      { line: 5, cells: ['3', '4'] },
+    ]);
+  });
+
+  it('keeps a lone CR as data and treats CRLF inside quotes as data', () => {
+    const { rows } = parseCsv('a,b\n"1\r\n2",x\ry\n');
+    expect(rows[0].cells).toEqual(['1\r\n2', 'x\ry']);
+  });
+
+  it('flags a broken row but keeps reading', () => {
+    const { rows } = parseCsv('a,b\n"1"x,2\n3,4\n"open,5\n6,7\n');
+    expect(rows[0].error).toMatch(/after a closing quote in field 1/);
+    expect(rows[1]).toEqual({ line: 3, cells: ['3', '4'] });
+    expect(rows[2].error).toBe('unterminated quoted field');
+    expect(rows).toHaveLength(3);
+  });
+
+  it('round-trips arbitrary cells through formatCsvLine', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.string(), { minLength: 2, maxLength: 5 }), { minLength: 1, maxLength: 5 }), (table) => {
+        const width = table[0].length;
+        const rows = table.map((r) => [...r.slice(0, width), ...Array(Math.max(0, width - r.length)).fill('x')]);
+        // A row of one empty cell is a blank line, which CSV cannot tell from nothing.
+        fc.pre(rows.every((r) => r.some((c) => c !== '')));
+        const text = formatCsvLine(Array.from({ length: width }, (_, i) => `h${i}`)) + rows.map(formatCsvLine).join('');
+        expect(parseCsv(text).rows.map((r) => r.cells)).toEqual(rows);
+      }),
+    );
+  });
+});
+
+describe('Python repr', () => {
+  it('parses lists, tuples, None/nan, booleans and strings', () => {
+    expect(parsePyValue('[1, None, 0.5]')).toEqual([1, null, 0.5]);
+    expect(parsePyValue('(814,)')).toEqual([814]);
+    expect(parsePyValue('()')).toEqual([]);
+    expect(parsePyValue('[(2006, 2008, 2010), (2006, 2008, 2010)]')).toEqual([
+      [2006, 2008, 2010],
+      [2006, 2008, 2010],
+    ]);
+    expect(parsePyValue("['mkoenig', 'jbrandhorst']")).toEqual(['mkoenig', 'jbrandhorst']);
+    expect(parsePyValue(`["it's", 'a\\\\b\\n', '\\x41\\u00e9']`)).toEqual(["it's", 'a\\b\n', 'Aé']);
+    expect(parsePyValue('[nan, True, False, -inf, 1e-05]')).toEqual([null, true, false, -Infinity, 0.00001]);
+  });
+
+  it('rejects text that only looks like a list, naming the position', () => {
+    expect(() => parsePyValue('[2-3H]glucose')).toThrow(/not a Python literal: "2-3H"/);
+    expect(() => parsePyValue('(mor+m3g+m6g)/(cod+c6g)')).toThrow(/not a Python literal/);
+    expect(() => parsePyValue('[1, 2')).toThrow(/expected ',' or '\]' at character 6/);
+    expect(() => parsePyValue('[1] x')).toThrow(/unexpected text after the value/);
+  });
+
+  it('parses numbers exactly and only numbers', () => {
+    expect(parsePyNumber('0.0018108640000000001')).toBe(0.0018108640000000001);
+    expect(parsePyNumber('6.0')).toBe(6);
+    expect(parsePyNumber('-1.5e+16')).toBe(-1.5e16);
+    for (const bad of ['', ' 1', '1 ', '0x1f', '0b1', '0o7', 'Infinity', '1_0', 'abc', '1e']) {
+      expect(parsePyNumber(bad), bad).toBeNull();
+    }
+  });
+
+  it('formats floats as Python repr does', () => {
+    const cases: [number, string][] = [
+      [6, '6.0'],
+      [0.00001, '1e-05'],
+      [0.0001, '0.0001'],
+      [0.000123, '0.000123'],
+      [1.5e16, '1.5e+16'],
+      [1e16, '1e+16'],
+      [9999999999999998, '9999999999999998.0'],
+      [123456789012345680, '1.2345678901234568e+17'],
+      [1e22, '1e+22'],
+      [-2.5e-7, '-2.5e-07'],
+      [5e-324, '5e-324'],
+      [0.1 + 0.2, '0.30000000000000004'],
+      [-0, '-0.0'],
+      [NaN, 'nan'],
+    ];
+    for (const [n, text] of cases) expect(formatPyFloat(n)).toBe(text);
+  });
+
+  it('formats floats that parse back to the same double', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (n) => {
+        expect(Object.is(parsePyNumber(formatPyFloat(n)), n)).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('formats strings and tuples as Python does, and parses them back', () => {
+    expect(formatPyString('abc')).toBe("'abc'");
+    expect(formatPyString("it's")).toBe(`"it's"`);
+    expect(formatPyString(`it's "x"`)).toBe(`'it\\'s "x"'`);
+    expect(formatPyString('a\tb\\')).toBe("'a\\tb\\\\'");
+    expect(formatPyTuple(['814'])).toBe('(814,)');
+    expect(formatPyTuple(['1', '2'])).toBe('(1, 2)');
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (s) => {
+        expect(parsePyValue(formatPyString(s))).toBe(s);
+      }),
+    );
+  });
+});
