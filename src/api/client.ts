@@ -70,6 +70,12 @@ export interface PageProgress {
   fromCache: boolean;
 }
 
+/** Per-call options of `all()` and `list()`. */
+export interface AllOptions {
+  /** After each page, in addition to the client's `onPage`. */
+  onPage?: (info: PageProgress) => void;
+}
+
 /** `client.statistics()` is the overview; `client.statistics.substances()` the bare per-substance array. */
 export type StatisticsAccessor = (() => Promise<Statistics>) & {
   overview(): Promise<Statistics>;
@@ -150,12 +156,16 @@ export class PkdbClient {
    * Every item of every page, in page order. Page 1 tells `last_page`; the
    * other pages are fetched up to `concurrency` at a time and yielded in order.
    */
-  async *all<R extends ResourceName>(resource: R, params: ListParams = {}): AsyncGenerator<ResourceItem<R>, void, undefined> {
+  async *all<R extends ResourceName>(resource: R, params: ListParams = {}, options: AllOptions = {}): AsyncGenerator<ResourceItem<R>, void, undefined> {
+    const report = (progress: PageProgress) => {
+      this.onPage?.(progress);
+      options.onPage?.(progress);
+    };
     const first = await this.fetchPage(resource, { ...params, page: 1 });
     const pagesTotal = Math.max(1, first.value.last_page);
     const count = first.value.data.count;
     let pagesDone = 1;
-    this.onPage?.({ resource, page: 1, pagesDone, pagesTotal, count, fromCache: first.fromCache });
+    report({ resource, page: 1, pagesDone, pagesTotal, count, fromCache: first.fromCache });
     yield* first.value.data.data as ResourceItem<R>[];
 
     const inFlight = new Map<number, Promise<Awaited<ReturnType<typeof this.fetchPage<R>>>>>();
@@ -173,15 +183,15 @@ export class PkdbClient {
       const result = await inFlight.get(page)!;
       inFlight.delete(page);
       pagesDone++;
-      this.onPage?.({ resource, page, pagesDone, pagesTotal, count, fromCache: result.fromCache });
+      report({ resource, page, pagesDone, pagesTotal, count, fromCache: result.fromCache });
       yield* result.value.data.data as ResourceItem<R>[];
     }
   }
 
   /** Every item of a list as an array. */
-  async list<R extends ResourceName>(resource: R, params: ListParams = {}): Promise<ResourceItem<R>[]> {
+  async list<R extends ResourceName>(resource: R, params: ListParams = {}, options: AllOptions = {}): Promise<ResourceItem<R>[]> {
     const items: ResourceItem<R>[] = [];
-    for await (const item of this.all(resource, params)) items.push(item);
+    for await (const item of this.all(resource, params, options)) items.push(item);
     return items;
   }
 

@@ -1,5 +1,5 @@
 /** The PK-DB API v1 client, its errors and the resource schemas. */
-export { PkdbClient, normaliseBaseUrl, type PkdbClientOptions, type PageProgress, type StatisticsAccessor, type DataFileUpload } from './client.js';
+export { PkdbClient, normaliseBaseUrl, type PkdbClientOptions, type PageProgress, type AllOptions, type StatisticsAccessor, type DataFileUpload } from './client.js';
 export { HttpError, SchemaError, NetworkError, type RequestContext } from './errors.js';
 export { filterParams, encodeFilterValue, FILTER_TABLES, type FilterQuery, type FilterValue, type FilterTable } from './filter.js';
 export type { StudiesFilter, GroupsFilter, IndividualsFilter, InterventionsFilter, OutputsFilter } from './filter.js';

@@ -13,7 +13,18 @@ export interface ScaleFactor {
   explanation: string;
   /** Parameters where the slip can happen (time factors only touch time-dependent ones). */
   applies: ReadonlySet<ReportedParameter> | 'all';
+  /** Relative tolerance on the fold scale (see below). */
+  tolerance: number;
 }
+
+/**
+ * Prefix slips of three or six decades are far beyond any ordinary
+ * disagreement (the widest minor band is 4×), so they are named even when an
+ * ordinary difference of up to 2× rides on top (r = 0.0014 is still a
+ * ×1/1000 slip). The small factors (10, 16.7, 24, 60) lie within reach of
+ * ordinary differences and must match within FACTOR_TOLERANCE.
+ */
+export const WIDE_FACTOR_TOLERANCE = 1;
 
 const TIME_DEPENDENT: ReadonlySet<ReportedParameter> = new Set([
   'tmax',
@@ -26,12 +37,14 @@ const TIME_DEPENDENT: ReadonlySet<ReportedParameter> = new Set([
 
 /** The unit slips of the issue: ×1000, ×10⁶, ×60, ×24, ×1440, plus mL/min ↔ L/h (1000/60). */
 export const SCALE_FACTORS: readonly ScaleFactor[] = [
-  { factor: 1000, label: '×1000', explanation: 'milli/micro prefix slip (mg↔g, µg↔mg, mL↔L)', applies: 'all' },
-  { factor: 1e6, label: '×10⁶', explanation: 'two prefix steps (µg↔g, ng↔mg)', applies: 'all' },
-  { factor: 60, label: '×60', explanation: 'minutes vs hours', applies: TIME_DEPENDENT },
-  { factor: 24, label: '×24', explanation: 'hours vs days', applies: TIME_DEPENDENT },
-  { factor: 1440, label: '×1440', explanation: 'minutes vs days', applies: TIME_DEPENDENT },
-  { factor: 1000 / 60, label: '×1000/60', explanation: 'mL/min vs L/h', applies: new Set(['clearance']) },
+  { factor: 1000, label: '×1000', explanation: 'milli/micro prefix slip (mg↔g, µg↔mg, mL↔L)', applies: 'all', tolerance: WIDE_FACTOR_TOLERANCE },
+  { factor: 1e6, label: '×10⁶', explanation: 'two prefix steps (µg↔g, ng↔mg)', applies: 'all', tolerance: WIDE_FACTOR_TOLERANCE },
+  { factor: 60, label: '×60', explanation: 'minutes vs hours', applies: TIME_DEPENDENT, tolerance: FACTOR_TOLERANCE },
+  { factor: 24, label: '×24', explanation: 'hours vs days', applies: TIME_DEPENDENT, tolerance: FACTOR_TOLERANCE },
+  { factor: 1440, label: '×1440', explanation: 'minutes vs days', applies: TIME_DEPENDENT, tolerance: FACTOR_TOLERANCE },
+  { factor: 1000 / 60, label: '×1000/60', explanation: 'mL/min vs L/h', applies: new Set(['clearance']), tolerance: FACTOR_TOLERANCE },
+  // Not in PK-DB's list of usual suspects, but mg/dL vs mg/L is the commonest concentration slip in clinical papers.
+  { factor: 10, label: '×10', explanation: 'deci prefix slip (mg/dL vs mg/L)', applies: new Set(['cmax', 'auc_end', 'auc_inf', 'vd', 'vd_ss', 'clearance']), tolerance: FACTOR_TOLERANCE },
 ];
 
 export type CauseKind = 'unit-factor' | 'per-kg' | 'dose';
@@ -66,7 +79,7 @@ export function unitFactorCause(ratio: number, parameter: ReportedParameter): Su
       [sf.factor, ''],
       [1 / sf.factor, '1/'],
     ] as const) {
-      if (!nearFactor(ratio, factor)) continue;
+      if (!nearFactor(ratio, factor, sf.tolerance)) continue;
       const distance = foldDistance(ratio, factor);
       if (best && best.distance <= distance) continue;
       const label = sign ? sf.label.replace('×', '×1/') : sf.label;

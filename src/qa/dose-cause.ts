@@ -4,6 +4,10 @@
  * timecourses of one dosing intervention, the dose-proportional comparisons
  * are off by one common factor while none of the dose-independent ones is
  * major, the dose is the suspect: reported/recomputed = true dose/curated dose.
+ * A dose that is off by a unit factor (×10, ×1000) would also be named as a
+ * unit slip by the ratio alone; when two or more dose-proportional values of
+ * one dosing are all off alike, one slip in the dose explains them better than
+ * several identical slips in reported values, so the dose cause replaces it.
  */
 import type { SuspectedCause } from './causes.js';
 import type { Comparison } from './compare.js';
@@ -14,7 +18,7 @@ export const DOSE_RATIO_SPREAD = 1.5;
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
-/** Dose-mismatch causes for the comparisons they explain (by identity). */
+/** Dose-mismatch causes for the comparisons they explain (by identity); each replaces the ratio's own causes. */
 export function doseMismatchCauses(comparisons: readonly Comparison[]): Map<Comparison, SuspectedCause> {
   const byDosing = new Map<number, Comparison[]>();
   for (const c of comparisons) {
@@ -28,10 +32,13 @@ export function doseMismatchCauses(comparisons: readonly Comparison[]): Map<Comp
   for (const group of byDosing.values()) {
     const independentMajor = group.some((c) => !DOSE_PROPORTIONAL.has(c.parameter) && c.verdict.classification === 'major');
     if (independentMajor) continue;
-    const suspects = group.filter(
-      (c) => DOSE_PROPORTIONAL.has(c.parameter) && c.verdict.classification === 'major' && c.verdict.causes.length === 0 && c.verdict.ratio !== null,
+    const proportional = group.filter((c) => DOSE_PROPORTIONAL.has(c.parameter));
+    const suspects = proportional.filter(
+      (c) => c.verdict.classification === 'major' && c.verdict.ratio !== null && c.verdict.causes.every((k) => k.kind === 'unit-factor'),
     );
     if (suspects.length === 0) continue;
+    const slipNamed = suspects.some((c) => c.verdict.causes.length > 0);
+    if (slipNamed && (suspects.length < 2 || suspects.length < proportional.length)) continue;
     const logs = suspects.map((c) => Math.log(c.verdict.ratio as number));
     const centre = logs.reduce((a, b) => a + b, 0) / logs.length;
     if (logs.some((l) => Math.abs(l - centre) > Math.log(DOSE_RATIO_SPREAD))) continue;

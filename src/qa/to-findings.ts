@@ -7,10 +7,10 @@ import { finding, type Finding, type Severity } from './finding.js';
 
 const fmt = (x: number | null) => (x === null ? '–' : String(+x.toPrecision(4)));
 
-/** The finding of one reported-vs-recomputed comparison; `extraCause` is a cause found across comparisons (dose). */
-export function comparisonFinding(c: Comparison, extraCause: SuspectedCause | null = null): Finding {
+/** The finding of one reported-vs-recomputed comparison; `doseCause`, found across comparisons, replaces the ratio's causes. */
+export function comparisonFinding(c: Comparison, doseCause: SuspectedCause | null = null): Finding {
   const { verdict, output } = c;
-  const causes = extraCause ? [...verdict.causes, extraCause] : verdict.causes;
+  const causes = doseCause ? [doseCause] : verdict.causes;
   const suspected = causes.length > 0 ? causes.map((k) => k.text).join('; ') : verdict.expected ? `expected: ${verdict.expected}` : null;
   const profiles = `pkdb ${fmt(c.pkdb)}, standard ${fmt(c.standard)}`;
   const classification = verdict.classification;

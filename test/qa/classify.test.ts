@@ -5,10 +5,17 @@ import { perKgCause, unitFactorCause } from '../../src/qa/causes.js';
 const base = { subject: 'individual' as const, bodyWeightKg: null };
 
 describe('suspected causes', () => {
-  it('names ×1000 and its inverse within 5 %', () => {
+  it('names ×1000 and its inverse, even with an ordinary 2× on top', () => {
     expect(unitFactorCause(1030, 'cmax')?.text).toMatch(/^×1000 /);
     expect(unitFactorCause(1 / 980, 'auc_end')?.text).toMatch(/^×1\/1000 /);
-    expect(unitFactorCause(1100, 'cmax')).toBeNull();
+    expect(unitFactorCause(1 / 1400, 'cmax')?.factor).toBeCloseTo(1 / 1000, 12);
+    expect(unitFactorCause(2500, 'cmax')).toBeNull();
+  });
+
+  it('names small factors only within 5 %', () => {
+    expect(unitFactorCause(10.3, 'cmax')?.factor).toBe(10);
+    expect(unitFactorCause(11, 'cmax')).toBeNull();
+    expect(unitFactorCause(64, 'thalf')).toBeNull();
   });
 
   it('names ×60 only for time-dependent parameters', () => {
