@@ -12,6 +12,7 @@ type CommandModule = { register(program: Command, setExit: (code: number) => voi
 
 /** Sub-commands, in the order `--help` lists them; each entry loads its module. */
 const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  nca: () => import('./commands/nca.js'),
 };
 
 export function buildProgram(): Command {
