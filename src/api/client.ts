@@ -9,6 +9,7 @@
 import { Blob } from 'node:buffer';
 import { FormData } from 'undici';
 import type { z } from 'zod';
+import { readExport, type ExportReadResult } from '../data/export/read.js';
 import { ResponseCache } from './cache.js';
 import { SchemaError, type RequestContext } from './errors.js';
 import { filterParams, type FilterQuery } from './filter.js';
@@ -211,6 +212,16 @@ export class PkdbClient {
     const url = this.url('filter/');
     url.search = filterParams(query).toString();
     return (await this.getJson(url, FilterSummary)).value;
+  }
+
+  /**
+   * GET /filter/?download=true, read by the export reader: the result's
+   * tables, and the rows it had to skip (each naming file, line and column).
+   */
+  async filterDownload(query: FilterQuery = {}, options: { strict?: boolean } = {}): Promise<ExportReadResult> {
+    const url = this.url('filter/');
+    url.search = filterParams(query, { download: true }).toString();
+    return readExport(await this.filterDownloadBytes(query), { strict: options.strict, name: `GET ${publicUrl(url)}` });
   }
 
   /** The bytes of GET /filter/?download=true (a zip of CSV tables); not cached. */
