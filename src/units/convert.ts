@@ -67,8 +67,9 @@ const factors = new Map<string, Map<string, number>>();
  * Cached as a number per (from, to, molar mass). Throws `UnitError` for
  * unparseable or incompatible units (IU never converts to grams).
  */
-export function conversionFactor(from: string, to: string, opts: ConversionOptions = {}): number {
-  const mass = opts.molarMass ?? null;
+export function conversionFactor(from: string, to: string, opts?: ConversionOptions): number {
+  // No default `{}`: an allocation per call would be most of the cost of a cached conversion.
+  const mass = opts?.molarMass ?? null;
   let inner = factors.get(from);
   if (inner === undefined) {
     inner = new Map();
@@ -84,7 +85,7 @@ export function conversionFactor(from: string, to: string, opts: ConversionOptio
 }
 
 /** `value` in `from`, expressed in `to`. */
-export function convert(value: number, from: string, to: string, opts: ConversionOptions = {}): number {
+export function convert(value: number, from: string, to: string, opts?: ConversionOptions): number {
   return value * conversionFactor(from, to, opts);
 }
 

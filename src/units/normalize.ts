@@ -16,7 +16,6 @@ import { conversionFactor } from './convert.js';
 import { UnitError } from './errors.js';
 import { normalisedTarget, normalisedUnits } from './normalised-units.js';
 import { formatPint, makeDimension, parseUnit, AMOUNT_INDEX, MASS_INDEX, type Dimension } from './parse.js';
-import { measurementTypeKey } from './spelling.js';
 
 /** What `normalize` needs of a record: the stats block, its measurement type and substance. */
 export type NormalizableRecord = StatsFields & { measurement_type: string; substance?: string | null };
@@ -85,7 +84,22 @@ function normaliseUncached(unit: string, measurementType: string, mass: number |
   return { from: unit, unit: target, factor, kept: false, molarExponent: d, dimension };
 }
 
-const cache = new Map<string, UnitNormalisation | UnitError>();
+/** measurement type (as given) → unit → molar mass → result; nested so that a cached lookup allocates nothing. */
+const cache = new Map<string, Map<string, Map<number | null, UnitNormalisation | UnitError>>>();
+
+function cacheSlot(measurementType: string, unit: string): Map<number | null, UnitNormalisation | UnitError> {
+  let byUnit = cache.get(measurementType);
+  if (byUnit === undefined) {
+    byUnit = new Map();
+    cache.set(measurementType, byUnit);
+  }
+  let byMass = byUnit.get(unit);
+  if (byMass === undefined) {
+    byMass = new Map();
+    byUnit.set(unit, byMass);
+  }
+  return byMass;
+}
 
 /**
  * How `unit` is normalised for a measurement type (cached per unit, type and
@@ -93,8 +107,8 @@ const cache = new Map<string, UnitNormalisation | UnitError>();
  * type or a dimension the type has no normalised unit for.
  */
 export function unitNormalisation(unit: string, measurementType: string, substanceMass: number | null = null): UnitNormalisation {
-  const key = `${measurementTypeKey(measurementType)}\u0000${unit}\u0000${substanceMass ?? ''}`;
-  let hit = cache.get(key);
+  const slot = cacheSlot(measurementType, unit);
+  let hit = slot.get(substanceMass);
   if (hit === undefined) {
     try {
       hit = normaliseUncached(unit, measurementType, substanceMass);
@@ -102,7 +116,7 @@ export function unitNormalisation(unit: string, measurementType: string, substan
       if (!(e instanceof UnitError)) throw e;
       hit = e;
     }
-    cache.set(key, hit);
+    slot.set(substanceMass, hit);
   }
   if (hit instanceof UnitError) throw hit;
   return hit;
