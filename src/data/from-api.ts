@@ -203,13 +203,6 @@ function series(values: (number | null)[]): (number | null)[] | null {
   return values.every((value) => value === null) ? null : values;
 }
 
-/** PK-DB collapses sd and se to one number when all points share it (NOTES §5, a missing comma in SubSet.timecourse). */
-function collapsibleSeries(values: (number | null)[]): (number | null)[] | number | null {
-  const list = series(values);
-  if (list && list.every((value) => value === list[0]) && list[0] !== null) return list[0];
-  return list;
-}
-
 /** A subset point's group or individual: `{pk, ...}` or `{}` when absent. */
 const refPk = (ref: Record<string, unknown>): number | null => (typeof ref.pk === 'number' ? ref.pk : null);
 
@@ -229,7 +222,8 @@ function timecourseRecord(subset: Subset): TimecourseRecord | null {
     study_sid: subset.study.sid,
     study_name: subset.study.name,
     output_pk: points.map((point) => point.pk),
-    intervention_pk: [...new Set(points.flatMap((point) => point.interventions.map((i) => i.pk)))].sort((a, b) => a - b),
+    // First-seen order, as timecourses.csv writes it (e.g. [2216, 2214]); every point shares the set.
+    intervention_pk: [...new Set(points.flatMap((point) => point.interventions.map((i) => i.pk)))],
     group_pk: refPk(first.group),
     individual_pk: refPk(first.individual),
     normed: first.normed,
@@ -247,8 +241,10 @@ function timecourseRecord(subset: Subset): TimecourseRecord | null {
     median: series(pick('median')),
     min: series(pick('min')),
     max: series(pick('max')),
-    sd: collapsibleSeries(pick('sd')),
-    se: collapsibleSeries(pick('se')),
+    // NOTES §5 says PK-DB collapses equal sd/se to a scalar, but the real 2020-10-16
+    // timecourses.csv keeps lists of equal values (e.g. subset 1330), so lists stay lists.
+    sd: series(pick('sd')),
+    se: series(pick('se')),
     cv: series(pick('cv')),
     unit: first.unit,
   };

@@ -117,7 +117,7 @@ describe('tablesFromApi', () => {
     expect(records.map((r) => r.raw_pk)).toEqual([null, null, null, null, 4]);
   });
 
-  it('timecourses keep the subset point order, lists aligned, sd collapsed like PK-DB', () => {
+  it('timecourses keep the subset point order, lists aligned (equal sd values stay a list, as in the real export)', () => {
     const tables = tablesFromApi(items());
     expect(tables.timecourses).toHaveLength(1);
     const [tc] = tables.timecourses;
@@ -125,7 +125,7 @@ describe('tablesFromApi', () => {
     expect(tc.time).toEqual([1, 0.5, 2]);
     expect(tc.mean).toEqual([0.002, 0.003, 0.001]);
     expect(tc.value).toBeNull();
-    expect(tc.sd).toBe(0.0004);
+    expect(tc.sd).toEqual([0.0004, 0.0004, 0.0004]);
     expect(tc).toMatchObject({ subset_pk: 7, intervention_pk: [2], group_pk: 5, individual_pk: null, substance: 'caf', substance_label: 'caffeine', tissue: 'plasma', measurement_type: 'concentration', unit: 'gram / liter' });
     const subsetOf = Object.fromEntries(tables.outputs.map((o) => [o.pk, o.subset_pk]));
     expect(subsetOf).toEqual({ 10: 7, 11: 7, 12: 7, 13: null, 20: 7, 21: 7, 22: 7, 23: null });
