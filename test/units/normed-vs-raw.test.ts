@@ -3,6 +3,7 @@ import type { DatasetTables, GroupRecord, InfoNodeRecord, InterventionRecord, Ou
 import { checkNormedVsRaw } from '../../src/qa/normed-vs-raw.js';
 import { SHARED_EXPORT, describeShared } from '../helpers/shared.js';
 import { readExport } from '../../src/data/export/read.js';
+import { expectedFixtureFindings, fixtureTables } from '../../src/data/fixtures.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
 
@@ -171,6 +172,22 @@ describe('checkNormedVsRaw: normed-only data', () => {
     const findings = checkNormedVsRaw(tables({ groups: [group, { ...group, pk: 2 }] }));
     expect(findings).toHaveLength(1);
     expect(findings[0].message).toMatch(/normed characteristica 2: 'gram' .* is not a normalised weight unit/);
+  });
+});
+
+describe('checkNormedVsRaw on the bundled fixtures', () => {
+  it('finds the planted normed-vs-raw errors with their factor, and nothing else', async () => {
+    const findings = checkNormedVsRaw(await fixtureTables());
+    const planted = (await expectedFixtureFindings()).filter((f) => f.kind === 'normed-vs-raw');
+    expect(planted.length).toBeGreaterThan(0);
+    expect(findings.map((f) => f.output_pk).sort()).toEqual(planted.map((f) => f.output_pk).sort());
+    for (const p of planted) {
+      const f = findings.find((x) => x.output_pk === p.output_pk);
+      expect(f).toMatchObject({ kind: 'normed-vs-raw', severity: 'major', measurement_type: p.measurement_type, subject: p.subject });
+      expect(Math.abs((f?.ratio as number) / (p.ratio as number) - 1)).toBeLessThan(1e-9);
+      expect(Math.abs((f?.recomputed as number) / (p.recomputed as number) - 1)).toBeLessThan(1e-9);
+      expect(f?.suspected_cause).toMatch(p.ratio as number < 1 ? /×1\/1000/ : /×1000/);
+    }
   });
 });
 
