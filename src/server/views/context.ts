@@ -49,6 +49,8 @@ export interface ViewContext {
   members(sid: string): StudyMembers;
   /** The reference of each study, with a stable integer pk (see `referenceOf`). */
   referenceOf(sid: string): ReferenceRecord;
+  /** One shared instance per key for small nested objects (group/individual/intervention stubs). */
+  shared<T>(key: string, make: () => T): T;
 }
 
 /** `{sid, name, label}` as the API nests info-node terms. */
@@ -154,6 +156,7 @@ export function buildContext(dataset: HasTables): ViewContext {
 
   const studyRefs = new Map<string, { sid: string; name: string }>();
   const members = buildMembers(tables);
+  const sharedObjects = new Map<string, unknown>();
   const references = buildReferences(tables);
   return {
     tables,
@@ -175,5 +178,10 @@ export function buildContext(dataset: HasTables): ViewContext {
     outputsByPk: indexBy(tables.outputs, (o) => o.pk),
     members: (sid) => members.get(sid) ?? emptyMembers(),
     referenceOf: (sid) => references.get(sid) as ReferenceRecord,
+    shared: <T>(key: string, make: () => T): T => {
+      let value = sharedObjects.get(key) as T | undefined;
+      if (value === undefined) sharedObjects.set(key, (value = make()));
+      return value;
+    },
   };
 }

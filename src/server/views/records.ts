@@ -11,17 +11,20 @@ import { groupStub, statsOf } from './subjects.js';
 
 export function individualStub(ctx: ViewContext, pk: number | null): IndividualRef | null {
   if (pk === null) return null;
-  return { pk, name: ctx.individualsByPk.get(pk)?.name ?? '' };
+  return ctx.shared(`individual ${pk}`, () => ({ pk, name: ctx.individualsByPk.get(pk)?.name ?? '' }));
 }
 
 export function interventionStubs(ctx: ViewContext, pks: number[]): InterventionRef[] {
-  return pks.map((pk) => ({ pk, name: ctx.interventionsByPk.get(pk)?.name ?? '' }));
+  return ctx.shared(`interventions ${pks.join(',')}`, () => pks.map((pk) => ({ pk, name: ctx.interventionsByPk.get(pk)?.name ?? '' })));
 }
 
-/** A term as the flat views write it: `{[key]: sid, [key_label]: label}`. */
-function flatTerm<K extends string>(ctx: ViewContext, key: K, name: string | null) {
-  const ref = ctx.term(name);
-  return { [key]: ref?.sid ?? null, [`${key}_label`]: ref?.label ?? null } as Record<K | `${K}_label`, string | null>;
+/** sid and label of a term as the flat views write them (`route`, `route_label`). */
+function sidOf(ctx: ViewContext, name: string | null): string | null {
+  return ctx.term(name)?.sid ?? null;
+}
+
+function labelOf(ctx: ViewContext, name: string | null): string | null {
+  return ctx.term(name)?.label ?? null;
 }
 
 export function interventionItem(ctx: ViewContext, i: InterventionRecord): Intervention {
@@ -52,17 +55,23 @@ export function flatInterventionItem(ctx: ViewContext, i: InterventionRecord): F
     raw_pk: i.raw_pk,
     normed: i.normed,
     name: i.name,
-    ...flatTerm(ctx, 'route', i.route),
-    ...flatTerm(ctx, 'form', i.form),
-    ...flatTerm(ctx, 'application', i.application),
+    route: sidOf(ctx, i.route),
+    route_label: labelOf(ctx, i.route),
+    form: sidOf(ctx, i.form),
+    form_label: labelOf(ctx, i.form),
+    application: sidOf(ctx, i.application),
+    application_label: labelOf(ctx, i.application),
     time: i.time,
     time_end: i.time_end,
     time_unit: i.time_unit,
-    measurement_type: ctx.term(i.measurement_type)?.sid ?? i.measurement_type,
-    measurement_type_label: ctx.term(i.measurement_type)?.label ?? null,
-    ...flatTerm(ctx, 'calculation_type', i.calculation_type),
-    ...flatTerm(ctx, 'choice', i.choice),
-    ...flatTerm(ctx, 'substance', i.substance),
+    measurement_type: sidOf(ctx, i.measurement_type) ?? i.measurement_type,
+    measurement_type_label: labelOf(ctx, i.measurement_type),
+    calculation_type: sidOf(ctx, i.calculation_type),
+    calculation_type_label: labelOf(ctx, i.calculation_type),
+    choice: sidOf(ctx, i.choice),
+    choice_label: labelOf(ctx, i.choice),
+    substance: sidOf(ctx, i.substance),
+    substance_label: labelOf(ctx, i.substance),
     ...statsOf(i),
   };
 }
@@ -90,30 +99,51 @@ export function outputItem(ctx: ViewContext, o: OutputRecord): Output {
   };
 }
 
-/** One item per linked intervention; an output without interventions has none (as in outputs.csv). */
+/**
+ * One item per linked intervention; an output without interventions has none
+ * (as in outputs.csv). Written as one literal per row: 80 000 rows of spreads
+ * over computed keys cost V8 seconds.
+ */
 export function flatOutputItems(ctx: ViewContext, o: OutputRecord): FlatOutput[] {
-  const shared = {
+  const tissue = ctx.term(o.tissue);
+  const method = ctx.term(o.method);
+  const measurement = ctx.term(o.measurement_type);
+  const calculation = ctx.term(o.calculation_type);
+  const choice = ctx.term(o.choice);
+  const substance = ctx.term(o.substance);
+  return o.intervention_pks.map((intervention_pk) => ({
     study_sid: o.study_sid,
     study_name: o.study_name,
     output_pk: o.pk,
-  };
-  const rest = {
+    intervention_pk,
     group_pk: o.group_pk,
     individual_pk: o.individual_pk,
     normed: o.normed,
     calculated: o.calculated,
-    ...flatTerm(ctx, 'tissue', o.tissue),
-    ...flatTerm(ctx, 'method', o.method),
+    tissue: tissue?.sid ?? null,
+    tissue_label: tissue?.label ?? null,
+    method: method?.sid ?? null,
+    method_label: method?.label ?? null,
     label: o.label,
     output_type: o.output_type ?? '',
     time: o.time,
     time_unit: o.time_unit,
-    measurement_type: ctx.term(o.measurement_type)?.sid ?? o.measurement_type,
-    measurement_type_label: ctx.term(o.measurement_type)?.label ?? null,
-    ...flatTerm(ctx, 'calculation_type', o.calculation_type),
-    ...flatTerm(ctx, 'choice', o.choice),
-    ...flatTerm(ctx, 'substance', o.substance),
-    ...statsOf(o),
-  };
-  return o.intervention_pks.map((intervention_pk) => ({ ...shared, intervention_pk, ...rest }));
+    measurement_type: measurement?.sid ?? o.measurement_type,
+    measurement_type_label: measurement?.label ?? null,
+    calculation_type: calculation?.sid ?? null,
+    calculation_type_label: calculation?.label ?? null,
+    choice: choice?.sid ?? null,
+    choice_label: choice?.label ?? null,
+    substance: substance?.sid ?? null,
+    substance_label: substance?.label ?? null,
+    value: o.value,
+    mean: o.mean,
+    median: o.median,
+    min: o.min,
+    max: o.max,
+    sd: o.sd,
+    se: o.se,
+    cv: o.cv,
+    unit: o.unit,
+  }));
 }

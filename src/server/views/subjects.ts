@@ -14,8 +14,10 @@ export function statsOf(r: StatsFields) {
 
 export function groupStub(ctx: ViewContext, pk: number | null): GroupRef | null {
   if (pk === null) return null;
-  const g = ctx.groupsByPk.get(pk);
-  return { pk, name: g?.name ?? '', count: g?.count ?? null };
+  return ctx.shared(`group ${pk}`, () => {
+    const g = ctx.groupsByPk.get(pk);
+    return { pk, name: g?.name ?? '', count: g?.count ?? null };
+  });
 }
 
 /** Subject counts are required integers in the API; a source without them gives 0. */
