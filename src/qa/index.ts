@@ -1,0 +1,14 @@
+/** The QA run and its building blocks, for notebooks and the library surface. */
+export { runQa, tablesOfStudies, type QaOptions, type QaResult } from './run.js';
+export { classify, samplingIntervalAround, ratioOf, SEVERITY_OF, type Classification, type ComparisonContext, type Verdict } from './classify.js';
+export { ratioCauses, unitFactorCause, perKgCause, SCALE_FACTORS, type SuspectedCause } from './causes.js';
+export { TOLERANCES, REPORTED_PARAMETERS, isReportedParameter, type ReportedParameter, type Tolerance } from './tolerances.js';
+export { compareReported, inUnit, reportedValue, type Comparison, type RecomputedTimecourse } from './compare.js';
+export { doseMismatchCauses } from './dose-cause.js';
+export { checkTimecourseInput } from './input-checks.js';
+export { standardRecomputation, doseInfo, pkdbValuesBySubset, type StandardRecomputation, type DoseInfo } from './recompute.js';
+export { recomputeCalculated, type CalculatedRow } from './calculated.js';
+export { checkNormedVsRaw } from './normed-vs-raw.js';
+export { finding, FINDING_COLUMNS, SEVERITY_RANK, type Finding, type FindingKind, type Severity } from './finding.js';
+export { CALCULATED_COLUMNS } from './to-findings.js';
+export type { QaSummary } from './summary.js';
