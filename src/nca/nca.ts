@@ -10,12 +10,15 @@
  * The integrals start at the dose (time 0): extravascular and infusion profiles
  * without a sample there get C(0) = 0, an IV bolus gets C0.
  */
-import { codesForRoute, PPTESTCD, ROUTES, type AucMethod, type Pptestcd, type Route } from './codes.js';
+import { codesForRoute, ROUTES, type AucMethod, type Pptestcd, type Route } from './codes.js';
 import { cleanProfile, NcaInputError, type CleanProfile } from './clean.js';
 import { backExtrapolatedC0, firstMaxIndex, lastPositiveIndex, tlag } from './observed.js';
 import { integrate } from './trapezoid.js';
 import { selectLambdaZ, type LambdaZSelection } from './select-lambda-z.js';
 import { DEFAULT_UNITS, parameterUnits } from './units.js';
+import { AT, ParameterSheet, VARIANTS, type ParameterValue } from './sheet.js';
+
+export type { ParameterValue };
 
 export interface NcaInput {
   time: readonly (number | null)[];
@@ -34,11 +37,6 @@ export interface NcaInput {
 export interface NcaOptions {
   aucMethod?: AucMethod;
   lambdaZ?: LambdaZSelection;
-}
-
-export interface ParameterValue {
-  value: number | null;
-  unit: string;
 }
 
 export interface LambdaZPoints {
@@ -113,45 +111,6 @@ function integrationGrid({ time, conc }: CleanProfile, route: Route): Integratio
   return { time: [0, ...time], conc: [0, ...conc], offset: 1, c0: null, c0Extrapolated: false };
 }
 
-/** Position of each code in a ParameterSheet (constant property reads keep the hot path monomorphic). */
-const AT = Object.fromEntries(PPTESTCD.map((code, i) => [code, i])) as Record<Pptestcd, number>;
-
-/** The observed (O) and predicted (P) variants of the extrapolated parameters. */
-const VARIANTS = (['O', 'P'] as const).map((s) => ({
-  AUCIF: AT[`AUCIF${s}`], AUCPE: AT[`AUCPE${s}`], AUMCIF: AT[`AUMCIF${s}`], AUMCPE: AT[`AUMCPE${s}`],
-  AUCIFD: AT[`AUCIF${s}D`], MRTEVIF: AT[`MRTEVIF${s}`], MRTIVIF: AT[`MRTIVIF${s}`], CL: AT[`CL${s}`],
-  CLF: AT[`CLF${s}`], VZ: AT[`VZ${s}`], VZF: AT[`VZF${s}`], VSS: AT[`VSS${s}`], AUCPBE: AT[`AUCPBE${s}`],
-}));
-
-/**
- * Collects values by code position; a null or non-finite value is kept as
- * missing with its reason. The result objects are built once, at the end.
- */
-class ParameterSheet {
-  private readonly values = new Float64Array(PPTESTCD.length).fill(NaN);
-  private readonly reasons: string[] = new Array<string>(PPTESTCD.length);
-
-  set(at: number, value: number | null, reason: string): void {
-    if (value !== null && Number.isFinite(value)) {
-      this.values[at] = value;
-      return;
-    }
-    this.reasons[at] = value === null ? reason : `${reason} (value ${value})`;
-  }
-
-  result(codes: readonly Pptestcd[], units: Record<Pptestcd, string>, fallback: string) {
-    const parameters: Partial<Record<Pptestcd, ParameterValue>> = {};
-    const notes: Partial<Record<Pptestcd, string>> = {};
-    for (const code of codes) {
-      const value = this.values[AT[code]];
-      const missing = Number.isNaN(value);
-      parameters[code] = { value: missing ? null : value, unit: units[code] };
-      if (missing) notes[code] = this.reasons[AT[code]] ?? fallback;
-    }
-    return { parameters, notes };
-  }
-}
-
 function ratio(numerator: number | null, denominator: number | null): number | null {
   return numerator === null || denominator === null ? null : numerator / denominator;
 }
@@ -168,10 +127,10 @@ export function nca(input: NcaInput, options: NcaOptions = {}): NcaResult {
   });
   const codes = codesForRoute(route);
   const profile = cleanProfile(input.time, input.conc);
-  const sheet = new ParameterSheet();
+  const sheet = new ParameterSheet(units);
   const excluded = { missing: profile.missing, predose: profile.predose };
   if (profile.time.length === 0) {
-    return { ...sheet.result(codes, units, 'no usable post-dose sample'), lambdaZ: null, excluded };
+    return { parameters: sheet.parameters(route), lambdaZ: null, notes: sheet.notes(codes, 'no usable post-dose sample'), excluded };
   }
   const { time, conc } = profile;
   const iv = route !== 'extravascular';
@@ -240,7 +199,8 @@ export function nca(input: NcaInput, options: NcaOptions = {}): NcaResult {
   if (route === 'iv-bolus') sheet.set(AT.C0, grid.c0, NO_POSITIVE);
 
   return {
-    ...sheet.result(codes, units, 'not computable'),
+    parameters: sheet.parameters(route),
+    notes: sheet.notes(codes, 'not computable'),
     lambdaZ: fit ? lambdaZPoints(profile, fit.points, fit.intercept, fit.slope) : null,
     excluded,
   };
