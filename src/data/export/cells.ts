@@ -61,7 +61,9 @@ export interface Parsed<S extends CsvSpec> {
 export function* readRows<S extends CsvSpec>(spec: S, text: string, log: ProblemLog, archive: string): Generator<Parsed<S>> {
   const rows = csvRows(text);
   const first = rows.next();
-  const header: string[] = first.done ? [] : first.value.cells;
+  // PK-DB writes an empty table as an empty file, without a header.
+  if (first.done) return;
+  const header = first.value.cells;
   const index = new Map(header.map((name, i) => [name, i] as const));
   const missing = Object.keys(spec.columns).filter((name) => !index.has(name));
   if (missing.length > 0) {

@@ -127,7 +127,7 @@ export const INDIVIDUALS = spec(
     count: 'int?',
     individual_name: 'str',
     individual_pk: 'int',
-    individual_group_pk: 'nint?',
+    individual_group_pk: 'int?',
     sd: STATS.sd,
     unit: STATS.unit,
     se: STATS.se,

@@ -218,8 +218,14 @@ export function formatPyFloat(n: number): string {
   if (Number.isNaN(n)) return 'nan';
   if (!Number.isFinite(n)) return n > 0 ? 'inf' : '-inf';
   if (n === 0) return Object.is(n, -0) ? '-0.0' : '0.0';
+  const magnitude = Math.abs(n);
+  if (magnitude >= 1e-4 && magnitude < 1e16) {
+    // Both languages write this range positionally with the same shortest digits.
+    const js = String(n);
+    return js.includes('.') ? js : `${js}.0`;
+  }
   const sign = n < 0 ? '-' : '';
-  const [mantissa, exponentText] = Math.abs(n).toExponential().split('e');
+  const [mantissa, exponentText] = magnitude.toExponential().split('e');
   const e = Number(exponentText);
   const digits = mantissa.replace('.', '');
   if (e < -4 || e >= 16) {
