@@ -102,3 +102,15 @@ describe('extravascular without dose; first sample after time 0; trailing zeros'
     expect(e.excluded).toEqual({ missing: [2], predose: [0] });
   });
 });
+
+describe('parameter sets', () => {
+  it('every route reports exactly its codes, in codesForRoute order', () => {
+    const base = { time: [0, 1, 2, 3, 4], conc: [5, 4, 2, 1, 0.5], dose: 1 };
+    for (const route of ['extravascular', 'iv-bolus', 'iv-infusion'] as const) {
+      const r = nca({ ...base, route, duration: 0.5 });
+      expect(Object.keys(r.parameters)).toEqual([...codesForRoute(route)]);
+      const missing = Object.entries(r.parameters).filter(([, p]) => p!.value === null).map(([code]) => code);
+      expect(Object.keys(r.notes).sort()).toEqual(missing.sort());
+    }
+  });
+});
