@@ -198,14 +198,15 @@ function identityKey(kind: Kind, r: Linkable): string {
   return JSON.stringify([...common, o.group_pk, o.individual_pk, o.intervention_pks, o.tissue, o.method, o.label, o.output_type, o.calculated]);
 }
 
+function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = groups.get(k);
-    if (list) list.push(item);
-    else groups.set(k, [item]);
-  }
+  for (const item of items) addTo(groups, key(item), item);
   return groups;
 }
 
@@ -285,7 +286,7 @@ function checkNormedUnits<T extends UnitCarrier>(
         if (!(e instanceof UnitError)) throw e;
       }
       // pint reads `na` (surely "not available") as nano-year: parseable, yet worth a curator's look.
-      if (!isTime || r.time_unit === 'na') badTimeUnits.set(r.time_unit, [...(badTimeUnits.get(r.time_unit) ?? []), r.pk]);
+      if (!isTime || r.time_unit === 'na') addTo(badTimeUnits, r.time_unit, r.pk);
     }
     if (r.unit === null || r.unit === '') continue;
     try {
@@ -296,8 +297,7 @@ function checkNormedUnits<T extends UnitCarrier>(
       continue;
     }
     if (normalisedUnits(r.measurement_type) === null) {
-      const key = `${measurementTypeKey(r.measurement_type)}\u0000${r.unit}`;
-      unknownTypes.set(key, [...(unknownTypes.get(key) ?? []), r.pk]);
+      addTo(unknownTypes, `${measurementTypeKey(r.measurement_type)}\u0000${r.unit}`, r.pk);
     } else if (KNOWN_ODD_UNITS[r.unit] !== undefined) {
       report('info', `${where}: '${r.unit}' is not a normalised ${r.measurement_type} unit: ${KNOWN_ODD_UNITS[r.unit]}`);
     } else if (!isNormalisedUnit(r.measurement_type, r.unit)) {

@@ -7,8 +7,7 @@ export type UnitErrorCode =
   | 'empty'
   | 'unparseable'
   | 'incompatible'
-  | 'no-normalised-unit'
-  | 'not-numeric';
+  | 'no-normalised-unit';
 
 export interface UnitErrorContext {
   /** Where the unit came from, e.g. `output 1234` or `interventions.csv row 17`. */
@@ -22,7 +21,8 @@ export class UnitError extends Error {
   constructor(
     readonly code: UnitErrorCode,
     readonly unit: string,
-    detail: string,
+    /** What is wrong, without the unit and record. */
+    readonly detail: string,
     readonly context: UnitErrorContext = {},
   ) {
     super(`${context.record ? `${context.record}: ` : ''}unit '${unit}': ${detail}`);
@@ -31,11 +31,5 @@ export class UnitError extends Error {
   /** The same error, attributed to a record (errors from the cached parser carry none). */
   withContext(context: UnitErrorContext): UnitError {
     return new UnitError(this.code, this.unit, this.detail, { ...this.context, ...context });
-  }
-
-  /** The message without the record prefix. */
-  get detail(): string {
-    const prefix = `${this.context.record ? `${this.context.record}: ` : ''}unit '${this.unit}': `;
-    return this.message.slice(prefix.length);
   }
 }

@@ -172,9 +172,16 @@ export const PKDB_PROFILE_UNITS: Readonly<Record<string, readonly string[]>> = {
   clearance: ['liter / hour', 'liter / hour / kilogram', 'microgram * milliliter / hour / micromole'],
 };
 
+const unitsByType = new Map<string, readonly string[] | null>();
+
 /** The normalised units of a measurement type (name or sid), or null when the table has no entry. */
 export function normalisedUnits(measurementType: string): readonly string[] | null {
-  return TABLE[measurementTypeKey(measurementType)] ?? null;
+  let units = unitsByType.get(measurementType);
+  if (units === undefined) {
+    units = TABLE[measurementTypeKey(measurementType)] ?? null;
+    unitsByType.set(measurementType, units);
+  }
+  return units;
 }
 
 /** Whether `unit` is, as spelled, a normalised unit of the measurement type. */

@@ -150,6 +150,7 @@ export function completeErrorMeasures<T extends StatsFields>(stats: T, n: number
  */
 export function normalize<T extends NormalizableRecord>(record: T, opts: NormalizeOptions = {}): T {
   const measurementType = opts.measurementType ?? record.measurement_type;
+  // The copy keeps the raw pk: a normed record's own pk is the store's business.
   let copy: T = { ...record };
   if ('normed' in copy) (copy as { normed: boolean }).normed = true;
   if ('raw_pk' in copy && 'pk' in copy) (copy as { raw_pk: unknown }).raw_pk = (copy as { pk: unknown }).pk;

@@ -29,7 +29,6 @@ const IDENTIFIER_ALIASES: Record<string, string> = {
   yrs: 'year',
   millimeter_Hg: 'mmHg',
   mm_Hg: 'mmHg',
-  sec: 's',
 };
 
 /**
