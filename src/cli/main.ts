@@ -12,6 +12,8 @@ type CommandModule = { register(program: Command, setExit: (code: number) => voi
 
 /** Sub-commands, in the order `--help` lists them; each entry loads its module. */
 const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  serve: () => import('./commands/serve.js'),
+  pull: () => import('./commands/pull.js'),
   nca: () => import('./commands/nca.js'),
 };
 

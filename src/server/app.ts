@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ROOT_RESOURCE_NAMES } from '../api/schemas/index.js';
+import { writeExport } from '../data/export/write.js';
 import { loadUsers, type UserTable } from './auth.js';
 import { Catalog } from './catalog.js';
 import { ApiError, invalidPage, methodNotAllowed, notFound } from './errors.js';
@@ -36,8 +37,6 @@ export interface ServerOptions {
   version?: string;
   /** One line per server error (never request headers, so never credentials). */
   log?: (line: string) => void;
-  /** Builds the filter download zip; required for `download=true`. */
-  writeExport?: (tables: HasTables['tables']) => Uint8Array;
 }
 
 export interface RunningServer {
@@ -165,8 +164,7 @@ class Api {
     this.selections.set(uuid, selection);
     await this.store.saveFilterResult(uuid, selectionToJson(selection));
     if (!request.download) return json(summaryOf(uuid, selection));
-    if (!this.options.writeExport) throw new ApiError(501, { detail: 'Downloads are not available on this server.' });
-    const zip = this.options.writeExport(selectTables(this.catalog.tables, selection));
+    const zip = writeExport(selectTables(this.catalog.tables, selection));
     return {
       kind: 'bytes',
       status: 200,

@@ -1,0 +1,96 @@
+/**
+ * `pkdb serve`: the PK-DB API v1 over the bundled fixtures or an export zip,
+ * on 127.0.0.1 unless told otherwise. Prints the base URL once listening and
+ * runs until SIGINT/SIGTERM. `--hash-password USER` prints a users-file entry.
+ */
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+
+interface ServeCliOptions {
+  export?: string;
+  host: string;
+  port: string;
+  dataDir?: string;
+  users?: string;
+  hashPassword?: string;
+}
+
+function portOf(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${text}"`);
+  return port;
+}
+
+/** The first line of stdin: the password to hash (pipe it in, e.g. from a password manager). */
+async function readPassword(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('password (input is echoed; pipe it to avoid that): ');
+  const { createInterface } = await import('node:readline');
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  for await (const line of lines) {
+    lines.close();
+    return line;
+  }
+  throw new UsageError('--hash-password reads the password from stdin, but stdin was empty');
+}
+
+async function loadDataset(exportPath: string | undefined) {
+  const { Dataset } = await import('../../data/dataset.js');
+  if (!exportPath) {
+    const { loadFixtures } = await import('../../data/fixtures.js');
+    return loadFixtures();
+  }
+  const { readExport } = await import('../../data/export/read.js');
+  try {
+    const { tables, problems } = await readExport(exportPath);
+    if (problems.length > 0) process.stderr.write(`pkdb serve: ${exportPath}: ${problems.length} malformed cells skipped\n`);
+    return Dataset.fromTables(tables, { kind: 'export', location: exportPath });
+  } catch (error) {
+    throw new UsageError(`cannot read ${exportPath}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function serve(options: ServeCliOptions): Promise<void> {
+  const port = portOf(options.port);
+  const dataset = await loadDataset(options.export);
+  const { startServer } = await import('../../server/app.js');
+  let server;
+  try {
+    server = await startServer({ dataset, host: options.host, port, dataDir: options.dataDir, users: options.users });
+  } catch (error) {
+    throw new UsageError(`cannot serve on ${options.host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!options.dataDir) process.stderr.write('pkdb serve: no --data-dir, so writes and filter results are kept in memory only\n');
+  if (!options.users) process.stderr.write('pkdb serve: no --users, so every write is refused (401)\n');
+  process.stdout.write(`${server.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void server.close().then(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export function register(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('serve')
+    .description('serve the PK-DB API v1 locally over the bundled fixtures or an export zip')
+    .option('--export <file>', 'a PK-DB export zip (default: the bundled fixtures)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port (0 picks a free one)', '8000')
+    .option('--data-dir <dir>', 'folder of the SQLite database for writes and filter results (default: memory only)')
+    .option('--users <file>', 'users allowed to write: {"users": [{"username", "hash"}]}')
+    .option('--hash-password <user>', 'read a password from stdin and print a users-file entry for <user>')
+    .action(async (options: ServeCliOptions) => {
+      if (options.hashPassword !== undefined) {
+        const { hashPassword } = await import('../../server/auth.js');
+        const hash = await hashPassword(await readPassword());
+        process.stdout.write(`${JSON.stringify({ username: options.hashPassword, hash })}\n`);
+      } else {
+        await serve(options);
+      }
+      setExit(0);
+    });
+}
