@@ -111,10 +111,16 @@ function integrationGrid({ time, conc }: CleanProfile, route: Route): Integratio
   return { time: [0, ...time], conc: [0, ...conc], offset: 1, c0: null, c0Extrapolated: false };
 }
 
+/** Division that stays null when either side is missing. */
 function ratio(numerator: number | null, denominator: number | null): number | null {
   return numerator === null || denominator === null ? null : numerator / denominator;
 }
 
+/**
+ * Standard NCA of one profile. Throws NcaInputError for unusable input
+ * (duplicate times, unequal lengths, a bad route, dose or duration); every
+ * other problem leaves the affected parameters null with a note.
+ */
 export function nca(input: NcaInput, options: NcaOptions = {}): NcaResult {
   const route = checkedRoute(input.route);
   const dose = checkedDose(input.dose);
