@@ -9,7 +9,7 @@
  * raw_pk: see `pairRawRecords` below for the rule.
  */
 import type { PageProgress, PkdbClient } from '../api/client.js';
-import type { FlatIntervention, ResourceName, Group, Individual, InfoNode, Intervention, Output, Reference, Study, Subset, SubsetOutput, TermRef } from '../api/schemas/index.js';
+import type { DataPoint, FlatIntervention, ResourceName, Group, Individual, InfoNode, Intervention, Output, Reference, Study, Subset, SubsetOutput, TermRef } from '../api/schemas/index.js';
 import { Dataset } from './dataset.js';
 import type { CharacteristicaRecord, DatasetTables, GroupRecord, IndividualRecord, InfoNodeRecord, InterventionRecord } from './model.js';
 import type { OutputRecord, ReferenceRecord, ScatterRecord, StatsFields, StudyRecord, TermRecord, TimecourseRecord } from './model.js';
@@ -26,6 +26,8 @@ export interface ApiItems {
   references?: Reference[];
   /** /pkdata/interventions/ rows: their `raw_pk` replaces the inferred one. */
   flatInterventions?: FlatIntervention[];
+  /** /pkdata/data/ rows: the data point of each scatter output (scatters.csv `data_point`). */
+  dataPoints?: DataPoint[];
 }
 
 const nameOf = (term: TermRef | null | undefined): string | null => term?.name ?? null;
@@ -101,8 +103,8 @@ function characteristicaRecords(list: Group['characteristica']): Characteristica
     calculation_type: nameOf(c.calculation_type),
     choice: nameOf(c.choice),
     substance: nameOf(c.substance),
-    ...statsOf(c),
     group_count: c.group_count,
+    ...statsOf(c),
   }));
 }
 
@@ -253,12 +255,19 @@ function timecourseRecord(subset: Subset): TimecourseRecord | null {
 /** Fields scatters.csv keeps as per-point lists even when all points agree (NOTES §8). */
 const ALWAYS_LISTS = new Set(['time', 'value', 'mean', 'median', 'cv']);
 
+/** What a scatter axis needs beyond the subset: outputs by pk, and data point pks from /pkdata/data/ by `subset:output`. */
+interface ScatterContext {
+  outputByPk: Map<number, OutputRecord>;
+  dataPointOf: Map<string, number>;
+}
+
 /**
  * One axis of a scatter as scatters.csv writes it (keys without `x_`/`y_`):
- * a value identical across points collapses to a scalar. `data_point` is not
- * in the /subsets/ view and is left out.
+ * a column that is null at every point is null (an empty cell), a value
+ * identical across points collapses to a scalar, except the ALWAYS_LISTS.
+ * `data_point` needs /pkdata/data/ rows; without them it is null.
  */
-function scatterAxis(outputs: SubsetOutput[], outputByPk: Map<number, OutputRecord>, dimension: number): Record<string, unknown> {
+function scatterAxis(subsetPk: number, outputs: SubsetOutput[], { outputByPk, dataPointOf }: ScatterContext, dimension: number): Record<string, unknown> {
   const term = (pick: (o: SubsetOutput) => TermRef | null, part: 'sid' | 'label') => outputs.map((o) => pick(o)?.[part] ?? null);
   const columns: Record<string, unknown[]> = {
     outputs_pk: outputs.map((o) => o.pk),
@@ -266,13 +275,15 @@ function scatterAxis(outputs: SubsetOutput[], outputByPk: Map<number, OutputReco
     group_pk: outputs.map((o) => refPk(o.group)),
     individual_pk: outputs.map((o) => refPk(o.individual)),
     normed: outputs.map((o) => o.normed),
-    calculated: outputs.map((o) => outputByPk.get(o.pk)?.calculated ?? null),
+    // Scatter members are curated arrays (PK-DB calculates from timecourses only): the
+    // fallbacks cover outputs /outputs/ does not list (e.g. ones without interventions).
+    calculated: outputs.map((o) => outputByPk.get(o.pk)?.calculated ?? false),
     tissue: term((o) => o.tissue, 'sid'),
     tissue_label: term((o) => o.tissue, 'label'),
     method: term((o) => o.method, 'sid'),
     method_label: term((o) => o.method, 'label'),
     label: outputs.map((o) => o.label),
-    output_type: outputs.map((o) => outputByPk.get(o.pk)?.output_type ?? null),
+    output_type: outputs.map((o) => outputByPk.get(o.pk)?.output_type ?? 'array'),
     time: outputs.map((o) => o.time),
     time_unit: outputs.map((o) => o.time_unit),
     measurement_type: term((o) => o.measurement_type, 'sid'),
@@ -283,19 +294,23 @@ function scatterAxis(outputs: SubsetOutput[], outputByPk: Map<number, OutputReco
     substance_label: term((o) => o.substance, 'label'),
     ...Object.fromEntries((['value', 'mean', 'median', 'min', 'max', 'sd', 'se', 'cv'] as const).map((key) => [key, outputs.map((o) => o[key])])),
     unit: outputs.map((o) => o.unit),
+    dimension: outputs.map(() => dimension),
+    // An output can sit in several scatters, so the data point is looked up per subset.
+    data_point: outputs.map((o) => dataPointOf.get(`${subsetPk}:${o.pk}`) ?? null),
   };
   const axis: Record<string, unknown> = {};
   for (const [key, values] of Object.entries(columns)) {
     const same = values.every((value) => JSON.stringify(value) === JSON.stringify(values[0]));
-    axis[key] = same && !ALWAYS_LISTS.has(key) ? values[0] : values;
+    // pandas writes an empty cell for None and for an empty tuple alike.
+    if (values.every((value) => value === null || (Array.isArray(value) && value.length === 0))) axis[key] = null;
+    else axis[key] = same && !ALWAYS_LISTS.has(key) ? values[0] : values;
   }
-  axis.dimension = dimension;
   return axis;
 }
 
-function scatterRecord(subset: Subset, outputByPk: Map<number, OutputRecord>): ScatterRecord {
+function scatterRecord(subset: Subset, context: ScatterContext): ScatterRecord {
   const axisOf = (dimension: number) =>
-    scatterAxis(subset.array.map((point) => point[dimension]).filter((o): o is SubsetOutput => o !== undefined), outputByPk, dimension);
+    scatterAxis(subset.pk, subset.array.map((point) => point[dimension]).filter((o): o is SubsetOutput => o !== undefined), context, dimension);
   return { subset_pk: subset.pk, subset_name: subset.name, study_sid: subset.study.sid, study_name: subset.study.name, x: axisOf(0), y: axisOf(1) };
 }
 
@@ -324,8 +339,9 @@ export function tablesFromApi(items: ApiItems): DatasetTables {
 
   const timecourses: TimecourseRecord[] = [];
   const scatters: ScatterRecord[] = [];
+  const scatterContext = { outputByPk, dataPointOf: new Map((items.dataPoints ?? []).map((row) => [`${row.subset_pk}:${row.output_pk}`, row.data_point_pk])) };
   for (const subset of items.subsets) {
-    if (subset.data_type === 'scatter') scatters.push(scatterRecord(subset, outputByPk));
+    if (subset.data_type === 'scatter') scatters.push(scatterRecord(subset, scatterContext));
     else if (subset.data_type === 'timecourse') {
       const record = timecourseRecord(subset);
       if (record) timecourses.push(record);
@@ -388,10 +404,13 @@ export async function crawlApiItems(client: PkdbClient, options: CrawlOptions = 
   const flatInterventions = (await fetchAll('pkdata/interventions', byStudy)).filter((row) => !wanted || wanted.has(row.study_sid));
   const outputs = inStudies(await fetchAll('outputs', byStudy));
   const subsets = inStudies(await fetchAll('subsets', byStudy));
+  // Data points only matter for scatters (their `data_point`); skip the large list when there are none.
+  const hasScatters = subsets.some((subset) => subset.data_type === 'scatter');
+  const dataPoints = hasScatters ? (await fetchAll('pkdata/data', byStudy)).filter((row) => row.data_type === 'scatter' && (!wanted || wanted.has(row.study_sid))) : [];
   const info_nodes = await fetchAll('info_nodes');
   const referenceSids = new Set(studies.map((study) => study.reference.sid));
   const references = (await fetchAll('references', wanted && { sid__in: [...referenceSids] })).filter((ref) => referenceSids.has(ref.sid));
-  return { studies, groups, individuals, interventions, flatInterventions, outputs, subsets, info_nodes, references };
+  return { studies, groups, individuals, interventions, flatInterventions, outputs, subsets, dataPoints, info_nodes, references };
 }
 
 /** Crawl a PK-DB server (the real one or `pkdb serve`) into a Dataset. */

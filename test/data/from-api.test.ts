@@ -131,12 +131,15 @@ describe('tablesFromApi', () => {
     expect(subsetOf).toEqual({ 10: 7, 11: 7, 12: 7, 13: null, 20: 7, 21: 7, 22: 7, 23: null });
   });
 
-  it('scatters: x and y axes, identical values collapsed, value lists kept', () => {
-    const tables = tablesFromApi(items());
+  it('scatters: x and y axes, identical values collapsed, value lists kept, all-null columns null', () => {
+    const dataPoints = [parse('pkdata/data', { ...SAMPLE_ITEMS['pkdata/data'], data_type: 'scatter', subset_pk: 8, output_pk: 23, data_point_pk: 30 })];
+    const tables = tablesFromApi({ ...items(), dataPoints });
     expect(tables.scatters).toHaveLength(1);
     const [scatter] = tables.scatters;
     expect(scatter.x).toMatchObject({ outputs_pk: [20, 21], group_pk: 5, substance: 'caf', measurement_type__label: 'concentration', mean: [0.002, 0.003], dimension: 0 });
-    expect(scatter.y).toMatchObject({ outputs_pk: 23, calculated: true, mean: [0.003, 0.003], measurement_type: 'cmax', dimension: 1 });
+    expect(scatter.y).toMatchObject({ outputs_pk: 23, calculated: true, mean: [0.003, 0.003], measurement_type: 'cmax', dimension: 1, data_point: 30 });
+    expect(scatter.x.value).toBeNull();
+    expect(scatter.x.data_point).toBeNull();
   });
 });
 
@@ -155,6 +158,10 @@ describe('crawlDataset', () => {
       'pkdata/interventions': flat,
       outputs: source.outputs,
       subsets: source.subsets,
+      'pkdata/data': [
+        parse('pkdata/data', { ...SAMPLE_ITEMS['pkdata/data'], data_type: 'scatter', subset_pk: 8, output_pk: 20, data_point_pk: 31 }),
+        parse('pkdata/data', { ...SAMPLE_ITEMS['pkdata/data'], data_type: 'timecourse', subset_pk: 7, output_pk: 21, data_point_pk: 40 }),
+      ],
       info_nodes: source.info_nodes!,
       references: source.references!,
     };
@@ -174,6 +181,7 @@ describe('crawlDataset', () => {
       expect(dataset.tables.interventions).toHaveLength(4);
       expect(dataset.tables.timecourses[0].output_pk).toEqual([20, 21, 22]);
       expect(dataset.output(21)?.raw_pk).toBe(11);
+      expect(dataset.tables.scatters[0].x.data_point).toEqual([31, null]);
       expect(progress).toContain('outputs 3/3');
       const outputsRequest = server.requests.find((r) => r.path === '/api/v1/outputs/');
       expect(outputsRequest?.query.get('study_sid__in')).toBe('SYN0001');
