@@ -14,6 +14,7 @@ type CommandModule = { register(program: Command, setExit: (code: number) => voi
 const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   serve: () => import('./commands/serve.js'),
   pull: () => import('./commands/pull.js'),
+  summary: () => import('./commands/summary.js'),
   nca: () => import('./commands/nca.js'),
 };
 

@@ -1,0 +1,57 @@
+/**
+ * `pkdb summary [--export FILE.zip | --base-url URL] [--json]`: how many
+ * studies, groups, individuals, interventions, outputs (and calculated ones),
+ * timecourses and scatters a source holds. Distinct entities, not CSV rows;
+ * normed records only where raw and normed copies are both present.
+ */
+import type { Command } from 'commander';
+import type { DatasetCounts } from '../../data/counts.js';
+
+interface SummaryCliOptions {
+  export?: string;
+  baseUrl?: string;
+  user?: string;
+  password?: string;
+  study?: string[];
+  json?: boolean;
+}
+
+const LABELS: Record<keyof DatasetCounts, string> = {
+  studies: 'studies',
+  groups: 'groups',
+  individuals: 'individuals',
+  interventions: 'interventions',
+  outputs: 'outputs',
+  calculated_outputs: '  calculated',
+  timecourses: 'timecourses',
+  scatters: 'scatters',
+};
+
+/** Labels left-aligned, numbers right-aligned, one line each. */
+export function formatCounts(counts: DatasetCounts, source: string): string {
+  const keys = Object.keys(LABELS) as (keyof DatasetCounts)[];
+  const labelWidth = Math.max(...keys.map((k) => LABELS[k].length));
+  const numberWidth = Math.max(...keys.map((k) => String(counts[k]).length));
+  const lines = keys.map((k) => `${LABELS[k].padEnd(labelWidth)}  ${String(counts[k]).padStart(numberWidth)}`);
+  return `${source}\n${lines.join('\n')}\n`;
+}
+
+export function register(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('summary')
+    .description('count the studies, groups, individuals, interventions, outputs, timecourses and scatters of a source')
+    .option('--export <file>', 'a PK-DB export zip (default: the bundled fixtures)')
+    .option('--base-url <url>', 'a PK-DB API base URL, e.g. https://pk-db.com/api/v1/')
+    .option('--user <name>', 'API user (with --base-url)')
+    .option('--password <password>', 'API password (with --base-url)')
+    .option('--study <sid...>', 'count only these studies')
+    .option('--json', 'print the counts as one JSON object on stdout')
+    .action(async (opts: SummaryCliOptions) => {
+      const [{ loadSource }, { countTables }] = await Promise.all([import('../source.js'), import('../../data/counts.js')]);
+      const dataset = await loadSource(opts);
+      const counts = countTables(dataset.tables);
+      const source = `${dataset.source.kind} ${dataset.source.location}`;
+      process.stdout.write(opts.json ? `${JSON.stringify(counts)}\n` : formatCounts(counts, source));
+      setExit(0);
+    });
+}

@@ -1,0 +1,105 @@
+/**
+ * The data source of a CLI command: `--export FILE.zip`, `--base-url URL`
+ * (with optional `--user`/`--password`), or the bundled fixtures when neither
+ * is given; `--study SID...` keeps only those studies. Any failure to load is
+ * a UsageError with a one-line reason (exit code 2).
+ */
+import { Dataset } from '../data/dataset.js';
+import type { DatasetTables } from '../data/model.js';
+import { filterStudies } from '../data/select.js';
+import { UsageError } from './errors.js';
+
+export interface SourceOptions {
+  export?: string;
+  baseUrl?: string;
+  user?: string;
+  password?: string;
+  study?: string[];
+}
+
+export async function loadSource(opts: SourceOptions): Promise<Dataset> {
+  if (opts.export && opts.baseUrl) throw new UsageError('give either --export or --base-url, not both');
+  if ((opts.user || opts.password) && !opts.baseUrl) throw new UsageError('--user and --password need --base-url');
+  const dataset = opts.export ? await fromExport(opts.export) : opts.baseUrl ? await fromApi(opts) : await fromFixtures();
+  const sids = opts.study ?? [];
+  if (sids.length === 0) return dataset;
+  const unknown = sids.filter((sid) => !dataset.study(sid));
+  if (unknown.length > 0) throw new UsageError(`unknown study ${unknown.join(', ')} in ${dataset.source.location}`);
+  return Dataset.fromTables(filterStudies(dataset.tables, sids), dataset.source);
+}
+
+/**
+ * Reads the zip here rather than through a Dataset shortcut so that skipped
+ * malformed rows are not silent: their number and the first one go to stderr.
+ */
+async function fromExport(path: string): Promise<Dataset> {
+  const { readExport, formatProblem } = await import('../data/export/read.js');
+  let tables: DatasetTables;
+  try {
+    const result = await readExport(path);
+    tables = result.tables;
+    const [first] = result.problems;
+    if (first) {
+      const n = result.problems.length;
+      process.stderr.write(`pkdb: warning: ${path}: skipped ${n} malformed row${n === 1 ? '' : 's'}, first ${formatProblem(first)}\n`);
+    }
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return Dataset.fromTables(tables, { kind: 'export', location: path });
+}
+
+async function fromApi(opts: SourceOptions): Promise<Dataset> {
+  const baseUrl = opts.baseUrl!;
+  const [{ PkdbClient }, { crawlDataset }] = await Promise.all([import('../api/client.js'), import('../data/from-api.js')]);
+  let client: InstanceType<typeof PkdbClient>;
+  try {
+    client = new PkdbClient({ baseUrl, username: opts.user, password: opts.password });
+  } catch (error) {
+    throw new UsageError(`--base-url ${baseUrl}: ${(error as Error).message}`);
+  }
+  const bar = await crawlProgress();
+  try {
+    return await crawlDataset(client, { studies: opts.study, onProgress: bar.update });
+  } catch (error) {
+    throw new UsageError(`cannot load ${baseUrl}: ${firstLine((error as Error).message)}`);
+  } finally {
+    bar.stop();
+  }
+}
+
+async function fromFixtures(): Promise<Dataset> {
+  const { loadFixtures } = await import('../data/fixtures.js');
+  try {
+    return await loadFixtures();
+  } catch (error) {
+    throw new UsageError(`cannot load the bundled fixtures: ${firstLine((error as Error).message)}`);
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0];
+}
+
+/** A crawl progress bar on a terminal; nothing when stderr is redirected. */
+async function crawlProgress(): Promise<{ update: (done: number, total: number, resource: string) => void; stop: () => void }> {
+  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
+  const { SingleBar, Presets } = await import('cli-progress');
+  const bar = new SingleBar({ format: 'crawl {resource} {bar} {value}/{total} pages', stream: process.stderr, clearOnComplete: true }, Presets.shades_classic);
+  let current = '';
+  return {
+    update(done, total, resource) {
+      if (resource !== current) {
+        if (current !== '') bar.stop();
+        bar.start(total, done, { resource });
+        current = resource;
+      } else {
+        bar.setTotal(total);
+        bar.update(done, { resource });
+      }
+    },
+    stop: () => {
+      if (current !== '') bar.stop();
+    },
+  };
+}
