@@ -69,12 +69,9 @@ function referenceRecord(reference: Reference): ReferenceRecord {
 
 function studyRecord(study: Study): StudyRecord {
   const person = ({ username, first_name, last_name }: { username: string; first_name: string; last_name: string }) => ({ username, first_name, last_name });
+  const { sid, name, licence, access, date } = study;
   return {
-    sid: study.sid,
-    name: study.name,
-    licence: study.licence,
-    access: study.access,
-    date: study.date,
+    ...{ sid, name, licence, access, date },
     creator: study.creator.username,
     curators: study.curators.map((curator) => curator.username),
     // /pkdata/studies/ and studies.csv list substance labels.
@@ -97,31 +94,17 @@ function studyRecord(study: Study): StudyRecord {
 
 function characteristicaRecords(list: Group['characteristica']): CharacteristicaRecord[] {
   return list.map((c) => ({
-    pk: c.pk,
-    count: c.count,
-    measurement_type: c.measurement_type.name,
-    calculation_type: nameOf(c.calculation_type),
-    choice: nameOf(c.choice),
-    substance: nameOf(c.substance),
-    group_count: c.group_count,
+    ...{ pk: c.pk, count: c.count, measurement_type: c.measurement_type.name, calculation_type: nameOf(c.calculation_type) },
+    ...{ choice: nameOf(c.choice), substance: nameOf(c.substance), group_count: c.group_count },
     ...statsOf(c),
   }));
 }
 
 function interventionRecord(item: Intervention): InterventionRecord {
+  const { pk, normed, name, time, time_end, time_unit } = item;
   return {
-    pk: item.pk,
-    raw_pk: null,
-    normed: item.normed,
-    study_sid: item.study.sid,
-    study_name: item.study.name,
-    name: item.name,
-    route: nameOf(item.route),
-    form: nameOf(item.form),
-    application: nameOf(item.application),
-    time: item.time,
-    time_end: item.time_end,
-    time_unit: item.time_unit,
+    ...{ pk, raw_pk: null, normed, study_sid: item.study.sid, study_name: item.study.name, name },
+    ...{ route: nameOf(item.route), form: nameOf(item.form), application: nameOf(item.application), time, time_end, time_unit },
     measurement_type: item.measurement_type.name,
     calculation_type: nameOf(item.calculation_type),
     choice: nameOf(item.choice),
