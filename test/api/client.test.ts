@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpError, NetworkError, PkdbClient, SchemaError, type PkdbClientOptions } from '../../src/api/index.js';
+import { HttpError, NetworkError, PkdbClient, ROOT_RESOURCE_NAMES, SchemaError, type PkdbClientOptions } from '../../src/api/index.js';
 import { SAMPLE_ITEMS } from './items.js';
 import { envelope, sendJson, startServer, type Handler, type TestServer } from './test-server.js';
 
@@ -251,6 +251,21 @@ describe('writes and credentials', () => {
     const { client, server } = await setup((_request, _response, raw) => raw.socket.destroy(), { username, password });
     await expect(client.createReference(SAMPLE_ITEMS._references)).rejects.toBeInstanceOf(NetworkError);
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('detail routes and the root listing', () => {
+  it('get() by sid or id validates the item; root() lists resource URLs', async () => {
+    const { client, server } = await setup((request, response) => {
+      if (request.path === '/api/v1/info_nodes/caf/') return sendJson(response, 200, SAMPLE_ITEMS.info_nodes);
+      if (request.path === '/api/v1/outputs/21/') return sendJson(response, 200, SAMPLE_ITEMS.outputs);
+      if (request.path === '/api/v1/') return sendJson(response, 200, Object.fromEntries(ROOT_RESOURCE_NAMES.map((name) => [name, `${server.baseUrl}${name}/`])));
+      sendJson(response, 404, { detail: 'Not found.' });
+    });
+    expect((await client.get('info_nodes', 'caf')).substance?.mass).toBe(194.19076);
+    expect((await client.get('outputs', 21)).interventions).toEqual([{ pk: 2, name: 'caf100' }]);
+    expect((await client.root())['pkdata/timecourses']).toBe(`${server.baseUrl}pkdata/timecourses/`);
+    await expect(client.get('studies', 'NOPE')).rejects.toThrow(`GET ${server.baseUrl}studies/NOPE/: HTTP 404`);
   });
 });
 
