@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   pull: () => import('./commands/pull.js'),
   summary: () => import('./commands/summary.js'),
   nca: () => import('./commands/nca.js'),
+  qa: () => import('./commands/qa.js'),
 };
 
 export function buildProgram(): Command {
