@@ -128,8 +128,10 @@ export function fieldFilters(params: [string, string][], extra: ExtraFields = {}
   for (const [key, value] of params) {
     if (RESERVED_PARAMS.has(key)) continue;
     const cut = key.lastIndexOf('__');
-    const suffix = cut > 0 ? key.slice(cut + 2) : '';
-    const [field, lookup] = LOOKUPS.has(suffix) ? [key.slice(0, cut), suffix] : [key, null];
+    const suffix = cut > 0 ? key.slice(cut + 2) : null;
+    // `field__regexp` and other lookups we do not implement are ignored, like unknown ones.
+    if (suffix !== null && !LOOKUPS.has(suffix)) continue;
+    const [field, lookup] = suffix !== null ? [key.slice(0, cut), suffix] : [key, null];
     const entry = grouped.get(key) ?? { field, lookup, values: [] };
     entry.values.push(value);
     grouped.set(key, entry);
