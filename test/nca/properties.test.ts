@@ -9,7 +9,8 @@ const profile = fc
   .chain((ticks) =>
     fc.record({
       time: fc.constant(ticks.map((t) => t / 10)),
-      conc: fc.array(fc.oneof(fc.constant(0), fc.double({ min: 0.01, max: 1000, noNaN: true })), {
+      // Two-decimal values: distinct ones stay distinct (and ordered) under the scalings below.
+      conc: fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 100_000 }).map((x) => x / 100)), {
         minLength: ticks.length,
         maxLength: ticks.length,
       }),
@@ -34,8 +35,9 @@ describe('standard profile invariants', () => {
   });
 
   it('scaling concentrations scales AUC and Cmax, leaves λz and times alone', () => {
+    // Powers of two scale exactly, so ties and orderings (first maximum, flat windows) survive.
     fc.assert(
-      fc.property(profile, fc.double({ min: 0.001, max: 1000, noNaN: true }), ({ time, conc }, a) => {
+      fc.property(profile, fc.integer({ min: -20, max: 20 }).map((k) => 2 ** k), ({ time, conc }, a) => {
         for (const aucMethod of ['linear', 'lin-up-log-down'] as const) {
           const base = values(nca({ time, conc }, { aucMethod }));
           const scaled = values(nca({ time, conc: conc.map((c) => c * a) }, { aucMethod }));
