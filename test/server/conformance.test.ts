@@ -165,6 +165,8 @@ describe('/filter/', () => {
     expect((await page(`subsets/?uuid=${uuid}&data_type=timecourse`)).data.count).toBe(0);
     const intersected = await client.filter({ outputs: { uuid, measurement_type: 'clearance' } });
     expect(intersected.outputs).toBe(1);
+    const again = await client.filter({ uuid: (await client.filter({ outputs: { measurement_type: 'thalf' } })).uuid });
+    expect(again).toMatchObject({ studies: 1, groups: 1, individuals: 0, interventions: 1, outputs: 1 });
     const missing = await get('outputs/?uuid=00000000-0000-4000-8000-000000000000');
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ detail: 'Not found.' });
