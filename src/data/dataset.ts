@@ -16,6 +16,8 @@ import type {
   TermRecord,
   TimecourseRecord,
 } from './model.js';
+import { countTables, type DatasetCounts } from './counts.js';
+import { readExport, type ExportProblem, type ReadExportOptions } from './export/read.js';
 
 /** A subject: the group or the individual an output was measured in. */
 export type SubjectRef = { kind: 'group'; pk: number } | { kind: 'individual'; pk: number };
@@ -100,6 +102,20 @@ export class Dataset {
 
   static fromTables(tables: DatasetTables, source: DatasetSource): Dataset {
     return new Dataset(tables, source);
+  }
+
+  /**
+   * Loads a PK-DB export zip. Malformed rows are skipped and returned as
+   * `problems` (pass `strict: true` to fail on the first one instead).
+   */
+  static async fromExport(path: string, options: ReadExportOptions = {}): Promise<{ dataset: Dataset; problems: ExportProblem[] }> {
+    const { tables, problems } = await readExport(path, options);
+    return { dataset: new Dataset(tables, { kind: 'export', location: path }), problems };
+  }
+
+  /** Distinct studies, groups, individuals, interventions, outputs (and calculated ones), timecourses, scatters. */
+  counts(): DatasetCounts {
+    return countTables(this.tables);
   }
 
   // ---- lookups by identifier -------------------------------------------------

@@ -88,6 +88,12 @@ describe('Dataset', () => {
     expect(dataset.bodyWeightKg({ kind: 'individual', pk: 5 })).toBeNull();
   });
 
+  it('counts distinct entities, normed records only where raw copies exist', () => {
+    expect(dataset.counts()).toEqual({
+      studies: 1, groups: 1, individuals: 0, interventions: 2, outputs: 5, calculated_outputs: 1, timecourses: 1, scatters: 0,
+    });
+  });
+
   it('groups records per study', () => {
     expect(dataset.outputsOfStudy('SYN0001')).toHaveLength(6);
     expect(dataset.timecoursesOfStudy('SYN0001')).toHaveLength(1);
