@@ -30,7 +30,7 @@ export class NotebookOutput {
   /** A table as `<name>.csv`; plain row objects are turned into a DataFrame first. */
   csv(name: string, table: Table | readonly object[]): string {
     const frame = Array.isArray(table) ? aq.from(table as object[]) : (table as Table);
-    return this.write(`${name}.csv`, `${frame.toCSV()}\n`);
+    return this.write(`${name}.csv`, frame.toCSV()); // toCSV ends with a newline
   }
 
   json(name: string, value: unknown): string {
@@ -72,8 +72,19 @@ export function heading(text: string): void {
   console.log(`\n## ${text}`);
 }
 
+/** Numbers cut to 4 significant digits for the console; the CSV files keep full precision. */
+function forDisplay(row: Record<string, unknown>): Record<string, unknown> {
+  const shown: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    shown[key] = typeof value === 'number' && Number.isFinite(value) && !Number.isInteger(value) ? Number(value.toPrecision(4)) : value;
+  }
+  return shown;
+}
+
 /** Prints a DataFrame (first `limit` rows). */
 export function show(table: Table | readonly object[], limit = 12): void {
   const frame = Array.isArray(table) ? aq.from(table as object[]) : (table as Table);
-  frame.print(limit); // a number: arquero 8 ignores `limit` in an options object
+  const rows = frame.objects({ limit, grouped: false }) as Record<string, unknown>[];
+  console.log(`${frame.numRows()} rows × ${frame.numCols()} columns${frame.numRows() > limit ? `, first ${limit} shown` : ''}`);
+  console.table(rows.map(forDisplay));
 }
