@@ -61,6 +61,15 @@ interface Route {
   handle(req: IncomingMessage, url: URL): Promise<Reply> | Reply;
 }
 
+/** A percent-decoded path segment, or null when the escapes are malformed. */
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 class Api {
   private readonly filter: Filter;
   private readonly selections = new Map<string, Selection>();
@@ -109,7 +118,8 @@ class Api {
     const detail = /^(.+)\/([^/]+)$/.exec(name);
     if (detail && isDatasetResource(detail[1])) {
       const resource = detail[1];
-      const id = decodeURIComponent(detail[2]);
+      const id = safeDecode(detail[2]);
+      if (id === null) return null;
       return { methods: ['GET'], name: `${resource} instance`, handle: (_req, url) => json(this.catalog.detail(resource, id, this.written(resource, url))) };
     }
     return null;

@@ -53,9 +53,13 @@ async function serve(options: ServeCliOptions): Promise<void> {
   const port = portOf(options.port);
   const dataset = await loadDataset(options.export);
   const { startServer } = await import('../../server/app.js');
+  const { loadUsers } = await import('../../server/auth.js');
+  const users = options.users === undefined ? undefined : await loadUsers(options.users).catch((error: Error) => {
+    throw new UsageError(error.message);
+  });
   let server;
   try {
-    server = await startServer({ dataset, host: options.host, port, dataDir: options.dataDir, users: options.users });
+    server = await startServer({ dataset, host: options.host, port, dataDir: options.dataDir, users });
   } catch (error) {
     throw new UsageError(`cannot serve on ${options.host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
   }

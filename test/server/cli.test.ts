@@ -1,0 +1,89 @@
+/**
+ * The `pkdb serve` command as a user runs it: prints the base URL once it
+ * answers, stops cleanly on SIGTERM; `--hash-password` prints a users-file
+ * entry; bad options and unreadable sources exit 2 with one line.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { UsersFile, UserTable } from '../../src/server/auth.js';
+import { startServer } from '../../src/server/app.js';
+import { PROJECT_ROOT } from '../helpers/shared.js';
+import { tinyTables } from './tiny-dataset.js';
+
+const BIN = join(PROJECT_ROOT, 'bin', 'pkdb.js');
+let work: string;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'pkdb-serve-cli-'));
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+function pkdb(args: string[]) {
+  return spawn(process.execPath, [BIN, ...args], { cwd: PROJECT_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+describe('pkdb serve', () => {
+  it('prints the base URL once serving, answers on it, and exits 0 on SIGTERM', async () => {
+    const child = pkdb(['serve', '--port', '0', '--data-dir', join(work, 'data')]);
+    const firstLine = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`pkdb serve exited early with ${code}`)));
+    });
+    expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/$/);
+    const response = await fetch(new URL('pkdata/studies/', firstLine));
+    expect(response.status).toBe(200);
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  });
+
+  it('--hash-password reads stdin and prints an entry the users file accepts', async () => {
+    const child = pkdb(['serve', '--hash-password', 'alice']);
+    child.stdin.end('s3cret\n');
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+    expect(out).not.toContain('s3cret');
+    const file = UsersFile.parse({ users: [JSON.parse(out)] });
+    expect(await new UserTable(file).verify('alice', 's3cret')).toBe('alice');
+  });
+
+  it('exits 2 for a bad port, an unreadable export or a broken users file', async () => {
+    expect(await main(['serve', '--port', 'eighty'])).toBe(2);
+    expect(await main(['serve', '--export', join(work, 'missing.zip'), '--port', '0'])).toBe(2);
+    const users = join(work, 'users.json');
+    await writeFile(users, JSON.stringify({ users: [{ username: 'bob', hash: 'plaintext' }] }));
+    expect(await main(['serve', '--users', users, '--port', '0'])).toBe(2);
+  });
+});
+
+describe('server errors', () => {
+  it('an unexpected failure is a 500 JSON answer and one log line without credentials', async () => {
+    const tables = tinyTables();
+    const lines: string[] = [];
+    const server = await startServer({ dataset: { tables }, port: 0, log: (line) => lines.push(line) });
+    try {
+      Object.defineProperty(tables, 'outputs', {
+        get() {
+          throw new Error('storage went away');
+        },
+      });
+      const response = await fetch(new URL('filter/', server.url), { headers: { authorization: 'Basic dXNlcjpodW50ZXIy' } });
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ detail: 'A server error occurred.' });
+      expect(lines).toEqual(['pkdb serve: GET /api/v1/filter/: storage went away']);
+      expect((await fetch(new URL('studies/%E0%A4%A/', server.url))).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+});
