@@ -1,8 +1,8 @@
 /**
  * `pkdb qa` on the shared export, with and without HTML.
- * 1. The CLI as a child process under `/usr/bin/time -v` (wall time and peak
- *    RSS of the whole command, tsx start-up and export loading included),
- *    median of 3 runs each.
+ * 1. The CLI as a child process under `/usr/bin/time -v` (wall and CPU time
+ *    and peak RSS of the whole command, tsx start-up, module loading and
+ *    export loading included), median of 3 runs each.
  * 2. The phases in this process (load, runQa, writing without and with HTML),
  *    median of 5 runs after one warm-up, as wall and CPU time: on a shared
  *    2-core machine the CPU figure is the one that does not count other
@@ -23,17 +23,19 @@ const SHARED_EXPORT = join(process.env.PKDB_SHARED_DIR ?? resolve(ROOT, '..', 's
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** Wall seconds and peak RSS (MB) of one CLI run, from GNU time's verbose report. */
-function timedCli(args: string[]): { wall: number; rssMb: number; status: number | null } {
+/** Wall and CPU seconds and peak RSS (MB) of one CLI run, from GNU time's verbose report. */
+function timedCli(args: string[]): { wall: number; cpu: number; rssMb: number; status: number | null } {
   const run = spawnSync('/usr/bin/time', ['-v', process.execPath, '--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
   });
   const elapsed = /Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)/.exec(run.stderr);
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr);
-  if (!elapsed || !rss) throw new Error(`could not read /usr/bin/time output:\n${run.stderr.slice(-2000)}`);
+  const user = /User time \(seconds\): ([\d.]+)/.exec(run.stderr);
+  const system = /System time \(seconds\): ([\d.]+)/.exec(run.stderr);
+  if (!elapsed || !rss || !user || !system) throw new Error(`could not read /usr/bin/time output:\n${run.stderr.slice(-2000)}`);
   const wall = Number(elapsed[1] ?? 0) * 3600 + Number(elapsed[2]) * 60 + Number(elapsed[3]);
-  return { wall, rssMb: Number(rss[1]) / 1024, status: run.status };
+  return { wall, cpu: Number(user[1]) + Number(system[1]), rssMb: Number(rss[1]) / 1024, status: run.status };
 }
 
 async function timed<T>(fn: () => Promise<T> | T): Promise<{ value: T; wallMs: number; cpuMs: number }> {
@@ -57,7 +59,7 @@ export async function run(): Promise<void> {
       const runs = [0, 1, 2].map(() => timedCli(args));
       if (runs.some((r) => r.status !== 0)) throw new Error(`pkdb ${args.join(' ')} exited ${runs.map((r) => r.status).join(', ')}`);
       console.log(
-        `  pkdb qa --export <shared>${html ? '' : ' --no-html'}: wall ${median(runs.map((r) => r.wall)).toFixed(2)} s, peak RSS ${median(runs.map((r) => r.rssMb)).toFixed(0)} MB`,
+        `  pkdb qa --export <shared>${html ? '' : ' --no-html'}: wall ${median(runs.map((r) => r.wall)).toFixed(2)} s, CPU ${median(runs.map((r) => r.cpu)).toFixed(2)} s, peak RSS ${median(runs.map((r) => r.rssMb)).toFixed(0)} MB`,
       );
     }
 
