@@ -8,6 +8,9 @@
  *   npm run bench -- server
  */
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { resourceUsage } from 'node:process';
 import { Agent, request } from 'undici';
 import { PkdbClient } from '../src/api/client.js';
@@ -15,9 +18,12 @@ import { Dataset } from '../src/data/dataset.js';
 import { readExport } from '../src/data/export/read.js';
 import { loadFixtures } from '../src/data/fixtures.js';
 import { startServer } from '../src/server/app.js';
+import { hashPassword, UserTable } from '../src/server/auth.js';
+import { Store } from '../src/server/store.js';
 import { SHARED_EXPORT } from '../test/helpers/shared.js';
 
 const REQUESTS = 2000;
+const WRITES = 100;
 const CONCURRENCY = 8;
 
 function percentile(sorted: number[], p: number): number {
@@ -49,6 +55,40 @@ function report(name: string, count: number, unit: string, r: { seconds: number;
     `${name}: ${count} ${unit} in ${r.seconds.toFixed(2)} s = ${(count / r.seconds).toFixed(0)} ${unit}/s; ` +
       `p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`,
   );
+}
+
+/**
+ * Durable writes: the SQLite store alone (sql.js exports the whole database
+ * and the file is replaced atomically with fsync), and authenticated POSTs
+ * end to end (one scrypt derivation per request dominates).
+ */
+async function benchWrites(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'pkdb-bench-'));
+  try {
+    const store = await Store.open(join(dir, 'store'));
+    const body = { sid: 'X', name: 'Bench', groupset: { groups: Array.from({ length: 20 }, (_, i) => ({ characteristica: [{ i }] })) } };
+    const stored = await load(WRITES, 1, async (i) => {
+      await store.insert('_studies', `S${i}`, body, 'bench');
+    });
+    report('store.insert (sql.js, atomic file replace with fsync, sequential)', WRITES, 'writes', stored);
+    await store.close();
+
+    const users = new UserTable({ users: [{ username: 'bench', hash: await hashPassword('pw') }] });
+    const server = await startServer({ dataset: await loadFixtures(), port: 0, dataDir: join(dir, 'server'), users });
+    const authorization = `Basic ${Buffer.from('bench:pw').toString('base64')}`;
+    const posted = await load(WRITES, 4, async (i) => {
+      const response = await fetch(`${server.url}_studies/`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...body, sid: `P${i}` }),
+      });
+      if (response.status !== 201) throw new Error(`POST answered ${response.status}`);
+    });
+    report('POST /_studies/ with Basic auth (scrypt N=2^14 per request, concurrency 4)', WRITES, 'writes', posted);
+    await server.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export async function run(): Promise<void> {
@@ -93,6 +133,7 @@ export async function run(): Promise<void> {
           `${(items / seconds).toFixed(0)} items/s; per page p50 ${pages.p50.toFixed(1)} ms, p99 ${pages.p99.toFixed(1)} ms`,
       );
     }
+    await benchWrites();
     console.log(`peak RSS ${(resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   } finally {
     await client.close();

@@ -53,8 +53,8 @@ export function pageUrl(requestUrl: URL, page: number): string {
 }
 
 export interface PageRequest {
-  /** Raw `page` parameter (null when absent). */
-  page: string | null;
+  /** The `page` parameter as given (null when absent), or a page number. */
+  page: string | number | null;
   pageSize: number;
   /** Absolute URL of the request: next/previous links keep all its other parameters (format included). */
   requestUrl: URL;
@@ -63,7 +63,7 @@ export interface PageRequest {
 /** One page of `items` in the API envelope; throws InvalidPageError for a bad page. */
 export function paginate<T>(items: readonly T[], request: PageRequest): Page<z.ZodType<T>> {
   const lastPage = lastPageOf(items.length, request.pageSize);
-  const page = pageNumberOf(request.page, lastPage);
+  const page = pageNumberOf(typeof request.page === 'number' ? String(request.page) : request.page, lastPage);
   const start = (page - 1) * request.pageSize;
   return {
     current_page: page,
