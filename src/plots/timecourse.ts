@@ -1,7 +1,8 @@
 /**
  * The plot of one concentration timecourse, side by side on linear and
  * semi-log axes: the observed points, the λz points and their log-linear fit,
- * and the reported and recomputed Cmax/Tmax marked.
+ * the reported half-life as a line of its slope, and the reported and
+ * recomputed Cmax/Tmax marked.
  */
 import type { TopLevelSpec } from 'vega-lite';
 
@@ -14,6 +15,8 @@ export interface TimecoursePlotInput {
   lambda_z_points: { time: number; conc: number }[];
   /** ln C = intercept − λz·t over the λz window, when a fit exists. */
   fit: { lambda_z: number; intercept: number; start: number; end: number } | null;
+  /** The reported half-life or kel as a line of that slope over the same window, when reported. */
+  reported_fit?: { lambda_z: number; intercept: number; start: number; end: number } | null;
   /** Values to mark, in the plot's units: `source` reported or recomputed. */
   markers: { source: 'reported' | 'recomputed'; parameter: string; time: number; conc: number }[];
 }
@@ -28,7 +31,12 @@ export function fitLine(fit: NonNullable<TimecoursePlotInput['fit']>, steps = 24
   return line;
 }
 
-const MARKER_COLORS = { scale: { domain: ['observed', 'λz point', 'λz fit', 'reported', 'recomputed'], range: ['#444', '#009E73', '#009E73', '#D55E00', '#0072B2'] } };
+const MARKER_COLORS = {
+  scale: {
+    domain: ['observed', 'λz point', 'λz fit', 'reported λz', 'reported', 'recomputed'],
+    range: ['#444', '#009E73', '#009E73', '#D55E00', '#D55E00', '#0072B2'],
+  },
+};
 
 function panel(input: TimecoursePlotInput, log: boolean) {
   const keep = <T extends { conc: number }>(rows: T[]) => (log ? rows.filter((r) => r.conc > 0) : rows);
@@ -59,6 +67,11 @@ function panel(input: TimecoursePlotInput, log: boolean) {
         data: { values: input.fit ? fitLine(input.fit) : [] },
         mark: { type: 'line', strokeDash: [5, 3] },
         encoding: { x, y, color: series('λz fit') },
+      },
+      {
+        data: { values: input.reported_fit ? fitLine(input.reported_fit) : [] },
+        mark: { type: 'line', strokeDash: [2, 2] },
+        encoding: { x, y, color: series('reported λz') },
       },
       {
         data: { values: keep(input.markers) },

@@ -60,6 +60,29 @@ function reportedConcentration(c: Comparison, rt: RecomputedTimecourse): number 
   return inTc !== undefined && inReported ? c.reported * (inTc / inReported) : null;
 }
 
+/**
+ * The reported elimination rate in 1/(timecourse time unit), from a reported
+ * thalf (λz = ln 2 / t½) or kel, drawn through the end of the recomputed fit
+ * so the two slopes can be compared by eye.
+ */
+function reportedFit(rt: RecomputedTimecourse, comparisons: readonly Comparison[], fit: TimecoursePlotInput['fit']): TimecoursePlotInput['reported_fit'] {
+  const timeUnit = rt.tc.time_unit;
+  if (!fit || !timeUnit) return null;
+  let lambdaZ: number | null = null;
+  const thalf = comparisons.find((c) => c.parameter === 'thalf');
+  const kel = comparisons.find((c) => c.parameter === 'kel');
+  if (thalf) {
+    const factor = timeFactor(thalf.reported_unit, timeUnit);
+    if (factor !== null) lambdaZ = Math.LN2 / (thalf.reported * factor);
+  } else if (kel) {
+    const factor = timeFactor(kel.reported_unit, `1 / ${timeUnit}`);
+    if (factor !== null) lambdaZ = kel.reported * factor;
+  }
+  if (lambdaZ === null || !(lambdaZ > 0) || !Number.isFinite(lambdaZ)) return null;
+  const endLog = fit.intercept - fit.lambda_z * fit.end;
+  return { lambda_z: lambdaZ, intercept: endLog + lambdaZ * fit.end, start: fit.start, end: fit.end };
+}
+
 export function timecoursePlotInput(rt: RecomputedTimecourse, comparisons: readonly Comparison[]): TimecoursePlotInput {
   const { tc } = rt;
   const lz = rt.standard.lambdaZ;
@@ -83,6 +106,7 @@ export function timecoursePlotInput(rt: RecomputedTimecourse, comparisons: reado
     });
   }
   const points = observedPoints(rt);
+  const fit = lz && lz.times.length > 0 ? { lambda_z: -lz.slope, intercept: lz.intercept, start: lz.times[0], end: lz.times[lz.times.length - 1] } : null;
   const subject = tc.individual_pk !== null ? `individual ${tc.individual_pk}` : `group ${tc.group_pk}`;
   return {
     title: `${tc.study_name} · ${tc.subset_name} (subset ${tc.subset_pk}) · ${tc.substance_label ?? tc.substance ?? ''} · ${subject}`,
@@ -90,7 +114,8 @@ export function timecoursePlotInput(rt: RecomputedTimecourse, comparisons: reado
     conc_unit: tc.unit ?? '',
     points,
     lambda_z_points: lz ? lz.times.map((time, i) => ({ time, conc: lz.concentrations[i] })) : [],
-    fit: lz && lz.times.length > 0 ? { lambda_z: -lz.slope, intercept: lz.intercept, start: lz.times[0], end: lz.times[lz.times.length - 1] } : null,
+    fit,
+    reported_fit: reportedFit(rt, comparisons, fit),
     markers,
   };
 }
