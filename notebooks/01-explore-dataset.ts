@@ -13,7 +13,9 @@
 
 // %%
 import * as aq from 'arquero';
-import { distinct, characteristicaFrame, datasetCounts, groupsFrame, studiesFrame, substancesFrame } from './lib/frames.js';
+import { countedRecords } from '../src/data/counts.js';
+import { frames } from '../src/data/frames.js';
+import { characteristicText, studiesFrame, substancesFrame } from './lib/frames.js';
 import { heading, say, show } from './lib/output.js';
 import { openNotebook } from './lib/setup.js';
 import { outputsOverviewSpec } from './lib/specs.js';
@@ -30,7 +32,7 @@ say(`Loaded ${sourceText}.`);
 
 // %%
 heading('Counts');
-const counts = datasetCounts(dataset);
+const counts = dataset.counts();
 show([counts]);
 out.json('counts', counts);
 
@@ -65,20 +67,27 @@ say(`${substances.numRows()} substances; the best covered is ${substances.get('s
 
 // %%
 heading('Groups');
-const groups = groupsFrame(dataset);
+const views = frames(dataset.tables);
+const groups = views.groups
+  .groupby('study_sid', 'group_pk', 'group_name', 'group_count', 'group_parent_pk')
+  .rollup({ characteristica: (d: { measurement_type: string | null }) => aq.op.valid(d.measurement_type) })
+  .orderby('study_sid', 'group_pk');
 show(groups);
 out.csv('groups', groups);
 
-const characteristica = characteristicaFrame(dataset);
+// aq.escape lets a derive call ordinary TypeScript (here: the Table 1 text of a characteristic).
+const characteristica = views.groups
+  .filter((d: { measurement_type: string | null }) => d.measurement_type !== null)
+  .derive({ text: aq.escape((d: Parameters<typeof characteristicText>[0]) => characteristicText(d)) });
 out.csv('characteristica', characteristica);
 const table1 = characteristica
   .filter((d: { substance: string | null }) => d.substance === null)
-  .groupby('study_sid', 'group')
+  .groupby('study_sid', 'group_name')
   .pivot('measurement_type', { text: (d: { text: string }) => aq.op.any(d.text) });
 // A full export has dozens of characteristica; the console shows the six most often stated.
 const common = characteristica.groupby('measurement_type').count().orderby(aq.desc('count')).slice(0, 6).array('measurement_type') as string[];
 heading('Table 1: characteristica per group');
-show(table1.ungroup().select('study_sid', 'group', ...common.filter((c) => table1.columnNames().includes(c))));
+show(table1.ungroup().select('study_sid', 'group_name', ...common.filter((c) => table1.columnNames().includes(c))));
 out.csv('characteristica-wide', table1);
 
 // %% [markdown]
@@ -90,7 +99,7 @@ out.csv('characteristica-wide', table1);
 // %%
 heading('Outputs per substance and measurement type');
 const outputs = aq.from(
-  distinct(dataset.tables.outputs)
+  countedRecords(dataset.tables.outputs)
     .filter((o) => o.substance && o.output_type !== 'timecourse' && o.output_type !== 'array')
     .map((o) => ({ substance: o.substance as string, measurement_type: o.measurement_type, calculated: o.calculated })),
 );

@@ -67,8 +67,7 @@ export function notebookArgs(name: string, argv: readonly string[] = process.arg
     process.stdout.write(`usage: npx tsx notebooks/${name}.ts [options]\n${USAGE}\n`);
     process.exit(0);
   }
-  if (values.export && values['base-url']) throw new NotebookUsageError('give either --export or --base-url, not both');
-  if ((values.user || values.password) && !values['base-url']) throw new NotebookUsageError('--user and --password need --base-url');
+  // Conflicting source flags are loadSource's to reject, with the same words as the pkdb commands.
   return {
     export: values.export,
     baseUrl: values['base-url'],
