@@ -14,7 +14,7 @@ import { loadUsers, type UserTable } from './auth.js';
 import { Catalog } from './catalog.js';
 import { ApiError, invalidPage, methodNotAllowed, notFound } from './errors.js';
 import type { Selection } from './filter.js';
-import { Filter, parseFilterRequest, selectTables, selectionFromJson, selectionToJson, summaryOf } from './filter.js';
+import { decodeSelection, encodeSelection, Filter, parseFilterRequest, selectTables, summaryOf } from './filter.js';
 import { InvalidPageError, paginate, pageSizeOf } from './pagination.js';
 import { isDatasetResource, type DatasetResource } from './resources.js';
 import { Store, WRITE_RESOURCES, type WriteResource } from './store.js';
@@ -49,6 +49,8 @@ type Reply =
   | { kind: 'json'; status: number; body: unknown; headers?: Record<string, string> }
   | { kind: 'bytes'; status: number; body: Uint8Array; headers: Record<string, string> };
 
+const SELECTIONS_IN_MEMORY = 32;
+
 const json = (body: unknown, status = 200, headers?: Record<string, string>): Reply => ({ kind: 'json', status, body, headers });
 
 /** Lists served in addition to the dataset views: the admin-only resources of the root listing. */
@@ -72,6 +74,7 @@ function safeDecode(segment: string): string | null {
 
 class Api {
   private readonly filter: Filter;
+  /** Recently used filter results; older ones are read back from the store. */
   private readonly selections = new Map<string, Selection>();
   private readonly statistics: unknown;
   private readonly substances: unknown;
@@ -93,10 +96,15 @@ class Api {
     if (cached) return cached;
     const stored = this.store.filterResult(uuid);
     if (stored === null) throw notFound();
-    const selection = selectionFromJson(stored);
+    return this.remember(uuid, decodeSelection(stored));
+  };
+
+  /** A full selection of a large dataset holds ~10^5 keys, so only the most recent few stay in memory. */
+  private remember(uuid: string, selection: Selection): Selection {
+    if (this.selections.size >= SELECTIONS_IN_MEMORY) this.selections.delete(this.selections.keys().next().value as string);
     this.selections.set(uuid, selection);
     return selection;
-  };
+  }
 
   route(path: string): Route | null {
     if (path === '') return { methods: ['GET'], name: 'Api Root', handle: (_req, url) => this.root(url) };
@@ -171,8 +179,8 @@ class Api {
     const request = parseFilterRequest(url.searchParams);
     const selection = this.filter.run(request, this.findSelection);
     const uuid = randomUUID();
-    this.selections.set(uuid, selection);
-    await this.store.saveFilterResult(uuid, selectionToJson(selection));
+    this.remember(uuid, selection);
+    await this.store.saveFilterResult(uuid, encodeSelection(selection));
     if (!request.download) return json(summaryOf(uuid, selection));
     const zip = writeExport(selectTables(this.catalog.tables, selection));
     return {

@@ -35,7 +35,7 @@ CREATE TABLE IF NOT EXISTS files (
 );
 CREATE TABLE IF NOT EXISTS filter_results (
   uuid TEXT PRIMARY KEY,
-  selection TEXT NOT NULL,
+  selection BLOB NOT NULL,
   expires INTEGER NOT NULL
 );`;
 
@@ -139,20 +139,20 @@ export class Store {
     return rows[0].values.map(([id, body]) => ({ id: id as number, body: JSON.parse(body as string) as Record<string, unknown> }));
   }
 
-  async saveFilterResult(uuid: string, selectionJson: string, now = Date.now()): Promise<void> {
+  async saveFilterResult(uuid: string, selection: Uint8Array, now = Date.now()): Promise<void> {
     this.db.run('DELETE FROM filter_results WHERE expires <= ?', [now]);
     this.db.run('INSERT OR REPLACE INTO filter_results (uuid, selection, expires) VALUES (?, ?, ?)', [
       uuid,
-      selectionJson,
+      selection,
       now + FILTER_LIFETIME_MS,
     ]);
     await this.persist();
   }
 
-  /** The stored selection JSON of a uuid, or null when unknown or expired. */
-  filterResult(uuid: string, now = Date.now()): string | null {
+  /** The stored selection of a uuid, or null when unknown or expired. */
+  filterResult(uuid: string, now = Date.now()): Uint8Array | null {
     const rows = this.db.exec('SELECT selection FROM filter_results WHERE uuid = ? AND expires > ?', [uuid, now]);
-    return rows.length > 0 && rows[0].values.length > 0 ? (rows[0].values[0][0] as string) : null;
+    return rows.length > 0 && rows[0].values.length > 0 ? (rows[0].values[0][0] as Uint8Array) : null;
   }
 
   async close(): Promise<void> {
