@@ -75,12 +75,19 @@ export function* readRows<S extends CsvSpec>(spec: S, text: string, log: Problem
     const at = index.get(name);
     if (at !== undefined) fields.push({ name, at, parse: PARSERS[kind] });
   }
-  // Every row starts as a copy of this template (absent optional columns stay
-  // null): all rows share one hidden class and the stores below overwrite.
-  const names = [...Object.keys(spec.columns), ...Object.keys(spec.optional ?? {})];
-  const template: Record<string, unknown> = Object.fromEntries(names.map((name) => [name, null]));
+  // One view object serves every row: getters read the current row's parsed
+  // values by position. Builders copy what they keep, so reuse is safe, and
+  // no object is allocated per row. The getters live on a prototype, which V8
+  // keeps in fast mode (an object with this many defined properties would fall
+  // back to a dictionary, and every field read would be a hash lookup).
+  const values: unknown[] = new Array(fields.length).fill(null);
+  const getters: PropertyDescriptorMap = {};
+  fields.forEach((field, i) => (getters[field.name] = { get: () => values[i], enumerable: true }));
+  for (const name of Object.keys(spec.optional ?? {})) getters[name] ??= { value: null, enumerable: true };
+  const view: Record<string, unknown> = Object.create(Object.defineProperties({}, getters));
 
   const width = header.length;
+  const count = fields.length;
   rows: for (const { line, cells, error } of rows) {
     if (error !== undefined) {
       log.add({ file: spec.file, line, column: null, message: error });
@@ -90,16 +97,16 @@ export function* readRows<S extends CsvSpec>(spec: S, text: string, log: Problem
       log.add({ file: spec.file, line, column: null, message: `expected ${width} cells, found ${cells.length}` });
       continue;
     }
-    const row = { ...template };
-    for (const field of fields) {
+    for (let i = 0; i < count; i++) {
+      const field = fields[i];
       try {
-        row[field.name] = field.parse(cells[field.at]);
+        values[i] = field.parse(cells[field.at]);
       } catch (e) {
         log.add({ file: spec.file, line, column: field.name, message: (e as Error).message });
         continue rows;
       }
     }
-    yield { line, row: row as SpecRow<S> };
+    yield { line, row: view as SpecRow<S> };
   }
 }
 

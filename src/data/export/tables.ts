@@ -34,13 +34,13 @@ function statsOf(row: StatsColumns): StatsFields {
 }
 
 /** The first of `keys` on which two records of the same entity disagree. */
-function firstDifference<T>(a: T, b: T, keys: readonly (keyof T)[]): keyof T | null {
+function firstDifference<T>(a: T, b: T, keys: readonly (keyof T & string)[]): (keyof T & string) | null {
   for (const key of keys) if (a[key] !== b[key]) return key;
   return null;
 }
 
-function contradiction<T>(what: string, key: keyof T, first: T, firstLine: number, here: T): string {
-  return `${what}: ${String(key)} is ${JSON.stringify(first[key])} on line ${firstLine} but ${JSON.stringify(here[key])} here`;
+function contradiction<T>(what: string, key: keyof T & string, first: T, firstLine: number, here: T): string {
+  return `${what}: ${key} is ${JSON.stringify(first[key])} on line ${firstLine} but ${JSON.stringify(here[key])} here`;
 }
 
 export function buildStudies(rows: Iterable<Parsed<typeof STUDIES>>, log: ProblemLog): StudyRecord[] {
@@ -92,7 +92,7 @@ function collapseSubjects<R extends CharacteristicaColumns, S extends Subject>(
   log: ProblemLog,
   subjectOf: (row: R) => S,
   groupCountOf: (row: R) => number | null,
-  subjectKeys: readonly (keyof S)[],
+  subjectKeys: readonly (keyof S & string)[],
 ): S[] {
   const bySubject = new Map<number, { subject: S; line: number }>();
   for (const { line, row } of rows) {
@@ -248,6 +248,19 @@ export function buildOutputs(rows: Iterable<Parsed<typeof OUTPUTS>>, log: Proble
       log.add({ file: OUTPUTS.file, line, column: 'group_pk', message });
       continue;
     }
+    const known = byPk.get(row.output_pk);
+    if (known) {
+      // The row repeats the output for another intervention: its own fields (named alike in row and record) must agree.
+      const [first, here] = [known.output as unknown as Record<string, unknown>, row as unknown as Record<string, unknown>];
+      const key = firstDifference(first, here, OUTPUT_OWN_FIELDS);
+      if (key !== null) {
+        const message = contradiction(`output ${row.output_pk}`, key, first, known.line, here);
+        log.add({ file: OUTPUTS.file, line, column: key, message });
+        continue;
+      }
+      if (row.intervention_pk !== null) known.output.intervention_pks.push(row.intervention_pk);
+      continue;
+    }
     const output: OutputRecord = {
       pk: row.output_pk,
       raw_pk: row.raw_pk,
@@ -257,7 +270,7 @@ export function buildOutputs(rows: Iterable<Parsed<typeof OUTPUTS>>, log: Proble
       study_name: row.study_name,
       group_pk: row.group_pk,
       individual_pk: row.individual_pk,
-      intervention_pks: [],
+      intervention_pks: row.intervention_pk === null ? [] : [row.intervention_pk],
       tissue: row.tissue,
       method: row.method,
       label: row.label,
@@ -279,18 +292,7 @@ export function buildOutputs(rows: Iterable<Parsed<typeof OUTPUTS>>, log: Proble
       unit: row.unit,
       subset_pk: null,
     };
-    const known = byPk.get(output.pk);
-    if (known) {
-      const key = firstDifference(known.output, output, OUTPUT_OWN_FIELDS);
-      if (key !== null) {
-        const message = contradiction(`output ${output.pk}`, key, known.output, known.line, output);
-        log.add({ file: OUTPUTS.file, line, column: key, message });
-        continue;
-      }
-    } else {
-      byPk.set(output.pk, { output, line });
-    }
-    if (row.intervention_pk !== null) (known?.output ?? output).intervention_pks.push(row.intervention_pk);
+    byPk.set(output.pk, { output, line });
   }
   const outputs = [...byPk.values()].map((entry) => entry.output);
   for (const output of outputs) {
