@@ -119,6 +119,9 @@ describe('query parameters', () => {
     expect(await pks('outputs/?value__gt=0.003')).toEqual([2, 6, 7, 8]);
     expect(await pks('outputs/?measurement_type__exclude=concentration')).toEqual([4, 5, 6, 7, 8]);
     expect(await pks('outputs/?no_such_field=1')).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(await pks('groups/?parent=1')).toEqual([2]);
+    expect(await pks('groups/?study=Synthetic2002')).toEqual([3]);
+    expect(await pks('groups/?measurement_type_sid__in=smoking__sex')).toEqual([2]);
   });
 
   it('ordering (repeatable, descending, unknown keys ignored) and search', async () => {

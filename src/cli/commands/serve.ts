@@ -21,6 +21,10 @@ function portOf(text: string): number {
   return port;
 }
 
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
 /** The first line of stdin: the password to hash (pipe it in, e.g. from a password manager). */
 async function readPassword(): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write('password (input is echoed; pipe it to avoid that): ');
@@ -62,6 +66,11 @@ async function serve(options: ServeCliOptions): Promise<void> {
     server = await startServer({ dataset, host: options.host, port, dataDir: options.dataDir, users });
   } catch (error) {
     throw new UsageError(`cannot serve on ${options.host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const t = dataset.tables;
+  process.stderr.write(`pkdb serve: ${t.studies.length} studies, ${t.outputs.length} outputs, ${t.timecourses.length} timecourses\n`);
+  if (users && !isLoopback(options.host)) {
+    process.stderr.write('pkdb serve: HTTP Basic credentials cross the network unencrypted; put a TLS proxy in front\n');
   }
   if (!options.dataDir) process.stderr.write('pkdb serve: no --data-dir, so writes and filter results are kept in memory only\n');
   if (!options.users) process.stderr.write('pkdb serve: no --users, so every write is refused (401)\n');
