@@ -15,8 +15,10 @@ import { vendorScripts } from './vendor.js';
 
 const CSP = "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data:; font-src data:";
 
-/** Table columns: the finding's columns minus those the study heading already says. */
-const TABLE_COLUMNS = FINDING_COLUMNS.filter((c) => c !== 'study_sid' && c !== 'study_name');
+/** Columns of a study's table: the finding's columns minus those the study heading already says. */
+const STUDY_COLUMNS = FINDING_COLUMNS.filter((c) => c !== 'study_sid' && c !== 'study_name');
+/** Columns of the overview's table of major findings, which spans studies. */
+const MAJOR_COLUMNS = FINDING_COLUMNS.filter((c) => c !== 'study_sid');
 
 /** Above this many charts they render when scrolled into view, so a large report stays responsive. */
 export const EAGER_CHART_LIMIT = 200;
@@ -26,11 +28,11 @@ function formatCell(value: unknown): string {
   return value == null ? '' : String(value);
 }
 
-function findingsTable(findings: readonly Finding[], id: string): string {
-  const head = TABLE_COLUMNS.map((c) => `<th data-col="${c}" tabindex="0">${escapeHtml(c)}</th>`).join('');
+function findingsTable(findings: readonly Finding[], id: string, columns: readonly (typeof FINDING_COLUMNS)[number][] = STUDY_COLUMNS): string {
+  const head = columns.map((c) => `<th data-col="${c}" tabindex="0">${escapeHtml(c)}</th>`).join('');
   const rows = findings
     .map((f) => {
-      const cells = TABLE_COLUMNS.map((c) => {
+      const cells = columns.map((c) => {
         const v = f[c];
         const sortKey = typeof v === 'number' ? ` data-sort="${v}"` : c === 'severity' ? ` data-sort="${{ info: 0, minor: 1, major: 2 }[f.severity]}"` : '';
         return `<td${sortKey}>${escapeHtml(formatCell(v))}</td>`;
@@ -119,7 +121,14 @@ ${countsTable('findings by severity', s.by_severity)}
 ${countsTable('findings by measurement type', s.by_measurement_type)}
 ${countsTable('reported vs recomputed', s.comparisons)}
 ${countsTable('stored calculated outputs', s.calculated)}
-</div></section>
+</div>
+<h3>All major findings</h3>
+${findingsTable(
+  result.findings.filter((f) => f.severity === 'major'),
+  'findings-major',
+  MAJOR_COLUMNS,
+)}
+</section>
 ${sections.join('\n')}
 <script type="application/json" id="qa-specs">${jsonForScript(specs)}</script>
 ${vendor}

@@ -56,7 +56,11 @@ describe('renderReport', () => {
 
   it('has one findings table per study and a plot for every flagged timecourse', () => {
     const studies = new Set(result.findings.map((f) => f.study_sid));
-    expect(html.match(/<table class="findings"/g)).toHaveLength(studies.size);
+    // One per study plus the overview's table of major findings.
+    expect(html.match(/<table class="findings"/g)).toHaveLength(studies.size + 1);
+    const majors = result.findings.filter((f) => f.severity === 'major').length;
+    const overviewTable = html.slice(html.indexOf('id="findings-major"'), html.indexOf('</table>', html.indexOf('id="findings-major"')));
+    expect(overviewTable.match(/<tr class="sev-major">/g)).toHaveLength(majors);
     const flagged = new Set(result.findings.filter((f) => f.severity !== 'info' && f.subset_pk !== null).map((f) => f.subset_pk));
     for (const pk of flagged) expect(html).toContain(`data-chart="tc-${pk}"`);
     expect(html).toContain('data-chart="overview-scatter"');
