@@ -5,7 +5,6 @@
  * outputs.csv with one row per (output, intervention). `readExport` reads the
  * result back to equal tables.
  */
-import { zipSync } from 'fflate';
 import type {
   CharacteristicaRecord,
   DatasetTables,
@@ -29,6 +28,7 @@ import {
 import { formatCsvField, formatCsvLine } from './csv.js';
 import { formatPyFloat, formatPyInt, formatPyList, formatPyString, formatPyTuple } from './pyrepr.js';
 import { EXPORT_README, EXPORT_TERMS_OF_USE } from './texts.js';
+import { zipMembers } from './zip.js';
 
 /** A fixed timestamp keeps the archive byte-identical for identical tables. */
 const MEMBER_TIME = new Date(2020, 9, 16, 12, 0, 0);
@@ -47,7 +47,10 @@ export function writeExport(tables: DatasetTables): Uint8Array {
     ['TERMS_OF_USE.md', EXPORT_TERMS_OF_USE],
   ];
   const utf8 = new TextEncoder();
-  return zipSync(Object.fromEntries(members.map(([name, text]) => [name, utf8.encode(text)])), { mtime: MEMBER_TIME });
+  return zipMembers(
+    members.map(([name, text]) => [name, utf8.encode(text)] as const),
+    MEMBER_TIME,
+  );
 }
 
 /**

@@ -4,8 +4,13 @@
  * anything is inflated); an archive whose entry count, total uncompressed size
  * or compression ratio is absurd is refused. fflate inflates into a buffer of
  * the declared size, so an entry that lies about its size cannot grow past it.
+ *
+ * Writing deflates with Node's native zlib through fflate's documented
+ * extension point (a ZipPassThrough subclass with its own `process`), several
+ * times faster than fflate's JavaScript deflate on the 20 MB of an export.
  */
-import { unzipSync } from 'fflate';
+import { deflateRawSync } from 'node:zlib';
+import { Zip, ZipPassThrough, unzipSync } from 'fflate';
 import { ExportError } from './cells.js';
 
 export interface ZipLimits {
@@ -61,4 +66,41 @@ export function unzipGuarded(
     if (error instanceof ExportError) throw error;
     throw new ExportError(`${archive}: not a readable zip archive (${(error as Error).message})`);
   }
+}
+
+/** A zip entry deflated in one piece by native zlib; push its data exactly once, with `final`. */
+class NativeDeflateEntry extends ZipPassThrough {
+  constructor(name: string, mtime: Date) {
+    super(name);
+    this.compression = 8;
+    this.mtime = mtime;
+  }
+
+  protected override process(chunk: Uint8Array<ArrayBuffer>, final: boolean): void {
+    this.ondata(null, deflateRawSync(chunk), final);
+  }
+}
+
+/** A zip of `members` in the given order, every entry stamped `mtime` (so equal input gives equal bytes). */
+export function zipMembers(members: readonly (readonly [string, Uint8Array])[], mtime: Date): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const zip = new Zip((error, chunk) => {
+    if (error) failure = error;
+    else parts.push(chunk);
+  });
+  for (const [name, bytes] of members) {
+    const entry = new NativeDeflateEntry(name, mtime);
+    zip.add(entry);
+    entry.push(bytes as Uint8Array<ArrayBuffer>, true);
+  }
+  zip.end();
+  if (failure) throw failure;
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
 }
