@@ -87,8 +87,10 @@ export class Store {
     const file = this.file;
     if (!file) return Promise.resolve();
     const bytes = this.db.export();
-    this.persisting = this.persisting.then(() => writeAtomically(file, bytes));
-    return this.persisting;
+    // A failed write (disk full) fails its own request; the next change tries again with the whole database.
+    const write = this.persisting.catch(() => undefined).then(() => writeAtomically(file, bytes));
+    this.persisting = write;
+    return write;
   }
 
   /** True when a record of `resource` with this key exists. */
@@ -156,7 +158,7 @@ export class Store {
   }
 
   async close(): Promise<void> {
-    await this.persisting;
+    await this.persisting.catch(() => undefined);
     this.db.close();
   }
 }
