@@ -63,11 +63,12 @@ export function lambdaZPanelsSpec(
 }
 
 /**
- * Stored normed value ÷ the raw record re-converted, per record, on a log
- * axis: agreement sits on 1, a unit slip sits on a power of ten.
+ * Ratios that should be 1 (stored normed ÷ raw re-converted, reported ÷
+ * recomputed), per record on a log axis: agreement sits on 1, a unit slip on
+ * a power of ten or 60, a wrong dose on the dose factor.
  */
 export function normedRatioSpec(
-  rows: readonly { record: string; measurement_type: string; ratio: number; verdict: string }[],
+  rows: readonly { record: string; check: string; measurement_type: string; ratio: number; verdict: string }[],
   title: string,
 ): TopLevelSpec {
   return {
@@ -85,11 +86,11 @@ export function normedRatioSpec(
         data: { values: [...rows] },
         mark: { type: 'point', filled: true, size: 60, opacity: 0.8 },
         encoding: {
-          x: { field: 'ratio', type: 'quantitative', scale: { type: 'log' }, title: 'stored normed / raw re-converted (log)' },
+          x: { field: 'ratio', type: 'quantitative', scale: { type: 'log' }, title: 'ratio (log scale; 1 = agreement)' },
           y: { field: 'measurement_type', type: 'nominal', title: null },
-          color: { field: 'verdict', type: 'nominal', title: '', scale: { domain: ['agrees', 'unit slip'], range: ['#0072B2', '#D55E00'] } },
-          size: { field: 'verdict', type: 'nominal', legend: null, scale: { domain: ['agrees', 'unit slip'], range: [40, 160] } },
-          tooltip: [{ field: 'record' }, { field: 'measurement_type' }, { field: 'ratio', type: 'quantitative', format: '.4g' }],
+          color: { field: 'verdict', type: 'nominal', title: '', scale: { domain: ['agrees', 'unit slip', 'wrong dose'], range: ['#0072B2', '#D55E00', '#E69F00'] } },
+          shape: { field: 'check', type: 'nominal', title: '' },
+          tooltip: [{ field: 'record' }, { field: 'check' }, { field: 'measurement_type' }, { field: 'ratio', type: 'quantitative', format: '.4g' }],
         },
       },
     ],
