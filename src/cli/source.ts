@@ -5,7 +5,6 @@
  * a UsageError with a one-line reason (exit code 2).
  */
 import { Dataset } from '../data/dataset.js';
-import type { DatasetTables } from '../data/model.js';
 import { filterStudies } from '../data/select.js';
 import { UsageError } from './errors.js';
 
@@ -28,25 +27,21 @@ export async function loadSource(opts: SourceOptions): Promise<Dataset> {
   return Dataset.fromTables(filterStudies(dataset.tables, sids), dataset.source);
 }
 
-/**
- * Reads the zip here rather than through a Dataset shortcut so that skipped
- * malformed rows are not silent: their number and the first one go to stderr.
- */
+/** Skipped malformed rows are not silent: their number and the first one go to stderr. */
 async function fromExport(path: string): Promise<Dataset> {
-  const { readExport, formatProblem } = await import('../data/export/read.js');
-  let tables: DatasetTables;
+  const { formatProblem } = await import('../data/export/read.js');
+  let loaded: Awaited<ReturnType<typeof Dataset.fromExport>>;
   try {
-    const result = await readExport(path);
-    tables = result.tables;
-    const [first] = result.problems;
-    if (first) {
-      const n = result.problems.length;
-      process.stderr.write(`pkdb: warning: ${path}: skipped ${n} malformed row${n === 1 ? '' : 's'}, first ${formatProblem(first)}\n`);
-    }
+    loaded = await Dataset.fromExport(path);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  return Dataset.fromTables(tables, { kind: 'export', location: path });
+  const [first] = loaded.problems;
+  if (first) {
+    const n = loaded.problems.length;
+    process.stderr.write(`pkdb: warning: ${path}: skipped ${n} malformed row${n === 1 ? '' : 's'}, first ${formatProblem(first)}\n`);
+  }
+  return loaded.dataset;
 }
 
 async function fromApi(opts: SourceOptions): Promise<Dataset> {

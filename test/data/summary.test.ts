@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { strFromU8, unzipSync } from 'fflate';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { countTables } from '../../src/data/counts.js';
 import { parseCsv } from '../../src/data/export/csv.js';
+import { writeExport } from '../../src/data/export/write.js';
 import { loadFixtures } from '../../src/data/fixtures.js';
 import type { DatasetTables, OutputRecord } from '../../src/data/model.js';
 import { filterStudies } from '../../src/data/select.js';
@@ -89,6 +92,30 @@ describe('pkdb summary sources', () => {
     const remote = await run(['summary', '--base-url', server.url, '--json']);
     expect(remote.stderr).toBe('');
     expect(JSON.parse(remote.stdout)).toEqual(JSON.parse(local.stdout));
+  });
+
+  it('warns on stderr about skipped rows and still counts the rest', async () => {
+    const files = Object.fromEntries(Object.entries(unzipSync(writeExport(fixtures))).map(([k, v]) => [k, strFromU8(v)]));
+    const lines = files['timecourses.csv'].split('\n');
+    // normed is the first boolean of a timecourse row; damage a normed timecourse, the kind summary counts.
+    const normedCell = (line: string) => line.replace(/"[^"]*"/g, '').match(/,(True|False),/)?.[1];
+    const damaged = lines.findIndex((line, k) => k > 0 && normedCell(line) === 'True');
+    lines[damaged] = lines[damaged].replace(/,True,/, ',maybe,');
+    files['timecourses.csv'] = lines.join('\n');
+    const dir = mkdtempSync(join(tmpdir(), 'pkdb-summary-'));
+    try {
+      const path = join(dir, 'damaged.zip');
+      writeFileSync(path, zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strToU8(v)]))));
+      const { code, stdout, stderr } = await run(['summary', '--export', path, '--json']);
+      expect(code).toBe(0);
+      expect(stderr).toBe(
+        `pkdb: warning: ${path}: skipped 1 malformed row, first timecourses.csv line ${damaged + 1}, column normed: expected True or False, found "maybe"\n`,
+      );
+      const normedTimecourses = fixtures.timecourses.filter((t) => t.normed).length;
+      expect(JSON.parse(stdout).timecourses).toBe(normedTimecourses - 1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('exits 2 with one line for an unreadable source', async () => {

@@ -47,9 +47,9 @@ export function register(program: Command, setExit: (code: number) => void): voi
     .option('--study <sid...>', 'count only these studies')
     .option('--json', 'print the counts as one JSON object on stdout')
     .action(async (opts: SummaryCliOptions) => {
-      const [{ loadSource }, { countTables }] = await Promise.all([import('../source.js'), import('../../data/counts.js')]);
+      const { loadSource } = await import('../source.js');
       const dataset = await loadSource(opts);
-      const counts = countTables(dataset.tables);
+      const counts = dataset.counts();
       const source = `${dataset.source.kind} ${dataset.source.location}`;
       process.stdout.write(opts.json ? `${JSON.stringify(counts)}\n` : formatCounts(counts, source));
       setExit(0);
