@@ -5,7 +5,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderPng } from '../plots/render.js';
 import { FINDING_COLUMNS } from '../qa/finding.js';
 import type { QaResult } from '../qa/run.js';
 import { CALCULATED_COLUMNS } from '../qa/to-findings.js';
@@ -33,9 +32,11 @@ export async function writeQaOutputs(result: QaResult, dir: string, options: Wri
 
   const charts = buildReportCharts(result);
   const plots = [...charts.overview.map((c) => [c.id, c.spec] as const), ...[...charts.timecourses].map(([pk, spec]) => [`timecourse-${pk}`, spec] as const)];
+  // vega and resvg cost ~0.5 s to load: only when PNGs are asked for.
+  const renderPng = options.png ? (await import('../plots/render.js')).renderPng : null;
   for (const [name, spec] of plots) {
     write(join('plots', `${name}.vl.json`), `${JSON.stringify(spec)}\n`);
-    if (options.png) write(join('plots', `${name}.png`), await renderPng(spec));
+    if (renderPng) write(join('plots', `${name}.png`), await renderPng(spec));
   }
   if (options.html) write('report.html', renderReport(result, charts));
   return written;
