@@ -265,6 +265,17 @@ describe('readExport on damaged archives', () => {
     expect(tables.studies).toEqual([]);
   });
 
+  it('names the CSV column when rows of one subject disagree', async () => {
+    const lines = good['groups.csv'].split('\n');
+    const again = lines[1].replace(',all,', ',everyone,').replace(',1,5,', ',1,6,');
+    const groups = [...lines.slice(0, 2), again, ...lines.slice(2)].join('\n');
+    const { problems, tables } = await readExport(rezip({ ...good, 'groups.csv': groups }));
+    expect(problems).toEqual([
+      { file: 'groups.csv', line: 3, column: 'group_name', message: 'subject 1: name is "all" on line 2 but "everyone" here' },
+    ]);
+    expect(tables.groups[0].characteristica.map((c) => c.pk)).toEqual([5]);
+  });
+
   it('throws in strict mode with the same text', async () => {
     const lines = good['outputs.csv'].split('\n');
     lines[2] = lines[2].replace(',True,False,', ',yes,False,');

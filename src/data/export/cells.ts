@@ -47,7 +47,11 @@ export class ProblemLog {
   }
 }
 
-/** A parsed row with the line it came from. */
+/**
+ * A parsed row with the line it came from. `row` is a view of the current
+ * line, valid until the next row is read: copy what you keep (collecting the
+ * rows into an array would give one row, repeated).
+ */
 export interface Parsed<S extends CsvSpec> {
   line: number;
   row: SpecRow<S>;

@@ -92,8 +92,10 @@ function collapseSubjects<R extends CharacteristicaColumns, S extends Subject>(
   log: ProblemLog,
   subjectOf: (row: R) => S,
   groupCountOf: (row: R) => number | null,
-  subjectKeys: readonly (keyof S & string)[],
+  /** The subject's own fields, which every row repeats, with the CSV column each comes from. */
+  subjectColumns: Partial<Record<keyof S & string, string>>,
 ): S[] {
+  const subjectKeys = Object.keys(subjectColumns) as (keyof S & string)[];
   const bySubject = new Map<number, { subject: S; line: number }>();
   for (const { line, row } of rows) {
     const subject = subjectOf(row);
@@ -102,7 +104,7 @@ function collapseSubjects<R extends CharacteristicaColumns, S extends Subject>(
       const key = firstDifference(known.subject, subject, subjectKeys);
       if (key !== null) {
         const message = contradiction(`subject ${subject.pk}`, key, known.subject, known.line, subject);
-        log.add({ file, line, column: columnOf(file, key as string), message });
+        log.add({ file, line, column: subjectColumns[key] ?? key, message });
         continue;
       }
     }
@@ -128,16 +130,6 @@ function collapseSubjects<R extends CharacteristicaColumns, S extends Subject>(
   return [...bySubject.values()].map((entry) => entry.subject);
 }
 
-/** The CSV column behind a subject record's field, for problem reports. */
-function columnOf(file: string, key: string): string {
-  const prefix = file === GROUPS.file ? 'group' : 'individual';
-  if (key === 'count') return 'group_count';
-  if (key === 'parent_pk') return 'group_parent_pk';
-  if (key === 'group_pk') return 'individual_group_pk';
-  if (key === 'name' || key === 'pk') return `${prefix}_${key}`;
-  return key;
-}
-
 export function buildGroups(rows: Iterable<Parsed<typeof GROUPS>>, log: ProblemLog): GroupRecord[] {
   return collapseSubjects(
     GROUPS.file,
@@ -153,7 +145,7 @@ export function buildGroups(rows: Iterable<Parsed<typeof GROUPS>>, log: ProblemL
       characteristica: [],
     }),
     (row) => row.group_count,
-    ['name', 'count', 'parent_pk', 'study_sid', 'study_name'],
+    { name: 'group_name', count: 'group_count', parent_pk: 'group_parent_pk', study_sid: 'study_sid', study_name: 'study_name' },
   );
 }
 
@@ -171,7 +163,7 @@ export function buildIndividuals(rows: Iterable<Parsed<typeof INDIVIDUALS>>, log
       characteristica: [],
     }),
     () => null,
-    ['name', 'group_pk', 'study_sid', 'study_name'],
+    { name: 'individual_name', group_pk: 'individual_group_pk', study_sid: 'study_sid', study_name: 'study_name' },
   );
 }
 
