@@ -179,6 +179,11 @@ out.csv('halflife-arms', armTable);
 // be counted twice). Arms with an SE are pooled by DerSimonian–Laird random
 // effects on ln(t½); I² says how much of the spread is between studies. As a
 // check that needs no SEs, the plain geometric mean of all arm estimates.
+//
+// Caveat on real data: arms are not filtered by co-medication, disease or
+// smoking status, and all individuals of a study form one arm. That is right
+// for a first look; a published meta-analysis would stratify (e.g. by the
+// groups' characteristica from notebook 01).
 
 // %%
 heading('Pooled');
@@ -206,10 +211,17 @@ say(
 // notebook 03 on that study tells why.
 
 // %%
+// A group can report twice (two dosing arms, a co-medication): number repeated labels so no row is merged away.
+const seen = new Map<string, number>();
+const uniqueLabel = (label: string) => {
+  const k = (seen.get(label) ?? 0) + 1;
+  seen.set(label, k);
+  return k === 1 ? label : `${label} (${k})`;
+};
 const forestRows: ForestRow[] = [
   ...arms.map((a) => {
     const g = geometricInterval(a.estimate);
-    return { label: `${a.study_sid} · ${a.arm}, n=${a.estimate.n} [${a.source}]`, estimate: g.estimate, lower: g.lower, upper: g.upper, source: a.source };
+    return { label: uniqueLabel(`${a.study_sid} · ${a.arm}, n=${a.estimate.n} [${a.source}]`), estimate: g.estimate, lower: g.lower, upper: g.upper, source: a.source };
   }),
   ...(pooled ? [{ label: `pooled (random effects, ${pooled.k} arms)`, estimate: pooled.estimate, lower: pooled.lower, upper: pooled.upper, source: 'pooled' }] : []),
 ];
