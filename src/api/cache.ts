@@ -2,8 +2,10 @@
  * On-disk response cache, so that an interrupted crawl resumes without
  * refetching finished pages and analyses can be re-run offline.
  *
- * Key: sha256 of `METHOD URL` (the URL never holds credentials; the auth
- * header is not part of the key, so one cache serves every user of a server).
+ * Key: sha256 of the user scope and `METHOD URL`. PK-DB shows each user a
+ * different set of studies, so a page fetched with credentials must never be
+ * served to another user (or to an anonymous client) from a shared cache
+ * folder. The scope is the username only: passwords never reach the cache.
  * Value: the response body as received. Writes go to a temporary file that is
  * renamed into place, so a crash never leaves a half-written entry.
  */
@@ -14,14 +16,19 @@ import { join } from 'node:path';
 export class ResponseCache {
   private ready: Promise<unknown> | undefined;
 
-  constructor(readonly dir: string) {}
+  /** `scope`: the username the responses were fetched as; null for anonymous requests. */
+  constructor(
+    readonly dir: string,
+    readonly scope: string | null = null,
+  ) {}
 
-  static key(method: string, url: string): string {
-    return createHash('sha256').update(`${method.toUpperCase()} ${url}`).digest('hex');
+  static key(method: string, url: string, scope: string | null = null): string {
+    const user = scope === null ? 'anonymous' : `user:${scope}`;
+    return createHash('sha256').update(`${user}\n${method.toUpperCase()} ${url}`).digest('hex');
   }
 
   private path(method: string, url: string): string {
-    const key = ResponseCache.key(method, url);
+    const key = ResponseCache.key(method, url, this.scope);
     // Two-level fan-out keeps directories small for crawls of 10^5 pages.
     return join(this.dir, key.slice(0, 2), `${key}.json`);
   }

@@ -134,7 +134,7 @@ export class PkdbClient {
       onRequest: options.onRequest,
       onRetry: options.onRetry,
     });
-    this.cache = options.cacheDir ? new ResponseCache(options.cacheDir) : undefined;
+    this.cache = options.cacheDir ? new ResponseCache(options.cacheDir, options.username ?? null) : undefined;
     this.onPage = options.onPage;
     const overview = () => this.getJson(this.url('statistics/'), Statistics).then(({ value }) => value);
     const substances = () => this.getJson(this.url('statistics/substances/'), SubstanceStatisticsList).then(({ value }) => value);

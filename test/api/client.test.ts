@@ -301,23 +301,28 @@ describe('statistics and filter', () => {
 });
 
 describe('cache', () => {
-  it('a cached page is not fetched again, also by a new client; the key holds no credentials', async () => {
+  it('a cached page is not fetched again, also by a new client; the key holds no credentials and separates users', async () => {
     const cacheDir = await mkdtemp(join(tmpdir(), 'pkdb-cache-'));
     try {
       const { client, server } = await setup(listHandler(interventions(45)), { cacheDir, username: 'u', password: 'pw-not-in-cache' });
       const first = await client.list('interventions');
       expect(server.requests).toHaveLength(3);
-      const again = new PkdbClient({ baseUrl: server.baseUrl, cacheDir });
+      const again = new PkdbClient({ baseUrl: server.baseUrl, cacheDir, username: 'u', password: 'pw-not-in-cache' });
       open.clients.push(again);
       const second: unknown[] = [];
       for await (const item of again.all('interventions')) second.push(item);
       expect(second).toEqual(first);
       expect(server.requests).toHaveLength(3);
+      // Another user (here: anonymous) may see other studies, so it never gets this user's pages.
+      const anonymous = new PkdbClient({ baseUrl: server.baseUrl, cacheDir });
+      open.clients.push(anonymous);
+      expect(await anonymous.list('interventions')).toEqual(first);
+      expect(server.requests).toHaveLength(6);
       const files = (await readdir(cacheDir, { recursive: true })).filter((name) => name.endsWith('.json'));
-      expect(files).toHaveLength(3);
+      expect(files).toHaveLength(6);
       expect(files.every((name) => /^[0-9a-f]{2}\/[0-9a-f]{64}\.json$/.test(name))).toBe(true);
       const contents = await Promise.all(files.map((name) => readFile(join(cacheDir, name), 'utf8')));
-      expect(contents.map((text) => JSON.parse(text).current_page).sort()).toEqual([1, 2, 3]);
+      expect(contents.map((text) => JSON.parse(text).current_page).sort()).toEqual([1, 1, 2, 2, 3, 3]);
       expect(contents.join('')).not.toContain('pw-not-in-cache');
     } finally {
       await rm(cacheDir, { recursive: true, force: true });
