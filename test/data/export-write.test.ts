@@ -310,6 +310,16 @@ describe('readExport on damaged archives', () => {
     );
   });
 
+  it('stops an entry that inflates past its declared size', async () => {
+    const zip = rezip(good);
+    const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    for (let i = 0; i + 4 <= zip.length; i++) {
+      // The central-directory record of outputs.csv (its name follows the 46-byte fixed part) now claims 100 bytes.
+      if (view.getUint32(i, true) === 0x02014b50 && strFromU8(zip.subarray(i + 46, i + 57)) === 'outputs.csv') view.setUint32(i + 24, 100, true);
+    }
+    await expect(readExport(zip, { name: 'liar.zip' })).rejects.toThrow(/^liar\.zip: cannot inflate outputs\.csv \(/);
+  });
+
   it('refuses a highly compressible entry and too many entries', async () => {
     const zeros = zipSync({ ...Object.fromEntries(Object.entries(good).map(([k, v]) => [k, strToU8(v)])), 'pad.bin': new Uint8Array(4_000_000) });
     await expect(readExport(zeros, { name: 'z.zip', limits: { ratioFloorBytes: 1_000_000, maxRatio: 100 } })).rejects.toThrow(
