@@ -7,7 +7,7 @@ import { resourceUsage } from 'node:process';
 import type { DatasetTables, OutputRecord } from '../src/data/model.js';
 import { checkNormedVsRaw } from '../src/qa/normed-vs-raw.js';
 import { convert, normalize } from '../src/units/index.js';
-import { math } from '../src/units/registry.js';
+import { unitMath } from '../src/units/registry.js';
 
 const PAIRS: [string, string][] = [
   ['mg/dl', 'gram / liter'],
@@ -69,7 +69,7 @@ export async function run(): Promise<void> {
   time('mathjs unit(value, from).toNumber(to) each time', parseN, 'conversions', () => {
     for (let i = 0; i < parseN; i++) {
       const pair = MATHJS_PAIRS[i % MATHJS_PAIRS.length];
-      sink += math.unit(i, pair[0]).toNumber(pair[1]);
+      sink += unitMath().unit(i, pair[0]).toNumber(pair[1]);
     }
   });
 

@@ -4,7 +4,7 @@
  * 100k records costs a Map lookup.
  */
 import { UnitError } from './errors.js';
-import { BASE_DIMENSIONS, math } from './registry.js';
+import { BASE_DIMENSIONS, unitMath } from './registry.js';
 import { toMathjsExpression } from './spelling.js';
 
 /**
@@ -142,7 +142,7 @@ function parseUncached(spelling: string): ParsedUnit {
   const expression = toMathjsExpression(trimmed);
   let unit: { value: number | null; dimensions: number[]; units: MathjsUnitPart[] };
   try {
-    unit = math.unit(expression) as unknown as typeof unit;
+    unit = unitMath().unit(expression) as unknown as typeof unit;
   } catch (e) {
     throw new UnitError('unparseable', spelling, `not a unit (${(e as Error).message})`);
   }

@@ -2,14 +2,49 @@
  * The project's own mathjs instance with the units PK-DB's pint registry has
  * and mathjs lacks (`info_nodes/units.py`, NOTES §4). Isolated from the global
  * mathjs so that no other module's units leak in or out.
+ *
+ * Built on first use, from the unit factories only. Why not `import 'mathjs'`:
+ * its ESM entry instantiates every mathjs function at import, ~1.4 s of CPU
+ * for the few unit parses a run needs (results are cached per spelling in
+ * parse.ts). mathjs's single-file bundle (an entry its package exports) loads
+ * in ~70 ms, and `create` over the unit dependencies is lazy.
  */
-import { all, create, type MathJsInstance } from 'mathjs';
+import { createRequire } from 'node:module';
+import type { MathJsInstance } from 'mathjs';
+
+type MathJsModule = typeof import('mathjs');
 
 /** Name of the base dimension of international units: like pint's `IU = [activity_amount]`, it never converts to mass. */
 export const ACTIVITY_DIMENSION = 'ACTIVITY_AMOUNT';
 
+/**
+ * Names of the base dimensions, in the order of a mathjs Unit's `dimensions`
+ * array: mathjs's own nine, then the activity dimension `IU` adds. Spelled out
+ * so that importing this module does not load mathjs; `buildMath` checks it.
+ */
+export const BASE_DIMENSIONS: readonly string[] = [
+  'MASS',
+  'LENGTH',
+  'TIME',
+  'CURRENT',
+  'TEMPERATURE',
+  'LUMINOUS_INTENSITY',
+  'AMOUNT_OF_SUBSTANCE',
+  'ANGLE',
+  'BIT',
+  ACTIVITY_DIMENSION,
+];
+
+function loadMathjs(): MathJsModule {
+  return createRequire(import.meta.url)('mathjs/lib/browser/math.js') as MathJsModule;
+}
+
 function buildMath(): MathJsInstance {
-  const math = create(all, { number: 'number' });
+  const mathjs = loadMathjs();
+  const math = mathjs.create(
+    { unitDependencies: mathjs.unitDependencies, createUnitDependencies: mathjs.createUnitDependencies },
+    { number: 'number' },
+  );
   math.createUnit('IU', { baseName: ACTIVITY_DIMENSION, prefixes: 'short' } as Parameters<typeof math.createUnit>[1]);
   // pint: `none = count`, `cups`/`beverages` = count (PK-DB's registry; this overrides mathjs's volume `cups`).
   for (const name of ['count', 'none', 'dimensionless', 'beverages', 'cups']) {
@@ -27,12 +62,17 @@ function buildMath(): MathJsInstance {
   math.createUnit('annum', { definition: '1 year', prefixes: 'short', aliases: ['a'] } as Parameters<
     typeof math.createUnit
   >[1]);
+  const actual = (math as unknown as { Unit: { BASE_DIMENSIONS: string[] } }).Unit.BASE_DIMENSIONS;
+  if (actual.join() !== BASE_DIMENSIONS.join()) {
+    throw new Error(`mathjs base dimensions changed: ${actual.join(', ')} (units/registry.ts expects ${BASE_DIMENSIONS.join(', ')})`);
+  }
   return math;
 }
 
-export const math: MathJsInstance = buildMath();
+let instance: MathJsInstance | undefined;
 
-/** Names of the base dimensions, in the order of a mathjs Unit's `dimensions` array. */
-export const BASE_DIMENSIONS: readonly string[] = (
-  math as unknown as { Unit: { BASE_DIMENSIONS: string[] } }
-).Unit.BASE_DIMENSIONS.slice();
+/** The unit registry's mathjs instance, built on the first call. */
+export function unitMath(): MathJsInstance {
+  instance ??= buildMath();
+  return instance;
+}
