@@ -22,7 +22,7 @@ import { readFile } from 'node:fs/promises';
 import * as aq from 'arquero';
 import { ncaByGroup, nca, type GroupResult, type AucMethod } from '../src/nca/index.js';
 import { spaghettiSpec } from '../src/plots/index.js';
-import { doseInfo } from '../src/qa/recompute.js';
+import { doseInfo } from '../src/qa/index.js';
 import { concentrationSeries } from '../src/qa/input-checks.js';
 import { heading, say, show } from './lib/output.js';
 import { openNotebook, orExit } from './lib/setup.js';
@@ -48,16 +48,19 @@ if (!csvPath) {
   csvPath = out.csv('theophylline-like', study.samples);
   say('Simulated 12 subjects × 11 samples (seed 20201016): one compartment, first-order absorption, 320 mg oral.');
 }
+const REQUIRED = ['subject', 'time_h', 'conc_mg_l', 'dose_mg'];
 const table = await orExit(async () => {
+  let text: string;
   try {
-    return aq.fromCSV(await readFile(csvPath, 'utf8'));
+    text = await readFile(csvPath, 'utf8');
   } catch (error) {
     throw new NotebookUsageError(`cannot read ${csvPath}: ${(error as Error).message}`);
   }
+  const frame = aq.fromCSV(text);
+  const missing = REQUIRED.filter((column) => !frame.columnNames().includes(column));
+  if (missing.length > 0) throw new NotebookUsageError(`${csvPath}: missing column ${missing.join(', ')} (needs ${REQUIRED.join(', ')})`);
+  return frame;
 });
-for (const column of ['subject', 'time_h', 'conc_mg_l', 'dose_mg']) {
-  if (!table.columnNames().includes(column)) await orExit(() => { throw new NotebookUsageError(`${csvPath}: missing column ${column}`); });
-}
 show(table, 6);
 const rows = table.objects() as Record<string, unknown>[];
 const subjects = [...new Set(rows.map((r) => String(r.subject)))];
