@@ -60,22 +60,25 @@ export function writeExport(tables: DatasetTables): Uint8Array {
 export function csvText<R>(spec: CsvSpec, rows: readonly R[], cell: (row: R, column: string) => unknown): string {
   if (rows.length === 0) return '';
   const columns = Object.entries(spec.columns);
-  const lines = [formatCsvLine(['', ...columns.map(([name]) => name)])];
+  const header = formatCsvLine(['', ...columns.map(([name]) => name)]);
+  // Cells are joined per line and lines once at the end: building each line by
+  // `+=` made the writer spend most of its time collecting intermediate strings.
+  const lines: string[] = [];
   let column = '';
   let index = 0;
   try {
     for (; index < rows.length; index++) {
-      let line = String(index);
+      const cells = [String(index)];
       for (const [name, kind] of columns) {
         column = name;
-        line += `,${formatCsvField(formatCell(kind, cell(rows[index], name) ?? null))}`;
+        cells.push(formatCsvField(formatCell(kind, cell(rows[index], name) ?? null)));
       }
-      lines.push(`${line}\n`);
+      lines.push(cells.join(','));
     }
   } catch (error) {
     throw new Error(`${spec.file} row ${index}, column ${column}: ${(error as Error).message}`);
   }
-  return lines.join('');
+  return `${header}${lines.join('\n')}\n`;
 }
 
 function field(record: object, column: string): unknown {
