@@ -1,0 +1,78 @@
+/**
+ * What users get is what is tested: build, `npm pack`, install the tarball into
+ * a fresh ESM TypeScript project, type-check and run an import of the public
+ * surface, and run the installed `pkdb` command.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from './helpers/shared.js';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const tsc = join(PROJECT_ROOT, 'node_modules', '.bin', 'tsc');
+
+const consumer = `
+import { Dataset, loadFixtures, nca, runQa, PkdbClient, schemas, convert, type NcaResult, type Finding } from 'pkdb-toolkit';
+
+const dataset: Dataset = await loadFixtures();
+const result: NcaResult = nca({ time: [0, 1, 2, 4, 8, 12], conc: [0, 8, 6, 3, 1, 0.4], dose: 100 });
+const findings: Finding[] = runQa(dataset).findings;
+const client = new PkdbClient({ baseUrl: 'http://127.0.0.1:1/api/v1/' });
+await client.close();
+console.log(JSON.stringify({
+  studies: dataset.counts().studies,
+  lambdaZ: result.parameters.LAMZ?.value,
+  major: findings.filter((f) => f.severity === 'major').length,
+  mgPerLitre: convert(1, 'gram / liter', 'mg/l'),
+  resources: Object.keys(schemas.RESOURCES).length,
+}));
+`;
+
+describe('the packed package', () => {
+  let work: string;
+  let app: string;
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'pkdb-pack-'));
+    // `npm pack` runs the prepack build, so dist/ is fresh.
+    execFileSync(npm, ['pack', '--pack-destination', work, '--silent'], { cwd: PROJECT_ROOT, stdio: 'pipe' });
+    const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
+    if (!tarball) throw new Error(`npm pack wrote no tarball into ${work}`);
+    app = join(work, 'app');
+    execFileSync('mkdir', ['-p', app]);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, outDir: 'out', types: ['node'], typeRoots: [join(PROJECT_ROOT, 'node_modules', '@types')] },
+        include: ['main.ts'],
+      }),
+    );
+    writeFileSync(join(app, 'main.ts'), consumer);
+    execFileSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--silent', join(work, tarball)], { cwd: app, stdio: 'pipe' });
+  }, 600_000);
+
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('type-checks and runs an ESM TypeScript import of the public surface', () => {
+    execFileSync(tsc, ['-p', 'tsconfig.json'], { cwd: app, stdio: 'pipe' });
+    const out = execFileSync(process.execPath, [join(app, 'out', 'main.js')], { cwd: app, encoding: 'utf8' });
+    const summary = JSON.parse(out) as Record<string, number>;
+    expect(summary.studies).toBeGreaterThan(0);
+    expect(summary.lambdaZ).toBeGreaterThan(0);
+    expect(summary.major).toBeGreaterThan(0);
+    expect(summary.mgPerLitre).toBeCloseTo(1000, 12);
+    expect(summary.resources).toBeGreaterThanOrEqual(18);
+  });
+
+  it('installs a working `pkdb` command', () => {
+    const out = execFileSync(join(app, 'node_modules', '.bin', 'pkdb'), ['summary', '--json'], { cwd: app, encoding: 'utf8' });
+    const counts = JSON.parse(out) as Record<string, number>;
+    expect(counts.studies).toBe(5);
+    expect(counts.timecourses).toBeGreaterThan(0);
+  });
+});
