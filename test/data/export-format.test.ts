@@ -5,7 +5,9 @@ import {
   formatPyFloat,
   formatPyString,
   formatPyTuple,
+  formatPyList,
   parsePyNumber,
+  parsePyNumberList,
   parsePyValue,
 } from '../../src/data/export/pyrepr.js';
 
@@ -77,6 +79,22 @@ describe('Python repr', () => {
     expect(() => parsePyValue('(mor+m3g+m6g)/(cod+c6g)')).toThrow(/not a Python literal/);
     expect(() => parsePyValue('[1, 2')).toThrow(/expected ',' or '\]' at character 6/);
     expect(() => parsePyValue('[1] x')).toThrow(/unexpected text after the value/);
+  });
+
+  it('reads flat number lists fast and everything else through the general parser', () => {
+    expect(parsePyNumberList('[0.0, None, 1e-05, nan]')).toEqual([0, null, 0.00001, null]);
+    expect(parsePyNumberList('(814,)')).toEqual([814]);
+    expect(parsePyNumberList('[]')).toEqual([]);
+    expect(parsePyNumberList('[1,2]')).toEqual([1, 2]);
+    expect(() => parsePyNumberList('[1, [2]]')).toThrow(/element 1 is not a number/);
+    expect(() => parsePyNumberList('[1, 2]]')).toThrow(/unexpected text after the value/);
+    expect(() => parsePyNumberList('[1, 2')).toThrow(/expected ','/);
+    fc.assert(
+      fc.property(fc.array(fc.option(fc.double({ noNaN: true }), { nil: null })), (list) => {
+        const text = formatPyList(list.map((x) => (x === null ? 'None' : formatPyFloat(x))));
+        expect(parsePyNumberList(text)).toEqual(list);
+      }),
+    );
   });
 
   it('parses numbers exactly and only numbers', () => {

@@ -6,7 +6,7 @@
  */
 import type { ColumnKind, CsvSpec, KindValue, SpecRow } from './columns.js';
 import { csvRows } from './csv.js';
-import { asIntList, asNumberList, asStringList, parsePyNumber, parsePyValue, type PyValue } from './pyrepr.js';
+import { asIntList, asNumberList, asStringList, parsePyNumber, parsePyNumberList, parsePyValue, type PyValue } from './pyrepr.js';
 
 export interface ExportProblem {
   file: string;
@@ -167,10 +167,10 @@ const PARSERS: { [K in ColumnKind]: (raw: string) => KindValue[K] } = {
   'text?': (raw) => (raw === '' ? null : raw),
   bool: (raw) => boolean(required(raw)),
   strs: (raw) => asStringList(parsePyValue(required(raw))),
-  ints: (raw) => asIntList(parsePyValue(required(raw))),
-  floats: (raw) => asNumberList(parsePyValue(required(raw))),
-  'floats?': (raw) => (raw === '' ? null : asNumberList(parsePyValue(raw))),
-  'floats|float?': (raw) => (raw.startsWith('[') ? asNumberList(parsePyValue(raw)) : number(raw)),
+  ints: (raw) => asIntList(parsePyNumberList(required(raw))),
+  floats: (raw) => parsePyNumberList(required(raw)),
+  'floats?': (raw) => (raw === '' ? null : parsePyNumberList(raw)),
+  'floats|float?': (raw) => (raw.startsWith('[') ? parsePyNumberList(raw) : number(raw)),
   'py-int?': (raw) => scalarOrList(raw, isInt, 'an integer'),
   'py-nint?': (raw) => scalarOrList(raw, isInt, 'an integer'),
   'py-float?': (raw) => {

@@ -181,6 +181,33 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
+/**
+ * A flat list of numbers and None (`[0.0, None, 1e-05]`, `(814,)`): the bulk
+ * of timecourses.csv, read by splitting on `, ` instead of the general parser.
+ * Anything else (nested, strings, odd spacing) goes through `parsePyValue`,
+ * which also gives the error message.
+ */
+export function parsePyNumberList(text: string): (number | null)[] {
+  const open = text.charCodeAt(0);
+  const close = text.charCodeAt(text.length - 1);
+  const bracketed = (open === 91 && close === 93) || (open === 40 && close === 41);
+  if (bracketed) {
+    const inner = text.slice(1, text.charCodeAt(text.length - 2) === 44 ? -2 : -1);
+    if (inner === '') return [];
+    const items = inner.split(', ');
+    const out: (number | null)[] = new Array(items.length);
+    let ok = true;
+    for (let k = 0; k < items.length && ok; k++) {
+      const item = items[k];
+      const n = item === 'None' || item === 'nan' ? null : parsePyNumber(item);
+      if (n === null && item !== 'None' && item !== 'nan') ok = false;
+      out[k] = n;
+    }
+    if (ok) return out;
+  }
+  return asNumberList(parsePyValue(text));
+}
+
 /** Checks a parsed list column holds integers (`[209, 210]`, `(814,)`). */
 export function asIntList(value: PyValue): number[] {
   if (!Array.isArray(value)) throw new PyReprError('expected a list of integers');

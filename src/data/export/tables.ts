@@ -90,30 +90,32 @@ function collapseSubjects<R extends CharacteristicaColumns, S extends Subject>(
   file: string,
   rows: Iterable<{ line: number; row: R }>,
   log: ProblemLog,
+  pkColumn: keyof R,
   subjectOf: (row: R) => S,
   groupCountOf: (row: R) => number | null,
   /** The subject's own fields, which every row repeats, with the CSV column each comes from. */
   subjectColumns: Partial<Record<keyof S & string, string>>,
 ): S[] {
-  const subjectKeys = Object.keys(subjectColumns) as (keyof S & string)[];
+  const subjectFields = Object.entries(subjectColumns) as [keyof S & string, string][];
   const bySubject = new Map<number, { subject: S; line: number }>();
   for (const { line, row } of rows) {
-    const subject = subjectOf(row);
-    const known = bySubject.get(subject.pk);
-    if (known) {
-      const key = firstDifference(known.subject, subject, subjectKeys);
-      if (key !== null) {
-        const message = contradiction(`subject ${subject.pk}`, key, known.subject, known.line, subject);
-        log.add({ file, line, column: subjectColumns[key] ?? key, message });
-        continue;
-      }
+    const pk = row[pkColumn] as number;
+    const known = bySubject.get(pk);
+    // A repeated subject is compared field by field with the row, without building it again.
+    const differing = known && subjectFields.find(([field, column]) => known.subject[field] !== (row as Record<string, unknown>)[column]);
+    if (known && differing) {
+      const [field, column] = differing;
+      const here = JSON.stringify((row as Record<string, unknown>)[column]);
+      const message = `subject ${pk}: ${field} is ${JSON.stringify(known.subject[field])} on line ${known.line} but ${here} here`;
+      log.add({ file, line, column, message });
+      continue;
     }
     if (row.characteristica_pk !== null && row.measurement_type === null) {
       log.add({ file, line, column: 'measurement_type', message: 'missing value' });
       continue;
     }
-    const target = known?.subject ?? subject;
-    if (!known) bySubject.set(subject.pk, { subject, line });
+    const target = known?.subject ?? subjectOf(row);
+    if (!known) bySubject.set(pk, { subject: target, line });
     if (row.characteristica_pk === null) continue;
     const characteristica: CharacteristicaRecord = {
       pk: row.characteristica_pk,
@@ -123,7 +125,15 @@ function collapseSubjects<R extends CharacteristicaColumns, S extends Subject>(
       choice: row.choice,
       substance: row.substance,
       group_count: groupCountOf(row),
-      ...statsOf(row),
+      value: row.value,
+      mean: row.mean,
+      median: row.median,
+      min: row.min,
+      max: row.max,
+      sd: row.sd,
+      se: row.se,
+      cv: row.cv,
+      unit: row.unit,
     };
     target.characteristica.push(characteristica);
   }
@@ -135,6 +145,7 @@ export function buildGroups(rows: Iterable<Parsed<typeof GROUPS>>, log: ProblemL
     GROUPS.file,
     rows,
     log,
+    'group_pk',
     (row): GroupRecord => ({
       pk: row.group_pk,
       name: row.group_name,
@@ -154,6 +165,7 @@ export function buildIndividuals(rows: Iterable<Parsed<typeof INDIVIDUALS>>, log
     INDIVIDUALS.file,
     rows,
     log,
+    'individual_pk',
     (row): IndividualRecord => ({
       pk: row.individual_pk,
       name: row.individual_name,
