@@ -1,9 +1,10 @@
 /**
  * Reads a PK-DB filter-download zip (NOTES.md §8) into dataset tables.
  *
- * Whole-file rather than streaming: the export's largest member is 13 MB of
- * CSV, and a char-scan parse of the decoded text is faster than any streaming
- * pipeline while peaking around a few hundred MB (see bench/export.bench.ts).
+ * Each member is inflated and decoded whole (the largest, outputs.csv, is
+ * 13 MB), then its rows are parsed one at a time into records, so that only
+ * the records stay in memory: loading the shared export peaks at about 250 MB
+ * RSS in a fresh process (bench/export.bench.ts).
  */
 import { readFile } from 'node:fs/promises';
 import type { DatasetTables } from '../model.js';

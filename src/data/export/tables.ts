@@ -17,9 +17,7 @@ import type {
 import type { Parsed, ProblemLog } from './cells.js';
 import { GROUPS, INDIVIDUALS, INTERVENTIONS, OUTPUTS, STUDIES } from './columns.js';
 
-type StatsColumns = StatsFields;
-
-function statsOf(row: StatsColumns): StatsFields {
+function statsOf(row: StatsFields): StatsFields {
   return {
     value: row.value,
     mean: row.mean,
@@ -71,7 +69,7 @@ export function buildStudies(rows: Iterable<Parsed<typeof STUDIES>>, log: Proble
 }
 
 /** The characteristica columns groups.csv and individuals.csv share. */
-interface CharacteristicaColumns extends StatsColumns {
+interface CharacteristicaColumns extends StatsFields {
   characteristica_pk: number | null;
   count: number | null;
   measurement_type: string | null;
