@@ -25,8 +25,11 @@ export function filterStudies(tables: DatasetTables, sids: Iterable<string>): Da
   };
   if (tables.info_nodes) selected.info_nodes = tables.info_nodes;
   if (tables.references) {
-    const cited = new Set(studies.map((s) => s.detail?.reference?.sid ?? s.reference_pmid).filter((sid) => sid != null));
-    selected.references = tables.references.filter((r) => (r.sid !== null && cited.has(r.sid)) || (r.pmid !== null && cited.has(r.pmid)));
+    const citedSids = new Set(studies.map((s) => s.detail?.reference?.sid));
+    const citedPmids = new Set(studies.map((s) => s.reference_pmid));
+    selected.references = tables.references.filter(
+      (r) => (r.sid !== null && citedSids.has(r.sid)) || (r.pmid !== null && citedPmids.has(r.pmid)),
+    );
   }
   return selected;
 }

@@ -155,4 +155,17 @@ describe('countTables and filterStudies', () => {
     expect(filterStudies(tables, ['B']).outputs.map((o) => o.pk)).toEqual([2]);
     expect(filterStudies(tables, []).outputs).toEqual([]);
   });
+
+  it('keeps the references the selected studies cite, by sid or by PubMed id', () => {
+    const study = (sid: string, pmid: string | null, refSid?: string) =>
+      ({ sid, reference_pmid: pmid, ...(refSid ? { detail: { reference: { sid: refSid } } } : {}) }) as DatasetTables['studies'][number];
+    const reference = (sid: string | null, pmid: string | null) => ({ sid, pmid }) as NonNullable<DatasetTables['references']>[number];
+    const tables: DatasetTables = {
+      ...empty,
+      studies: [study('A', '11'), study('B', null, 'refB'), study('C', '33')],
+      references: [reference('r1', '11'), reference('refB', null), reference('r3', '33'), reference(null, null)],
+    };
+    expect(filterStudies(tables, ['A', 'B']).references).toEqual([reference('r1', '11'), reference('refB', null)]);
+    expect(filterStudies({ ...empty }, ['A']).references).toBeUndefined();
+  });
 });
