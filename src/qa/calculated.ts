@@ -148,8 +148,10 @@ function compareRun(recomputed: Recomputation & { error: null }, run: OutputReco
  * timecourses and pairs them with the stored ones: within a link key, the k-th
  * stored run belongs to the k-th output-producing timecourse by subset pk.
  */
-export function recomputeCalculated(tables: DatasetTables): CalculatedRow[] {
-  const ds = Dataset.fromTables(tables, { kind: 'export', location: 'tables' });
+export function recomputeCalculated(source: DatasetTables | Dataset): CalculatedRow[] {
+  // A Dataset brings the indexes a QA run has already built (outputs by pk, interventions by pk).
+  const ds = source instanceof Dataset ? source : Dataset.fromTables(source, { kind: 'export', location: 'tables' });
+  const tables = ds.tables;
   const timecourses = tables.timecourses
     .filter((tc) => tc.normed && tc.measurement_type === 'concentration')
     .sort((a, b) => a.subset_pk - b.subset_pk);
