@@ -25,7 +25,6 @@ import { conversionFactor } from '../src/units/index.js';
 import { dersimonianLaird, fromMeanSd, fromValues, geometricInterval, type LogEstimate } from './lib/meta.js';
 import { heading, say, show } from './lib/output.js';
 import { openNotebook } from './lib/setup.js';
-import { pinForestRows } from './lib/specs.js';
 
 const { args, dataset, out, sourceText } = await openNotebook('05-half-life-meta-analysis');
 const substance = args.substance ?? 'caffeine';
@@ -226,7 +225,7 @@ const forestRows: ForestRow[] = [
   ...(pooled ? [{ label: `pooled (random effects, ${pooled.k} arms)`, estimate: pooled.estimate, lower: pooled.lower, upper: pooled.upper, source: 'pooled' }] : []),
 ];
 const forest = forestSpec(forestRows, { title: `Half-life of ${substance} across studies`, xTitle: 't½ [h] (log scale)', log: true, reference: pooled?.estimate ?? geometric });
-await out.figure('halflife-forest', pinForestRows(forest, forestRows.map((r) => r.label)));
+await out.figure('halflife-forest', forest);
 
 // %%
 heading('Written');

@@ -96,16 +96,3 @@ export function normedRatioSpec(
     ],
   } as TopLevelSpec;
 }
-
-/**
- * A forest plot with its rows in the given order and full labels. The plots
- * module's forestSpec sorts rows by the order they appear across its layers,
- * and its first layer holds only rows with an interval, so point-only rows
- * (a mean curve, a mean without sd) would drop to the bottom; Vega-Lite also
- * cuts y labels at 180 px.
- */
-export function pinForestRows(spec: TopLevelSpec, labels: readonly string[]): TopLevelSpec {
-  const layers = (spec as { layer?: { encoding?: { y?: Record<string, unknown> } }[] }).layer ?? [];
-  const layer = layers.map((l) => (l.encoding?.y ? { ...l, encoding: { ...l.encoding, y: { ...l.encoding.y, sort: [...labels] } } } : l));
-  return { ...spec, layer, config: { ...(spec.config ?? {}), axisY: { labelLimit: 400 } } } as TopLevelSpec;
-}

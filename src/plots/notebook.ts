@@ -53,7 +53,9 @@ export function forestSpec(
     title: options.xTitle ?? 'estimate',
     scale: options.log ? { type: 'log' } : { zero: false },
   } as const;
-  const y = { field: 'label', type: 'nominal', title: null, sort: null } as const;
+  // Every layer sorts by the rows' own order: with `sort: null` each layer would order by its own
+  // data, and rows without an interval (absent from the rule layer) would fall to the bottom.
+  const y = { field: 'label', type: 'nominal', title: null, sort: rows.map((r) => r.label) } as const;
   const color = { field: 'source', type: 'nominal', title: '' } as const;
   const withInterval = rows.filter((r) => r.lower !== null && r.upper !== null);
   return {
@@ -76,5 +78,7 @@ export function forestSpec(
         ? [{ data: { values: [{ reference: options.reference }] }, mark: { type: 'rule' as const, strokeDash: [4, 3], color: '#888' }, encoding: { x: { ...x, field: 'reference' } } }]
         : []),
     ],
+    // Study labels ("Author1999, healthy men, 200 mg") are long; the default 180 px cuts them.
+    config: { axisY: { labelLimit: 400 } },
   } as TopLevelSpec;
 }
