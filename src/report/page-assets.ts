@@ -14,6 +14,10 @@ table.findings th { cursor: pointer; background: #f3f3f3; text-align: left; posi
 table.findings th[aria-sort=ascending]::after { content: " ▲"; }
 table.findings th[aria-sort=descending]::after { content: " ▼"; }
 table.findings td, table.findings th { padding: 2px 6px; border-bottom: 1px solid #eee; vertical-align: top; }
+/* Identifiers and numbers stay on one line; the two prose columns (cause, message) take the width. */
+table.findings td { white-space: nowrap; }
+table.findings td:nth-last-child(-n+2) { white-space: normal; min-width: 18em; }
+table.findings td:last-child { min-width: 32em; }
 .sev-major { color: #b33000; font-weight: bold; } .sev-minor { color: #8a6100; } .sev-info { color: #555; }
 tr.sev-major td:first-child { border-left: 3px solid #D55E00; }
 tr.sev-minor td:first-child { border-left: 3px solid #E69F00; }
