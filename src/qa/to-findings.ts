@@ -2,6 +2,7 @@
 import { subjectLabel, subjectOf } from '../data/dataset.js';
 import type { SuspectedCause } from './causes.js';
 import { SEVERITY_OF } from './classify.js';
+import type { CalculatedRow, CalculatedStatus } from './calculated.js';
 import type { Comparison } from './compare.js';
 import { finding, type Finding, type Severity } from './finding.js';
 
@@ -62,23 +63,6 @@ export const CALCULATED_COLUMNS = [
   'reason',
 ] as const;
 
-export type CalculatedStatus = 'match' | 'mismatch' | 'missing' | 'extra' | 'not-recomputable';
-
-/** A stored-calculated row as src/qa/calculated.ts produces it. */
-export interface CalculatedRowLike {
-  study_sid: string;
-  study_name: string;
-  subset_pk: number | null;
-  output_pk: number | null;
-  measurement_type: string;
-  unit: string | null;
-  stored: number | null;
-  recomputed: number | null;
-  rel_diff: number | null;
-  status: CalculatedStatus;
-  reason: string | null;
-}
-
 /**
  * mismatch and missing are major: PK-DB serves a number its own algorithm
  * does not give. extra is minor (a value PK-DB could have stored but did not);
@@ -91,7 +75,7 @@ const CALCULATED_SEVERITY: Record<Exclude<CalculatedStatus, 'match'>, Severity> 
   'not-recomputable': 'info',
 };
 
-export function calculatedFinding(row: CalculatedRowLike): Finding | null {
+export function calculatedFinding(row: CalculatedRow): Finding | null {
   if (row.status === 'match') return null;
   const what = {
     mismatch: `stored ${fmt(row.stored)} but recomputed ${fmt(row.recomputed)} ${row.unit ?? ''} (relative difference ${fmt(row.rel_diff)})`,
