@@ -1,5 +1,5 @@
 /** The QA run and its building blocks, for notebooks and the library surface. */
-export { runQa, tablesOfStudies, type QaOptions, type QaResult } from './run.js';
+export { runQa, type QaOptions, type QaResult } from './run.js';
 export { classify, samplingIntervalAround, ratioOf, SEVERITY_OF, type Classification, type ComparisonContext, type Verdict } from './classify.js';
 export { ratioCauses, unitFactorCause, perKgCause, SCALE_FACTORS, type SuspectedCause } from './causes.js';
 export { TOLERANCES, REPORTED_PARAMETERS, isReportedParameter, type ReportedParameter, type Tolerance } from './tolerances.js';

@@ -4,7 +4,8 @@
  * timecourse or a failing check becomes a finding and the run goes on.
  */
 import { Dataset, linkKey, subjectOf } from '../data/dataset.js';
-import type { DatasetTables, OutputRecord, TimecourseRecord } from '../data/model.js';
+import { filterStudies } from '../data/select.js';
+import type { OutputRecord, TimecourseRecord } from '../data/model.js';
 import { molarMassLookup } from '../units/molar-mass.js';
 import { recomputeCalculated, type CalculatedRow } from './calculated.js';
 import { bestComparison, compareReported, type Comparison, type RecomputedTimecourse } from './compare.js';
@@ -31,22 +32,6 @@ export interface QaResult {
   /** Every concentration timecourse with its recomputations (for plots). */
   timecourses: RecomputedTimecourse[];
   summary: QaSummary;
-}
-
-/** The tables restricted to some studies. */
-export function tablesOfStudies(tables: DatasetTables, sids: readonly string[]): DatasetTables {
-  const keep = new Set(sids);
-  const inStudy = <T extends { study_sid: string }>(rows: readonly T[]) => rows.filter((r) => keep.has(r.study_sid));
-  return {
-    ...tables,
-    studies: tables.studies.filter((s) => keep.has(s.sid)),
-    groups: inStudy(tables.groups),
-    individuals: inStudy(tables.individuals),
-    interventions: inStudy(tables.interventions),
-    outputs: inStudy(tables.outputs),
-    timecourses: inStudy(tables.timecourses),
-    scatters: inStudy(tables.scatters),
-  };
 }
 
 /** A check that threw: reported as one major finding instead of ending the run. */
@@ -107,7 +92,7 @@ function recomputeTimecourse(dataset: Dataset, tc: TimecourseRecord, pkdb: Recom
 }
 
 export function runQa(dataset: Dataset, options: QaOptions = {}): QaResult {
-  const scoped = options.studies?.length ? Dataset.fromTables(tablesOfStudies(dataset.tables, options.studies), dataset.source) : dataset;
+  const scoped = options.studies?.length ? Dataset.fromTables(filterStudies(dataset.tables, options.studies), dataset.source) : dataset;
   const tables = scoped.tables;
   const findings: Finding[] = [];
 
