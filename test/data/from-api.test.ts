@@ -40,7 +40,7 @@ function outputs(): Output[] {
 }
 
 function subsetPoint(output: Output): SubsetOutput {
-  const { pk, group, individual, interventions, normed, value, mean, median, min, max, sd, se, cv, unit, time_unit, time, tissue, method, measurement_type, substance, choice, label } = output;
+  const { pk, group, individual, interventions, normed, value, mean, median, min, max, se, cv, unit, time_unit, time, tissue, method, measurement_type, substance, choice, label } = output;
   return { pk, group: group ?? {}, individual: individual ?? {}, interventions, ex: { pk: pk + 100 }, normed, value, mean, median, min, max, sd: 0.0004, se, cv, unit, time_unit, time, tissue, method, measurement_type, substance, choice, label };
 }
 

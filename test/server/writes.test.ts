@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PkdbClient } from '../../src/api/client.js';
-import { HttpError } from '../../src/api/errors.js';
 import { DataFile, WriteStudy } from '../../src/api/schemas/index.js';
 import { startServer, type RunningServer } from '../../src/server/app.js';
 import { hashPassword, UserTable } from '../../src/server/auth.js';
