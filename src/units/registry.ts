@@ -3,16 +3,15 @@
  * and mathjs lacks (`info_nodes/units.py`, NOTES §4). Isolated from the global
  * mathjs so that no other module's units leak in or out.
  *
- * Built on first use, from the unit factories only. Why not `import 'mathjs'`:
- * its ESM entry instantiates every mathjs function at import, ~1.4 s of CPU
- * for the few unit parses a run needs (results are cached per spelling in
- * parse.ts). mathjs's single-file bundle (an entry its package exports) loads
- * in ~70 ms, and `create` over the unit dependencies is lazy.
+ * Built on first use, from mathjs's single-file bundle (an entry its package
+ * exports). Why not `import 'mathjs'`: its ESM entry instantiates every mathjs
+ * function at import, ~1.4 s of CPU for the few unit parses a run needs
+ * (results are cached per spelling in parse.ts). The bundle loads in ~70 ms,
+ * and the instance its `create` makes builds each function on first use, so
+ * only the unit machinery is ever built (~150 ms, on the first parse).
  */
 import { createRequire } from 'node:module';
 import type { MathJsInstance } from 'mathjs';
-
-type MathJsModule = typeof import('mathjs');
 
 /** Name of the base dimension of international units: like pint's `IU = [activity_amount]`, it never converts to mass. */
 export const ACTIVITY_DIMENSION = 'ACTIVITY_AMOUNT';
@@ -35,16 +34,16 @@ export const BASE_DIMENSIONS: readonly string[] = [
   ACTIVITY_DIMENSION,
 ];
 
-function loadMathjs(): MathJsModule {
-  return createRequire(import.meta.url)('mathjs/lib/browser/math.js') as MathJsModule;
+/** mathjs's default instance, whose `create` is bound to all factories and takes only a configuration. */
+type BundledMathjs = { create(config: object): MathJsInstance };
+
+function loadMathjs(): BundledMathjs {
+  return createRequire(import.meta.url)('mathjs/lib/browser/math.js') as BundledMathjs;
 }
 
 function buildMath(): MathJsInstance {
   const mathjs = loadMathjs();
-  const math = mathjs.create(
-    { unitDependencies: mathjs.unitDependencies, createUnitDependencies: mathjs.createUnitDependencies },
-    { number: 'number' },
-  );
+  const math = mathjs.create({ number: 'number' });
   math.createUnit('IU', { baseName: ACTIVITY_DIMENSION, prefixes: 'short' } as Parameters<typeof math.createUnit>[1]);
   // pint: `none = count`, `cups`/`beverages` = count (PK-DB's registry; this overrides mathjs's volume `cups`).
   for (const name of ['count', 'none', 'dimensionless', 'beverages', 'cups']) {
