@@ -3,6 +3,7 @@
  * results (and errors) are cached per spelling, so parsing inside a loop over
  * 100k records costs a Map lookup.
  */
+import { readCommonUnit, type UnitReading } from './common-units.js';
 import { UnitError } from './errors.js';
 import { BASE_DIMENSIONS, unitMath } from './registry.js';
 import { toMathjsExpression } from './spelling.js';
@@ -124,11 +125,7 @@ export function formatPint(factors: Iterable<readonly [string, number]>): string
   return [head, ...down.map(([n, p]) => term(n, -p))].join(' / ');
 }
 
-interface MathjsUnitPart {
-  unit: { name: string; value: number; offset: number };
-  prefix: { name: string; value: number };
-  power: number;
-}
+type MathjsUnitPart = UnitReading['units'][number];
 
 function pintName(part: MathjsUnitPart): string {
   const base = PINT_NAMES[part.unit.name] ?? part.unit.name;
@@ -140,11 +137,14 @@ function parseUncached(spelling: string): ParsedUnit {
   const trimmed = spelling.trim();
   if (trimmed === '') throw new UnitError('empty', spelling, 'no unit given');
   const expression = toMathjsExpression(trimmed);
-  let unit: { value: number | null; dimensions: number[]; units: MathjsUnitPart[] };
-  try {
-    unit = unitMath().unit(expression) as unknown as typeof unit;
-  } catch (e) {
-    throw new UnitError('unparseable', spelling, `not a unit (${(e as Error).message})`);
+  // The common spellings are read without mathjs (same result, see common-units.ts).
+  let unit: UnitReading | null = readCommonUnit(expression);
+  if (unit === null) {
+    try {
+      unit = unitMath().unit(expression) as unknown as UnitReading;
+    } catch (e) {
+      throw new UnitError('unparseable', spelling, `not a unit (${(e as Error).message})`);
+    }
   }
   let num = 1;
   let den = 1;
