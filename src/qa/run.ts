@@ -42,7 +42,9 @@ function checkFailed(check: string, error: unknown): Finding {
 
 /** The matching key of the issue: study, subject, intervention set, substance, tissue (method left out). */
 function matchKey(fields: Parameters<typeof linkKey>[0]): string {
-  return linkKey({ ...fields, method: null });
+  // The fields by name rather than `{ ...fields }`: spreading a whole output record per call cost ~40 ms per run.
+  const { study_sid, group_pk, individual_pk, intervention_pks, substance, tissue } = fields;
+  return linkKey({ study_sid, group_pk, individual_pk, intervention_pks, substance, tissue, method: null });
 }
 
 /** Reported outputs (normed, not calculated, single values of a comparable type) by match key. */
@@ -114,7 +116,15 @@ export function runQa(dataset: Dataset, options: QaOptions = {}): QaResult {
       timecourses.push(rt);
       const member = scoped.memberOutputs(tc)[0];
       if (member) {
-        const key = matchKey({ ...tc, intervention_pks: tc.intervention_pk, substance: member.substance, tissue: member.tissue, method: null });
+        const key = matchKey({
+          study_sid: tc.study_sid,
+          group_pk: tc.group_pk,
+          individual_pk: tc.individual_pk,
+          intervention_pks: tc.intervention_pk,
+          substance: member.substance,
+          tissue: member.tissue,
+          method: null,
+        });
         const list = byKey.get(key);
         if (list) list.push(rt);
         else byKey.set(key, [rt]);
