@@ -59,8 +59,12 @@ function factorUncached(fromSpelling: string, toSpelling: string, molarMass: num
   return scaleRatio(withMolarMass(from.scale, molarMass, d), to.scale);
 }
 
-/** from → (to + molar-mass key) → factor; the inner key is `to`, or `to@mass` when a mass is given. */
-const factors = new Map<string, Map<string, number>>();
+/**
+ * from → (to + molar-mass key) → factor; the inner key is `to`, or `to@mass`
+ * when a mass is given. Failures are kept too: QA tries conversions that fail
+ * (per-kg or absolute?) thousands of times, and an Error captures a stack trace.
+ */
+const factors = new Map<string, Map<string, number | UnitError>>();
 
 /**
  * The number to multiply a value in `from` by to express it in `to`.
@@ -78,9 +82,15 @@ export function conversionFactor(from: string, to: string, opts?: ConversionOpti
   const key = mass === null ? to : `${to}@${mass}`;
   let factor = inner.get(key);
   if (factor === undefined) {
-    factor = factorUncached(from, to, mass);
+    try {
+      factor = factorUncached(from, to, mass);
+    } catch (e) {
+      if (!(e instanceof UnitError)) throw e;
+      factor = e;
+    }
     inner.set(key, factor);
   }
+  if (factor instanceof UnitError) throw factor;
   return factor;
 }
 
