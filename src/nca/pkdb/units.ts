@@ -65,8 +65,29 @@ function parseName(name: string): ParsedUnit | null {
   return null;
 }
 
-/** Parses `a * b / c ** 2` left to right as pint does: each `/` divides by the next factor only. */
-export function parsePkdbUnit(text: string): ParsedUnit {
+/** Results (and errors) per text: the profile asks for the same few units for every timecourse. */
+const parseCache = new Map<string, Readonly<ParsedUnit> | PkdbUnitError>();
+
+/**
+ * Parses `a * b / c ** 2` left to right as pint does: each `/` divides by the
+ * next factor only. Cached: the result is shared, do not modify it.
+ */
+export function parsePkdbUnit(text: string): Readonly<ParsedUnit> {
+  let hit = parseCache.get(text);
+  if (hit === undefined) {
+    try {
+      hit = parseUncached(text);
+    } catch (e) {
+      if (!(e instanceof PkdbUnitError)) throw e;
+      hit = e;
+    }
+    parseCache.set(text, hit);
+  }
+  if (hit instanceof PkdbUnitError) throw hit;
+  return hit;
+}
+
+function parseUncached(text: string): ParsedUnit {
   const tokens = text.replace(/\*\*/g, '^').split(/\s*([*/])\s*/);
   let scale = 1;
   const dims = none();
@@ -152,9 +173,16 @@ export function volumeUnits(
   };
 }
 
+const aucUnits = new Map<string, string>();
+
 /** AUC unit as pint spells C·hour: factors sorted (`gram * hour / liter`, `IU * hour / liter`). */
 export function aucUnit(concUnit: string): string {
-  const [numerator, ...denominators] = concUnit.split(' / ');
-  const factors = [...numerator.split(' * '), 'hour'].sort();
-  return [factors.join(' * '), ...denominators].join(' / ');
+  let unit = aucUnits.get(concUnit);
+  if (unit === undefined) {
+    const [numerator, ...denominators] = concUnit.split(' / ');
+    const factors = [...numerator.split(' * '), 'hour'].sort();
+    unit = [factors.join(' * '), ...denominators].join(' / ');
+    aucUnits.set(concUnit, unit);
+  }
+  return unit;
 }
