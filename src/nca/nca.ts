@@ -6,6 +6,7 @@
  *   AUMCIF = AUMCLST + Clast·TLST/λz + Clast/λz²   (Clast observed or predicted)
  *   AUCPE = 100·(AUCIF − AUCLST)/AUCIF,  MRT = AUMC/AUC (IV infusion: − duration/2)
  *   CL(/F) = dose/AUCIF,  VZ(/F) = dose/(λz·AUCIF),  VSS = MRTIV·CL (IV only)
+ *   (CL, VZ and VSS times the volume factor of ./units.ts: dose/conc in L)
  *   AUCPBE = 100·AUC(0, t1)/AUCIF for an IV bolus whose C0 was back-extrapolated.
  * The integrals start at the dose (time 0): extravascular and infusion profiles
  * without a sample there get C(0) = 0, an IV bolus gets C0.
@@ -25,10 +26,12 @@ export interface NcaInput {
   conc: readonly (number | null)[];
   /** Amount given at time 0; without it the dose-based parameters are missing. */
   dose?: number;
-  /** Defaults: dose mg, time h, concentration mg/L (units only label results). */
+  /** Defaults: dose mg, time h, concentration mg/L (they label results; see ./units.ts). */
   doseUnit?: string;
   timeUnit?: string;
   concUnit?: string;
+  /** Volumes in this unit and clearances in it per time unit when dose/conc converts to a volume (default L). */
+  volumeUnit?: string;
   route?: Route;
   /** Infusion duration in time units; required for `iv-infusion`. */
   duration?: number;
@@ -126,10 +129,11 @@ export function nca(input: NcaInput, options: NcaOptions = {}): NcaResult {
   const dose = checkedDose(input.dose);
   const duration = checkedDuration(route, input.duration);
   const method = options.aucMethod ?? 'linear';
-  const units = parameterUnits({
+  const { units, volumeFactor } = parameterUnits({
     time: input.timeUnit ?? DEFAULT_UNITS.time,
     conc: input.concUnit ?? DEFAULT_UNITS.conc,
     dose: input.doseUnit ?? DEFAULT_UNITS.dose,
+    volume: input.volumeUnit ?? DEFAULT_UNITS.volume,
   });
   const codes = codesForRoute(route);
   const profile = cleanProfile(input.time, input.conc);
@@ -196,7 +200,7 @@ export function nca(input: NcaInput, options: NcaOptions = {}): NcaResult {
     sheet.set(at.AUCIFD, ratio(aucInf, dose), doseReason);
     const mrt = aucInf === null ? null : (aumcInf as number) / aucInf - mrtShift;
     sheet.set(iv ? at.MRTIVIF : at.MRTEVIF, mrt, noFit);
-    const cl = dose === null ? null : ratio(dose, aucInf);
+    const cl = dose === null ? null : ratio(dose * volumeFactor, aucInf);
     sheet.set(iv ? at.CL : at.CLF, cl, doseReason);
     sheet.set(iv ? at.VZ : at.VZF, cl === null || lamz === null ? null : cl / lamz, doseReason);
     if (iv) sheet.set(at.VSS, cl === null || mrt === null ? null : mrt * cl, doseReason);

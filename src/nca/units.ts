@@ -1,35 +1,78 @@
 /**
- * Units of the standard profile's parameters, composed as strings from the
- * time (T), concentration (C) and dose (D) units. The rule, chosen so that the
- * common cases read like WinNonlin's (dose mg, time h, conc mg/L):
- * - volume V: when C is written "A/B" and A equals D, V = B (mg and mg/L give L);
- *   otherwise V = D/(C), left unsimplified rather than guessed;
- * - AUC T*C (h*mg/L), AUMC T^2*C (h^2*mg/L), λz 1/T, clearance V/T (L/h),
- *   dose-normalised X/D ((mg/L)/mg, h*mg/L/mg);
+ * Units of the standard profile's parameters, from the time (T),
+ * concentration (C) and dose (D) units, and the one factor that puts volumes
+ * and clearances in a volume unit a PK scientist reads (L, L/h), as WinNonlin
+ * and PKNCA report them.
+ * - volume V (VZ*, VSS*): when D/C converts to a volume with src/units, V is
+ *   reported in the chosen volume unit (default L) and its values are scaled by
+ *   the exact factor conversionFactor("(D)/(C)", volume): ug and ng/mL give
+ *   1 ug/(ng/mL) = 1 L, mg and ug/mL 1 L, g and mg/L 1000 L. When it does not
+ *   convert (molar C with a mass D, per-kg doses, unknown spellings), V stays
+ *   the composed D/C, simplified to B when C is "A/B" with A equal to D, and
+ *   values are unscaled;
+ * - clearance V/T with the same factor (L/min for time in min); dose mg and
+ *   conc mg/L keep factor 1, so the common case is exactly the unscaled values;
+ * - AUC T*C (h*mg/L), AUMC T^2*C (h^2*mg/L), λz 1/T, dose-normalised X/D
+ *   ((mg/L)/mg, h*mg/L/mg), never converted;
  * - "%" for percentages, "count" for LAMZNPT, "" for R², R²adj and r.
- * No conversion happens here: every parameter is in the units the inputs imply.
  */
+import { conversionFactor } from '../units/convert.js';
+import { UnitError } from '../units/errors.js';
+import { NcaInputError } from './clean.js';
 import { PPTESTCD, type Pptestcd } from './codes.js';
 
 export interface UnitSystem {
   time: string;
   conc: string;
   dose: string;
+  /** Unit volumes and clearances are reported in when D/C converts to a volume. */
+  volume: string;
 }
 
-export const DEFAULT_UNITS: UnitSystem = { time: 'h', conc: 'mg/L', dose: 'mg' };
+export const DEFAULT_UNITS: UnitSystem = { time: 'h', conc: 'mg/L', dose: 'mg', volume: 'L' };
 
-/** The volume unit D/C, simplified when C's numerator is D. */
+export interface ParameterUnits {
+  units: Record<Pptestcd, string>;
+  /** Multiplies values computed in D/C (volumes) and D/(C·T) (clearances); 1 when they stay composed. */
+  volumeFactor: number;
+}
+
+/** The volume unit D/C as composed text, simplified when C's numerator is D. */
 export function volumeUnit(dose: string, conc: string): string {
   const slash = conc.indexOf('/');
   if (slash > 0 && conc.slice(0, slash).trim() === dose.trim()) return conc.slice(slash + 1).trim();
   return `${dose}/(${conc})`;
 }
 
-function composeUnits({ time, conc, dose }: UnitSystem): Record<Pptestcd, string> {
+/** Throws NcaInputError unless `unit` is a volume (L, mL, dL, µL, …). */
+export function checkVolumeUnit(unit: string): void {
+  try {
+    conversionFactor(unit, 'L');
+  } catch (e) {
+    if (!(e instanceof UnitError)) throw e;
+    throw new NcaInputError(`volume unit must be a volume such as L or mL, got "${unit}"`);
+  }
+}
+
+/**
+ * Volume unit and factor for D/C: `{ unit: volume, factor }` with
+ * factor = conversionFactor((D)/(C), volume) when that converts, otherwise
+ * the composed unit and factor 1 (values left as the inputs imply).
+ */
+export function volumeScale(dose: string, conc: string, volume: string): { unit: string; factor: number } {
+  checkVolumeUnit(volume);
+  try {
+    return { unit: volume, factor: conversionFactor(`(${dose})/(${conc})`, volume) };
+  } catch (e) {
+    if (!(e instanceof UnitError)) throw e;
+    return { unit: volumeUnit(dose, conc), factor: 1 };
+  }
+}
+
+function composeUnits({ time, conc, dose, volume: target }: UnitSystem): ParameterUnits {
   const auc = `${time}*${conc}`;
   const aumc = `${time}^2*${conc}`;
-  const volume = volumeUnit(dose, conc);
+  const { unit: volume, factor } = volumeScale(dose, conc, target);
   const clearance = `${volume}/${time}`;
   const units = {} as Record<Pptestcd, string>;
   for (const code of PPTESTCD) units[code] = '';
@@ -45,14 +88,18 @@ function composeUnits({ time, conc, dose }: UnitSystem): Record<Pptestcd, string
     CLFO: clearance, CLFP: clearance, CLO: clearance, CLP: clearance,
     VZFO: volume, VZFP: volume, VZO: volume, VZP: volume, VSSO: volume, VSSP: volume,
   } satisfies Partial<Record<Pptestcd, string>>);
-  return units;
+  return { units, volumeFactor: factor };
 }
 
-const cache = new Map<string, Record<Pptestcd, string>>();
+const cache = new Map<string, ParameterUnits>();
 
-/** Unit of every parameter for this unit system (memoised: profiles of a table share one). */
-export function parameterUnits(system: UnitSystem): Record<Pptestcd, string> {
-  const key = `${system.time}\u0000${system.conc}\u0000${system.dose}`;
+/**
+ * Unit of every parameter and the volume factor for this unit system,
+ * memoised: profiles of a table share one, and the unit parse behind the
+ * factor runs once per system rather than once per profile.
+ */
+export function parameterUnits(system: UnitSystem): ParameterUnits {
+  const key = `${system.time}\u0000${system.conc}\u0000${system.dose}\u0000${system.volume}`;
   let units = cache.get(key);
   if (!units) {
     units = composeUnits(system);

@@ -3,6 +3,8 @@
  * (one row per sample). CSV output: `subject,` then the route's PPTESTCD codes,
  * one row per subject, empty where a parameter is missing. JSON: per subject
  * every code as {value, unit}, the λz points and the notes on missing values.
+ * Volumes and clearances come in --volume-unit (default L, per time unit for
+ * clearances) when dose/conc converts to a volume (see src/nca/units.ts).
  * Exit 1 when a subject could not be analysed (its row stays empty).
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -21,6 +23,7 @@ interface NcaCliOptions {
   doseUnit: string;
   timeUnit: string;
   concUnit: string;
+  volumeUnit: string;
   route: string;
   duration?: string;
   aucMethod: string;
@@ -92,6 +95,18 @@ export function formatJson(results: GroupResult[]): string {
   return `${JSON.stringify(subjects, null, 2)}\n`;
 }
 
+/** A bad --volume-unit is a usage error once, not a failure of every subject. */
+async function checkVolumeOption(unit: string): Promise<void> {
+  const { checkVolumeUnit } = await import('../../nca/units.js');
+  const { NcaInputError } = await import('../../nca/clean.js');
+  try {
+    checkVolumeUnit(unit);
+  } catch (e) {
+    if (e instanceof NcaInputError) throw new UsageError(`--volume-unit: ${e.message}`);
+    throw e;
+  }
+}
+
 async function run(file: string, options: NcaCliOptions, setExit: (code: number) => void): Promise<void> {
   const route = oneOf('--route', options.route, ROUTES);
   const aucMethod = oneOf<AucMethod>('--auc-method', options.aucMethod, AUC_METHODS);
@@ -101,6 +116,7 @@ async function run(file: string, options: NcaCliOptions, setExit: (code: number)
   const dose = positiveNumber('--dose', options.dose);
   const duration = positiveNumber('--duration', options.duration);
   if (route === 'iv-infusion' && duration === undefined) throw new UsageError('--route iv-infusion needs --duration');
+  await checkVolumeOption(options.volumeUnit);
 
   const columns = { subject: options.subject, time: options.time, conc: options.conc, dose: options.doseCol };
   const rows = await readTable(file, [columns.subject, columns.time, columns.conc, ...(columns.dose ? [columns.dose] : [])]);
@@ -108,7 +124,15 @@ async function run(file: string, options: NcaCliOptions, setExit: (code: number)
   const results = ncaByGroup(
     rows,
     columns,
-    { dose, doseUnit: options.doseUnit, timeUnit: options.timeUnit, concUnit: options.concUnit, route, duration },
+    {
+      dose,
+      doseUnit: options.doseUnit,
+      timeUnit: options.timeUnit,
+      concUnit: options.concUnit,
+      volumeUnit: options.volumeUnit,
+      route,
+      duration,
+    },
     { aucMethod, lambdaZ },
   );
   const text = format === 'csv' ? formatCsv(results, route) : formatJson(results);
@@ -132,6 +156,7 @@ export function register(program: Command, setExit: (code: number) => void): voi
     .option('--dose-unit <unit>', 'dose unit', 'mg')
     .option('--time-unit <unit>', 'time unit', 'h')
     .option('--conc-unit <unit>', 'concentration unit', 'mg/L')
+    .option('--volume-unit <unit>', 'unit of volumes (clearances: per time unit) when dose/conc converts to a volume', 'L')
     .option('--route <route>', ROUTES.join(' | '), 'extravascular')
     .option('--duration <h>', 'infusion duration in time units (iv-infusion)')
     .option('--auc-method <method>', AUC_METHODS.join(' | '), 'linear')
