@@ -57,6 +57,28 @@ describe('pkdb nca', () => {
     expect(b.error).toContain('duplicate time');
   });
 
+  it('reports volumes and clearances in --volume-unit mL', async () => {
+    const args = ['nca', input, '--subject', 'id', '--time', 't', '--conc', 'c', '--dose', '100', '--format', 'json'];
+    const litres = join(dir, 'litres.json');
+    const millilitres = join(dir, 'millilitres.json');
+    await main([...args, '--out', litres]);
+    await main([...args, '--volume-unit', 'mL', '--out', millilitres]);
+    const [l] = JSON.parse(readFileSync(litres, 'utf8'));
+    const [ml] = JSON.parse(readFileSync(millilitres, 'utf8'));
+    expect(l.parameters.CLFO.unit).toBe('L/h');
+    expect(ml.parameters.CLFO.unit).toBe('mL/h');
+    expect(ml.parameters.VZFO.unit).toBe('mL');
+    // 1 mg/(mg/L) = 1 L = 1000 mL
+    expect(ml.parameters.CLFO.value / l.parameters.CLFO.value).toBeCloseTo(1000, 10);
+    expect(ml.parameters.VZFO.value).toBeCloseTo(1000 * (100 / (22.75 + 0.75 / (Math.LN2 / 2)) / (Math.LN2 / 2)), 8);
+    expect(ml.parameters.AUCLST).toEqual({ value: 22.75, unit: 'h*mg/L' });
+  });
+
+  it('exits 2 on a --volume-unit that is not a volume', async () => {
+    expect(await main(['nca', input, '--subject', 'id', '--time', 't', '--conc', 'c', '--volume-unit', 'kg'])).toBe(2);
+    expect(stderr.join('')).toContain('--volume-unit');
+  });
+
   it('exits 2 on a usage error', async () => {
     expect(await main(['nca', input, '--route', 'oral'])).toBe(2);
     expect(await main(['nca', join(dir, 'absent.csv')])).toBe(2);
