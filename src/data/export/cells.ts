@@ -5,7 +5,8 @@
  * the row is skipped (or, in strict mode, the read stops with an `ExportError`).
  */
 import type { ColumnKind, CsvSpec, KindValue, SpecRow } from './columns.js';
-import { csvRows } from './csv.js';
+import { CsvScanner } from './csv.js';
+import { decimalInRange, rangeIs } from './ranges.js';
 import { asIntList, asNumberList, asStringList, parsePyNumber, parsePyNumberList, parsePyValue, type PyValue } from './pyrepr.js';
 
 export interface ExportProblem {
@@ -62,22 +63,26 @@ export interface Parsed<S extends CsvSpec> {
  * records built from them stay in memory); columns are found by header name.
  * Throws ExportError when the header lacks a column of the spec.
  */
-export function* readRows<S extends CsvSpec>(spec: S, text: string, log: ProblemLog, archive: string): Generator<Parsed<S>> {
-  const rows = csvRows(text);
-  const first = rows.next();
+export function* readRows<S extends CsvSpec>(
+  spec: S,
+  text: string,
+  log: ProblemLog,
+  archive: string,
+): Generator<Parsed<S>> {
+  const scanner = new CsvScanner(text);
   // PK-DB writes an empty table as an empty file, without a header.
-  if (first.done) return;
-  const header = first.value.cells;
+  if (!scanner.next()) return;
+  const header = scanner.row().cells;
   const index = new Map(header.map((name, i) => [name, i] as const));
   const missing = Object.keys(spec.columns).filter((name) => !index.has(name));
   if (missing.length > 0) {
     throw new ExportError(`${archive}: ${spec.file} lacks column(s) ${missing.join(', ')}`);
   }
-  const fields: { name: string; at: number; parse: (raw: string) => unknown }[] = [];
-  for (const [name, kind] of Object.entries(spec.columns)) fields.push({ name, at: index.get(name)!, parse: PARSERS[kind] });
+  const fields: { name: string; at: number; parse: RangeParser }[] = [];
+  for (const [name, kind] of Object.entries(spec.columns)) fields.push({ name, at: index.get(name)!, parse: rangeParser(kind) });
   for (const [name, kind] of Object.entries(spec.optional ?? {})) {
     const at = index.get(name);
-    if (at !== undefined) fields.push({ name, at, parse: PARSERS[kind] });
+    if (at !== undefined) fields.push({ name, at, parse: rangeParser(kind) });
   }
   // One view object serves every row: getters read the current row's parsed
   // values by position. Builders copy what they keep, so reuse is safe, and
@@ -92,19 +97,21 @@ export function* readRows<S extends CsvSpec>(spec: S, text: string, log: Problem
 
   const width = header.length;
   const count = fields.length;
-  rows: for (const { line, cells, error } of rows) {
-    if (error !== undefined) {
-      log.add({ file: spec.file, line, column: null, message: error });
+  rows: while (scanner.next()) {
+    const line = scanner.line;
+    if (scanner.error !== undefined) {
+      log.add({ file: spec.file, line, column: null, message: scanner.error });
       continue;
     }
-    if (cells.length !== width) {
-      log.add({ file: spec.file, line, column: null, message: `expected ${width} cells, found ${cells.length}` });
+    if (scanner.width !== width) {
+      log.add({ file: spec.file, line, column: null, message: `expected ${width} cells, found ${scanner.width}` });
       continue;
     }
     for (let i = 0; i < count; i++) {
       const field = fields[i];
+      const at = field.at;
       try {
-        values[i] = field.parse(cells[field.at]);
+        values[i] = field.parse(scanner.source(at), scanner.start(at), scanner.end(at));
       } catch (e) {
         log.add({ file: spec.file, line, column: field.name, message: (e as Error).message });
         continue rows;
@@ -112,6 +119,57 @@ export function* readRows<S extends CsvSpec>(spec: S, text: string, log: Problem
     }
     yield { line, row: view as SpecRow<S> };
   }
+}
+
+/** Parses the cell in `[start, end)` of `text`. */
+type RangeParser = (text: string, start: number, end: number) => unknown;
+
+/**
+ * The parser of `PARSERS[kind]` for one column, reading a cell in place:
+ * plain decimals, booleans and strings need no intermediate slice; every other
+ * cell (and every error) goes through `PARSERS` on the sliced text, so results
+ * and messages are those of the string parsers.
+ */
+function rangeParser(kind: ColumnKind): RangeParser {
+  const parse = PARSERS[kind];
+  const sliced: RangeParser = (text, start, end) => parse(text.slice(start, end));
+  switch (kind) {
+    case 'str':
+    case 'str?':
+    case 'text?':
+      return repeatedString(kind === 'str' ? sliced : () => null);
+    case 'int':
+    case 'int?':
+    case 'nint?':
+    case 'float?': {
+      const integral = kind !== 'float?';
+      const empty = kind === 'int' ? sliced : () => null;
+      return (text, start, end) => {
+        if (start === end) return empty(text, start, end);
+        const n = decimalInRange(text, start, end);
+        return Number.isNaN(n) || (integral && !Number.isInteger(n)) ? sliced(text, start, end) : n;
+      };
+    }
+    case 'bool':
+      return (text, start, end) => (rangeIs(text, start, end, 'True') ? true : rangeIs(text, start, end, 'False') ? false : sliced(text, start, end));
+    default:
+      return sliced;
+  }
+}
+
+/**
+ * A string column's parser that hands back the previous row's string when the
+ * cell repeats it, as study names, tissues and units do for long runs of rows:
+ * the records then share one string instead of holding a copy each, which is
+ * fewer survivors for the garbage collector to move. `empty` parses an empty cell.
+ */
+function repeatedString(empty: RangeParser): RangeParser {
+  let previous = '';
+  return (text, start, end) => {
+    if (start === end) return empty(text, start, end);
+    if (!rangeIs(text, start, end, previous)) previous = text.slice(start, end);
+    return previous;
+  };
 }
 
 function quoted(raw: string): string {
