@@ -49,6 +49,33 @@ export class ProblemLog {
 }
 
 /**
+ * The first line of each key in a file whose rows must be unique (one study,
+ * intervention or subset per row): a repeat is a problem naming the file, the
+ * line and the key column, and the caller skips the row.
+ */
+export class UniqueKeys<K> {
+  private readonly firstLine = new Map<K, number>();
+
+  constructor(
+    private readonly file: string,
+    private readonly column: string,
+    private readonly what: string,
+    private readonly log: ProblemLog,
+  ) {}
+
+  /** True when `key` is new (it is now taken by `line`); false, with the problem logged, when it repeats. */
+  claim(key: K, line: number): boolean {
+    const seen = this.firstLine.get(key);
+    if (seen !== undefined) {
+      this.log.add({ file: this.file, line, column: this.column, message: `${this.what} ${String(key)} repeats line ${seen}` });
+      return false;
+    }
+    this.firstLine.set(key, line);
+    return true;
+  }
+}
+
+/**
  * A parsed row with the line it came from. `row` is a view of the current
  * line, valid until the next row is read: copy what you keep (collecting the
  * rows into an array would give one row, repeated).

@@ -6,21 +6,17 @@
  * terms (pkdb-calculation.md §2).
  */
 import type { OutputRecord, ScatterRecord, TermRecord, TimecourseRecord } from '../model.js';
-import type { Parsed, ProblemLog } from './cells.js';
+import { UniqueKeys, type Parsed, type ProblemLog } from './cells.js';
 import { SCATTER_AXIS, SCATTERS, TIMECOURSES } from './columns.js';
 
 /** The per-point list columns that must have one element per `output_pk`. */
 const ALIGNED = ['time', 'value', 'mean', 'median', 'min', 'max', 'sd', 'se', 'cv'] as const;
 
 export function buildTimecourses(rows: Iterable<Parsed<typeof TIMECOURSES>>, log: ProblemLog): TimecourseRecord[] {
-  const firstLine = new Map<number, number>();
+  const unique = new UniqueKeys<number>(TIMECOURSES.file, 'subset_pk', 'subset', log);
   const timecourses: TimecourseRecord[] = [];
   for (const { line, row } of rows) {
-    const seen = firstLine.get(row.subset_pk);
-    if (seen !== undefined) {
-      log.add({ file: TIMECOURSES.file, line, column: 'subset_pk', message: `subset ${row.subset_pk} repeats line ${seen}` });
-      continue;
-    }
+    if (!unique.claim(row.subset_pk, line)) continue;
     const points = row.output_pk.length;
     const misaligned = ALIGNED.find((column) => {
       const list = row[column];
@@ -32,7 +28,6 @@ export function buildTimecourses(rows: Iterable<Parsed<typeof TIMECOURSES>>, log
       log.add({ file: TIMECOURSES.file, line, column: misaligned, message });
       continue;
     }
-    firstLine.set(row.subset_pk, line);
     timecourses.push({
       subset_pk: row.subset_pk,
       subset_name: row.subset_name,
@@ -71,15 +66,10 @@ export function buildTimecourses(rows: Iterable<Parsed<typeof TIMECOURSES>>, log
 }
 
 export function buildScatters(rows: Iterable<Parsed<typeof SCATTERS>>, log: ProblemLog): ScatterRecord[] {
-  const firstLine = new Map<number, number>();
+  const unique = new UniqueKeys<number>(SCATTERS.file, 'subset_pk', 'subset', log);
   const scatters: ScatterRecord[] = [];
   for (const { line, row } of rows) {
-    const seen = firstLine.get(row.subset_pk);
-    if (seen !== undefined) {
-      log.add({ file: SCATTERS.file, line, column: 'subset_pk', message: `subset ${row.subset_pk} repeats line ${seen}` });
-      continue;
-    }
-    firstLine.set(row.subset_pk, line);
+    if (!unique.claim(row.subset_pk, line)) continue;
     const cells = row as unknown as Record<string, unknown>;
     const axis = (prefix: 'x_' | 'y_') =>
       Object.fromEntries(Object.keys(SCATTER_AXIS).map((key) => [key, cells[prefix + key]]));

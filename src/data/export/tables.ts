@@ -14,7 +14,7 @@ import type {
   StatsFields,
   StudyRecord,
 } from '../model.js';
-import type { Parsed, ProblemLog } from './cells.js';
+import { UniqueKeys, type Parsed, type ProblemLog } from './cells.js';
 import { GROUPS, INDIVIDUALS, INTERVENTIONS, OUTPUTS, STUDIES } from './columns.js';
 
 function statsOf(row: StatsFields): StatsFields {
@@ -42,15 +42,10 @@ function contradiction<T>(what: string, key: keyof T & string, first: T, firstLi
 }
 
 export function buildStudies(rows: Iterable<Parsed<typeof STUDIES>>, log: ProblemLog): StudyRecord[] {
-  const firstLine = new Map<string, number>();
+  const unique = new UniqueKeys<string>(STUDIES.file, 'sid', 'study', log);
   const studies: StudyRecord[] = [];
   for (const { line, row } of rows) {
-    const seen = firstLine.get(row.sid);
-    if (seen !== undefined) {
-      log.add({ file: STUDIES.file, line, column: 'sid', message: `study ${row.sid} repeats line ${seen}` });
-      continue;
-    }
-    firstLine.set(row.sid, line);
+    if (!unique.claim(row.sid, line)) continue;
     studies.push({
       sid: row.sid,
       name: row.name,
@@ -178,16 +173,10 @@ export function buildIndividuals(rows: Iterable<Parsed<typeof INDIVIDUALS>>, log
 }
 
 export function buildInterventions(rows: Iterable<Parsed<typeof INTERVENTIONS>>, log: ProblemLog): InterventionRecord[] {
-  const firstLine = new Map<number, number>();
+  const unique = new UniqueKeys<number>(INTERVENTIONS.file, 'intervention_pk', 'intervention', log);
   const interventions: InterventionRecord[] = [];
   for (const { line, row } of rows) {
-    const seen = firstLine.get(row.intervention_pk);
-    if (seen !== undefined) {
-      const message = `intervention ${row.intervention_pk} repeats line ${seen}`;
-      log.add({ file: INTERVENTIONS.file, line, column: 'intervention_pk', message });
-      continue;
-    }
-    firstLine.set(row.intervention_pk, line);
+    if (!unique.claim(row.intervention_pk, line)) continue;
     interventions.push({
       pk: row.intervention_pk,
       raw_pk: row.raw_pk,
