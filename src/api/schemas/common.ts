@@ -57,3 +57,17 @@ export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date 
 export function flatTerm<K extends string>(key: K): Record<K | `${K}_label`, typeof nullableString> {
   return { [key]: nullableString, [`${key}_label`]: nullableString } as Record<K | `${K}_label`, typeof nullableString>;
 }
+
+/**
+ * The measurement part every flat intervention and output row ends with:
+ * measurement type (a sid, plus label), calculation type, choice, substance
+ * and the statistics block.
+ */
+export const flatMeasurementShape = {
+  measurement_type: z.string(),
+  measurement_type_label: nullableString,
+  ...flatTerm('calculation_type'),
+  ...flatTerm('choice'),
+  ...flatTerm('substance'),
+  ...statsShape,
+};

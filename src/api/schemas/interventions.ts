@@ -6,7 +6,7 @@
  * non-dosing interventions (e.g. 54 of 1037 without route), so they are nullable.
  */
 import { z } from 'zod';
-import { flatTerm, nullableInt, nullableString, statsShape, StudyRef, TermRef } from './common.js';
+import { flatMeasurementShape, flatTerm, nullableInt, nullableString, statsShape, StudyRef, TermRef } from './common.js';
 
 export const Intervention = z.looseObject({
   pk: z.number().int(),
@@ -43,11 +43,6 @@ export const FlatIntervention = z.looseObject({
   time: nullableString,
   time_end: nullableString,
   time_unit: nullableString,
-  measurement_type: z.string(),
-  measurement_type_label: nullableString,
-  ...flatTerm('calculation_type'),
-  ...flatTerm('choice'),
-  ...flatTerm('substance'),
-  ...statsShape,
+  ...flatMeasurementShape,
 });
 export type FlatIntervention = z.infer<typeof FlatIntervention>;

@@ -6,7 +6,7 @@
  * beyond the spec's "null seen" fields.
  */
 import { z } from 'zod';
-import { flatTerm, GroupRef, IndividualRef, InterventionRef, nullableInt, nullableNumber, nullableString, statsShape, StudyRef, TermRef } from './common.js';
+import { flatMeasurementShape, flatTerm, GroupRef, IndividualRef, InterventionRef, nullableInt, nullableNumber, nullableString, statsShape, StudyRef, TermRef } from './common.js';
 
 export const Output = z.looseObject({
   pk: z.number().int(),
@@ -48,11 +48,6 @@ export const FlatOutput = z.looseObject({
   output_type: nullableString,
   time: nullableNumber,
   time_unit: nullableString,
-  measurement_type: z.string(),
-  measurement_type_label: nullableString,
-  ...flatTerm('calculation_type'),
-  ...flatTerm('choice'),
-  ...flatTerm('substance'),
-  ...statsShape,
+  ...flatMeasurementShape,
 });
 export type FlatOutput = z.infer<typeof FlatOutput>;
