@@ -18,6 +18,7 @@ import { decodeSelection, encodeSelection, Filter, parseFilterRequest, selectTab
 import { InvalidPageError, paginate, pageSizeOf } from './pagination.js';
 import { isDatasetResource, type DatasetResource } from './resources.js';
 import { Store, WRITE_RESOURCES, type WriteResource } from './store.js';
+import { obtainToken, TOKEN_BODY_LIMIT_BYTES, TOKEN_PATH, Tokens } from './tokens.js';
 import { statisticsItem, substanceStatistics, type HasTables } from './views.js';
 import { DEFAULT_BODY_LIMIT_BYTES, authenticate, createDataFile, createRecord, dataFileItem, readBody } from './writes.js';
 
@@ -78,6 +79,9 @@ class Api {
   private readonly selections = new Map<string, Selection>();
   private readonly statistics: unknown;
   private readonly substances: unknown;
+  private readonly tokens: Tokens;
+  /** The user each request's valid `Authorization: Token` header named (see `checkToken`). */
+  private readonly tokenUsers = new WeakMap<IncomingMessage, string>();
 
   constructor(
     private readonly catalog: Catalog,
@@ -88,6 +92,26 @@ class Api {
     this.filter = new Filter(catalog);
     this.statistics = statisticsItem(catalog.ctx, options.version ?? 'pkdb-toolkit');
     this.substances = substanceStatistics(catalog.ctx);
+    this.tokens = new Tokens(store, users);
+  }
+
+  /** POST /api-token-auth/ (tokens.ts). */
+  readonly tokenRoute: Route = {
+    methods: ['POST'],
+    name: 'Obtain Auth Token',
+    handle: async (req) => json(await obtainToken(req, await readBody(req, TOKEN_BODY_LIMIT_BYTES), this.users, this.tokens)),
+  };
+
+  /** Fails the request (401) when it carries a bad token, on every route as DRF does; remembers a good token's user. */
+  checkToken(req: IncomingMessage): void {
+    const username = this.tokens.userOf(req);
+    if (username !== null) this.tokenUsers.set(req, username);
+  }
+
+  /** The authenticated user: by token, else by HTTP Basic (401 without valid credentials). */
+  private user(req: IncomingMessage): Promise<string> {
+    const byToken = this.tokenUsers.get(req);
+    return byToken !== undefined ? Promise.resolve(byToken) : authenticate(req, this.users);
   }
 
   /** The selection a uuid names (memory, then the database); 404 when unknown or expired. */
@@ -164,7 +188,7 @@ class Api {
   }
 
   private async adminList(name: string, req: IncomingMessage, url: URL): Promise<Reply> {
-    await authenticate(req, this.users);
+    await this.user(req);
     // Users are configured by file; user groups do not exist here. Only the username is disclosed.
     const items = name === '_users' ? (this.users?.usernames ?? []).map((username) => ({ username })) : [];
     try {
@@ -195,7 +219,7 @@ class Api {
   }
 
   private async create(resource: WriteResource, req: IncomingMessage, url: URL): Promise<Reply> {
-    const username = await authenticate(req, this.users);
+    const username = await this.user(req);
     const body = await readBody(req, this.options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES);
     if (resource === '_datafiles') {
       const id = await createDataFile(req, body, username, this.store);
@@ -215,7 +239,7 @@ class Api {
   async mediaFile(req: IncomingMessage, path: string): Promise<Reply> {
     const m = /^\/media\/datafiles\/(\d+)\/[^/]+$/.exec(path);
     if (!m) throw notFound();
-    await authenticate(req, this.users);
+    await this.user(req);
     const content = this.store.fileContent(Number(m[1]));
     if (!content) throw notFound();
     return { kind: 'bytes', status: 200, body: content, headers: { 'Content-Type': 'application/octet-stream' } };
@@ -238,11 +262,14 @@ async function dispatch(api: Api, req: IncomingMessage, res: ServerResponse, log
   const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
   try {
     if (url.pathname.startsWith('/media/') && (method === 'GET' || method === 'HEAD')) {
+      api.checkToken(req);
       send(req, res, await api.mediaFile(req, url.pathname));
       return;
     }
-    const route = url.pathname.startsWith(API_PREFIX) ? api.route(url.pathname.slice(API_PREFIX.length)) : null;
+    const route =
+      url.pathname === TOKEN_PATH ? api.tokenRoute : url.pathname.startsWith(API_PREFIX) ? api.route(url.pathname.slice(API_PREFIX.length)) : null;
     if (!route) throw notFound();
+    api.checkToken(req);
     const format = url.searchParams.get('format');
     if (format !== null && format !== 'json' && format !== 'api') throw notFound();
     const allowed = [...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
