@@ -13,6 +13,7 @@ interface ServeCliOptions {
   dataDir?: string;
   users?: string;
   hashPassword?: string;
+  publicUrl?: string;
 }
 
 function portOf(text: string): number {
@@ -55,6 +56,14 @@ async function loadDataset(exportPath: string | undefined) {
 
 async function serve(options: ServeCliOptions): Promise<void> {
   const port = portOf(options.port);
+  if (options.publicUrl !== undefined) {
+    const { publicBaseOf } = await import('../../server/request.js');
+    try {
+      publicBaseOf(options.publicUrl);
+    } catch (error) {
+      throw new UsageError(`--public-url: ${(error as Error).message}`);
+    }
+  }
   const dataset = await loadDataset(options.export);
   const { startServer } = await import('../../server/app.js');
   const { loadUsers } = await import('../../server/auth.js');
@@ -63,7 +72,7 @@ async function serve(options: ServeCliOptions): Promise<void> {
   });
   let server;
   try {
-    server = await startServer({ dataset, host: options.host, port, dataDir: options.dataDir, users });
+    server = await startServer({ dataset, host: options.host, port, dataDir: options.dataDir, users, publicUrl: options.publicUrl });
   } catch (error) {
     throw new UsageError(`cannot serve on ${options.host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -95,6 +104,7 @@ export function register(program: Command, setExit: (code: number) => void): voi
     .option('--port <port>', 'port (0 picks a free one)', '8000')
     .option('--data-dir <dir>', 'folder of the SQLite database for writes and filter results (default: memory only)')
     .option('--users <file>', 'users allowed to write: {"users": [{"username", "hash"}]}')
+    .option('--public-url <url>', 'base URL of the links the server gives out, e.g. https://pkdb.example.org/ behind a proxy (default: the bound address)')
     .option('--hash-password <user>', 'read a password from stdin and print a users-file entry for <user>')
     .action(async (options: ServeCliOptions) => {
       if (options.hashPassword !== undefined) {
