@@ -193,10 +193,13 @@ class Api {
   private async runFilter(url: URL): Promise<Reply> {
     const request = parseFilterRequest(url.searchParams);
     const selection = this.filter.run(request, this.findSelection);
-    const uuid = randomUUID();
-    this.remember(uuid, selection);
-    await this.store.saveFilterResult(uuid, encodeSelection(selection));
-    if (!request.download) return json(summaryOf(uuid, selection));
+    if (!request.download) {
+      // One small row per result; a download stores nothing, as its uuid is never returned.
+      const uuid = randomUUID();
+      this.remember(uuid, selection);
+      await this.store.saveFilterResult(uuid, encodeSelection(selection));
+      return json(summaryOf(uuid, selection));
+    }
     const zip = writeExport(selectTables(this.catalog.tables, selection));
     return {
       kind: 'bytes',

@@ -221,11 +221,34 @@ describe('writeExport', () => {
     expect(files['groups.csv'].split('\n')[2]).toBe('1,Syn2020,3546378,,3,empty,,,,1.0,,,,,,,2,,,,');
   });
 
-  it('writes an empty table as an empty file, which reads back empty', async () => {
-    const tables = { ...tinyTables(), scatters: [] };
+  it('writes an empty table as pandas to_csv() does (`""` and a newline), which reads back empty', async () => {
+    const tables = { ...tinyTables(), scatters: [], timecourses: [] };
     const zip = writeExport(tables);
-    expect(members(zip)['scatters.csv']).toBe('');
-    expect((await readExport(zip)).tables.scatters).toEqual([]);
+    expect(members(zip)['scatters.csv']).toBe('""\n');
+    expect(members(zip)['timecourses.csv']).toBe('""\n');
+    const back = await readExport(zip);
+    expect(back.problems).toEqual([]);
+    expect(back.tables.scatters).toEqual([]);
+    expect(back.tables.timecourses).toEqual([]);
+    expect(back.tables.studies).toEqual(tables.studies);
+  });
+
+  it('writes every member of an empty dataset as an empty frame; reads it and 0-byte members back empty', async () => {
+    const empty: DatasetTables = { studies: [], groups: [], individuals: [], interventions: [], outputs: [], timecourses: [], scatters: [], terms: [] };
+    const files = members(writeExport(empty));
+    const csvs = Object.keys(files).filter((name) => name.endsWith('.csv'));
+    expect(csvs).toHaveLength(7);
+    for (const name of csvs) expect(files[name], name).toBe('""\n');
+    expect((await readExport(writeExport(empty))).tables).toEqual(empty);
+    const zeroBytes = Object.fromEntries(Object.entries(files).map(([name, text]) => [name, name.endsWith('.csv') ? '' : text]));
+    expect((await readExport(rezip(zeroBytes))).tables).toEqual(empty);
+  });
+
+  it('refuses an empty-frame header followed by rows (no columns to read them by)', async () => {
+    const good = members(writeExport(tinyTables()));
+    await expect(readExport(rezip({ ...good, 'studies.csv': '""\n0,x\n' }), { name: 'odd.zip' })).rejects.toThrow(
+      /odd\.zip: studies\.csv lacks column\(s\) sid/,
+    );
   });
 });
 

@@ -97,9 +97,13 @@ export function* readRows<S extends CsvSpec>(
   archive: string,
 ): Generator<Parsed<S>> {
   const scanner = new CsvScanner(text);
-  // PK-DB writes an empty table as an empty file, without a header.
+  // An empty table: pandas writes an empty frame as the one empty header cell `""`
+  // (write.ts: EMPTY_TABLE_CSV); a 0-byte file is read as empty too.
   if (!scanner.next()) return;
   const header = scanner.row().cells;
+  const emptyFrame = header.length === 1 && header[0] === '';
+  // Rows after it fall through to the missing-columns error below.
+  if (emptyFrame && !scanner.next()) return;
   const index = new Map(header.map((name, i) => [name, i] as const));
   const missing = Object.keys(spec.columns).filter((name) => !index.has(name));
   if (missing.length > 0) {

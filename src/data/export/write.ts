@@ -54,11 +54,20 @@ export function writeExport(tables: DatasetTables): Uint8Array {
 }
 
 /**
+ * What pandas writes for an empty table: PK-DB builds each member with
+ * `DataFrame.to_csv()`, and an empty frame has no columns, only its unnamed
+ * index, so its one line is that empty header quoted (a bare blank line would
+ * be no row at all). `pd.read_csv` reads it back as an empty frame, whereas a
+ * 0-byte file makes it raise `EmptyDataError: No columns to parse from file`.
+ */
+export const EMPTY_TABLE_CSV = '""\n';
+
+/**
  * The CSV text of one member: the index column, then each column of the spec
- * as `cell(row, column)` gives it. An empty table is an empty file, as PK-DB writes it.
+ * as `cell(row, column)` gives it; an empty table as pandas writes it (`EMPTY_TABLE_CSV`).
  */
 export function csvText<R>(spec: CsvSpec, rows: readonly R[], cell: (row: R, column: string) => unknown): string {
-  if (rows.length === 0) return '';
+  if (rows.length === 0) return EMPTY_TABLE_CSV;
   const columns = Object.entries(spec.columns);
   const header = formatCsvLine(['', ...columns.map(([name]) => name)]);
   // Cells are joined per line and lines once at the end: building each line by
