@@ -38,7 +38,7 @@ async function fromExport(path: string): Promise<Dataset> {
   }
   const [first] = loaded.problems;
   if (first) {
-    const n = loaded.problems.length;
+    const n = loaded.problemCount;
     process.stderr.write(`pkdb: warning: ${path}: skipped ${n} malformed row${n === 1 ? '' : 's'}, first ${formatProblem(first)}\n`);
   }
   return loaded.dataset;

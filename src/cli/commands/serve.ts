@@ -46,8 +46,8 @@ async function loadDataset(exportPath: string | undefined) {
   }
   const { readExport } = await import('../../data/export/read.js');
   try {
-    const { tables, problems } = await readExport(exportPath);
-    if (problems.length > 0) process.stderr.write(`pkdb serve: ${exportPath}: ${problems.length} malformed cells skipped\n`);
+    const { tables, problemCount } = await readExport(exportPath);
+    if (problemCount > 0) process.stderr.write(`pkdb serve: ${exportPath}: ${problemCount} malformed cells skipped\n`);
     return Dataset.fromTables(tables, { kind: 'export', location: exportPath });
   } catch (error) {
     throw new UsageError(`cannot read ${exportPath}: ${error instanceof Error ? error.message : String(error)}`);
