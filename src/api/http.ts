@@ -107,6 +107,12 @@ async function readBounded(body: Dispatcher.ResponseData['body'], limit: number,
   return Buffer.concat(chunks);
 }
 
+/** Drop a body unread: the connection is closed instead of drained (undici reports that as an abort, which is expected here). */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 export class HttpTransport {
   private readonly agent: Agent;
 
@@ -175,7 +181,7 @@ export class HttpTransport {
         });
         const location = headerValue(response.headers.location);
         if (REDIRECT_STATUSES.has(response.statusCode) && location !== undefined && request.method !== 'POST') {
-          response.body.destroy();
+          discard(response.body);
           const next = this.redirectTarget(context, url, location, visited);
           // Credentials belong to the origin they were given for (as fetch does on a cross-origin redirect).
           if (next.origin !== url.origin) delete headers.authorization;
@@ -187,7 +193,7 @@ export class HttpTransport {
         const tooLarge = () =>
           new LimitError(context, 'maxResponseBytes', `response body larger than ${maxResponseBytes} bytes (maxResponseBytes)${url.href === visited[0] ? '' : ` from ${publicUrl(url)}`}; not read further`);
         if (ok && declared > maxResponseBytes) {
-          response.body.destroy();
+          discard(response.body);
           return { limit: tooLarge() };
         }
         const body = await readBounded(response.body, ok ? maxResponseBytes : Math.min(maxResponseBytes, ERROR_BODY_BYTES), !ok);
