@@ -6,6 +6,7 @@ import type { QaCheck } from '../check.js';
 import { calculatedCheck } from './calculated.js';
 import { inputCheck } from './input.js';
 import { normedVsRawCheck } from './normed-vs-raw.js';
+import { plausibilityCheck } from './plausibility.js';
 import { reportedVsRecomputedCheck } from './reported-vs-recomputed.js';
 
 export const CHECKS: readonly QaCheck[] = [
@@ -13,4 +14,5 @@ export const CHECKS: readonly QaCheck[] = [
   reportedVsRecomputedCheck,
   calculatedCheck,
   normedVsRawCheck,
+  plausibilityCheck,
 ];
