@@ -2,10 +2,12 @@
  * On-disk response cache, so that an interrupted crawl resumes without
  * refetching finished pages and analyses can be re-run offline.
  *
- * Key: sha256 of the user scope and `METHOD URL`. PK-DB shows each user a
- * different set of studies, so a page fetched with credentials must never be
- * served to another user (or to an anonymous client) from a shared cache
- * folder. The scope is the username only: passwords never reach the cache.
+ * Key: sha256 of the credential scope and `METHOD URL` (the URL requested,
+ * without credentials). PK-DB shows each user a different set of studies, so
+ * a page fetched with credentials must never be served to another user (or to
+ * an anonymous client) from a shared cache folder. The scope (./auth.ts
+ * `cacheScope`) is `anonymous`, `user:<name>` or `token:<sha256 of the
+ * token>`: passwords and tokens never reach the cache.
  * Value: the response body as received. Writes go to a temporary file that is
  * renamed into place, so a crash never leaves a half-written entry.
  */
@@ -16,15 +18,14 @@ import { join } from 'node:path';
 export class ResponseCache {
   private ready: Promise<unknown> | undefined;
 
-  /** `scope`: the username the responses were fetched as; null for anonymous requests. */
+  /** `scope`: whom the responses were fetched as, from `cacheScope()`. */
   constructor(
     readonly dir: string,
-    readonly scope: string | null = null,
+    readonly scope: string = 'anonymous',
   ) {}
 
-  static key(method: string, url: string, scope: string | null = null): string {
-    const user = scope === null ? 'anonymous' : `user:${scope}`;
-    return createHash('sha256').update(`${user}\n${method.toUpperCase()} ${url}`).digest('hex');
+  static key(method: string, url: string, scope = 'anonymous'): string {
+    return createHash('sha256').update(`${scope}\n${method.toUpperCase()} ${url}`).digest('hex');
   }
 
   private path(method: string, url: string): string {

@@ -10,11 +10,24 @@ import { Blob } from 'node:buffer';
 import { FormData } from 'undici';
 import type { z } from 'zod';
 import { readExport, type ExportReadResult } from '../data/export/read.js';
+import {
+  basicAuthorization,
+  cacheScope,
+  normaliseBaseUrl,
+  resolveCredentials,
+  scrubSecrets,
+  secretsOf,
+  tokenAuthorization,
+  tokenExchangeUrl,
+  type AuthMode,
+  type Credentials,
+} from './auth.js';
 import { ResponseCache } from './cache.js';
 import { SchemaError, type RequestContext } from './errors.js';
 import { filterParams, type FilterQuery } from './filter.js';
-import { basicAuthorization, HttpTransport, publicUrl, type HttpRequest, type RequestInfo, type RetryInfo } from './http.js';
+import { HttpTransport, publicUrl, type HttpRequest, type HttpResponse, type RequestInfo, type RetryInfo } from './http.js';
 import { jsonErrorPosition } from './json-position.js';
+import { laterPageProblem, pageProblem, type PageProblem } from './pages.js';
 import { applyParams, type ListParams } from './query.js';
 import {
   DataFile,
@@ -24,6 +37,7 @@ import {
   RootListing,
   Statistics,
   SubstanceStatisticsList,
+  TokenResponse,
   WriteReference,
   WriteStudy,
   type Page,
@@ -34,14 +48,30 @@ import {
 import { parseOrThrow } from './schemas/validate.js';
 
 export interface PkdbClientOptions {
-  /** e.g. `https://pk-db.com/api/v1/`; `/api/v1/` is appended when the path lacks it. */
+  /**
+   * e.g. `https://pk-db.com/api/v1/`; `/api/v1/` is appended when the path
+   * lacks it. User info (`http://alice:pw@host/`) is taken out and used as
+   * `username`/`password` (which win when given too).
+   */
   baseUrl: string;
   username?: string;
   password?: string;
+  /** How username/password are sent: `'basic'` (default) on every request, or `'token'`: exchanged once at `<root>/api-token-auth/`. */
+  auth?: AuthMode;
+  /** A PK-DB API token, sent as `Authorization: Token <token>`; excludes username/password. */
+  token?: string;
   /** Pages fetched at once by `all()`, and connections kept open. */
   concurrency?: number;
-  /** Per attempt: time to the response headers and between body chunks. */
+  /** Per attempt: time to the response headers and between body chunks. Default 30 s. */
   timeoutMs?: number;
+  /** Total time of one request: every attempt, redirect, retry wait and the whole body. Default 5 min. */
+  deadlineMs?: number;
+  /** Largest response body read (JSON page or filter zip). Default 256 MiB. */
+  maxResponseBytes?: number;
+  /** Redirects followed by a GET; a loop fails at once. Default 5. */
+  maxRedirects?: number;
+  /** Most pages `all()` fetches of one list; a larger `last_page` is a SchemaError. Default 100 000. */
+  maxPages?: number;
   /** Retries after the first attempt on 429/502/503/504 and dropped connections. */
   retries?: number;
   /** Backoff ceiling of the first retry (doubles each retry, full jitter). Default 500 ms. */
@@ -93,17 +123,24 @@ export interface DataFileUpload {
 
 const DEFAULT_USER_AGENT = 'pkdb-toolkit (+https://github.com/matthiaskoenig/pkdb)';
 
-/** `http://host:8000` -> `http://host:8000/api/v1/`; credentials in the URL are removed. */
-export function normaliseBaseUrl(baseUrl: string): URL {
-  const url = new URL(baseUrl);
-  url.username = '';
-  url.password = '';
-  url.search = '';
-  url.hash = '';
-  if (!url.pathname.endsWith('/')) url.pathname += '/';
-  if (!url.pathname.endsWith('/api/v1/')) url.pathname += 'api/v1/';
-  return url;
+export { normaliseBaseUrl };
+
+/** Default bounds; README "Limits". */
+export const CLIENT_DEFAULTS = {
+  timeoutMs: 30_000,
+  deadlineMs: 5 * 60_000,
+  maxResponseBytes: 256 * 1024 * 1024,
+  maxRedirects: 5,
+  maxPages: 100_000,
+} as const;
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!(value > 0)) throw new TypeError(`${name} must be a positive number, got ${value}`);
+  return value;
 }
+
+type Fetched<T> = { value: T; fromCache: boolean };
 
 export class PkdbClient {
   readonly baseUrl: string;
@@ -114,27 +151,35 @@ export class PkdbClient {
   private readonly cache: ResponseCache | undefined;
   private readonly onPage: PkdbClientOptions['onPage'];
   private readonly pageSchemas = new Map<ResourceName, z.ZodType>();
+  private readonly credentials: Credentials;
+  private readonly secrets: readonly string[];
+  private readonly maxPages: number;
+  /** The `Authorization` header once known; the token exchange runs once, on the first request that needs it. */
+  private authorization: Promise<string | undefined> | undefined;
 
   constructor(options: PkdbClientOptions) {
     this.base = normaliseBaseUrl(options.baseUrl);
     this.baseUrl = this.base.href;
-    const inUrl = new URL(options.baseUrl);
-    const username = options.username ?? (inUrl.username ? decodeURIComponent(inUrl.username) : undefined);
-    const password = options.password ?? (inUrl.password ? decodeURIComponent(inUrl.password) : undefined);
+    this.credentials = resolveCredentials(options);
+    this.secrets = secretsOf(this.credentials);
     this.concurrency = Math.max(1, options.concurrency ?? 4);
+    this.maxPages = positive('maxPages', options.maxPages, CLIENT_DEFAULTS.maxPages);
     this.transport = new HttpTransport({
       connections: this.concurrency,
-      timeoutMs: options.timeoutMs ?? 30_000,
+      timeoutMs: positive('timeoutMs', options.timeoutMs, CLIENT_DEFAULTS.timeoutMs),
+      deadlineMs: positive('deadlineMs', options.deadlineMs, CLIENT_DEFAULTS.deadlineMs),
+      maxResponseBytes: positive('maxResponseBytes', options.maxResponseBytes, CLIENT_DEFAULTS.maxResponseBytes),
+      maxRedirects: Math.max(0, options.maxRedirects ?? CLIENT_DEFAULTS.maxRedirects),
       retries: Math.max(0, options.retries ?? 4),
       retryBaseDelayMs: options.retryBaseDelayMs ?? 500,
       retryMaxDelayMs: options.retryMaxDelayMs ?? 30_000,
       maxRetryAfterMs: options.maxRetryAfterMs ?? 120_000,
       userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
-      authorization: username !== undefined ? basicAuthorization(username, password ?? '') : undefined,
+      secrets: this.secrets,
       onRequest: options.onRequest,
       onRetry: options.onRetry,
     });
-    this.cache = options.cacheDir ? new ResponseCache(options.cacheDir, options.username ?? null) : undefined;
+    this.cache = options.cacheDir ? new ResponseCache(options.cacheDir, cacheScope(this.credentials)) : undefined;
     this.onPage = options.onPage;
     const overview = () => this.getJson(this.url('statistics/'), Statistics).then(({ value }) => value);
     const substances = () => this.getJson(this.url('statistics/substances/'), SubstanceStatisticsList).then(({ value }) => value);
@@ -156,6 +201,8 @@ export class PkdbClient {
   /**
    * Every item of every page, in page order. Page 1 tells `last_page`; the
    * other pages are fetched up to `concurrency` at a time and yielded in order.
+   * Each page must agree with page 1 (./pages.ts): a list that claims more
+   * pages than its count allows, or more than `maxPages`, is a SchemaError.
    */
   async *all<R extends ResourceName>(resource: R, params: ListParams = {}, options: AllOptions = {}): AsyncGenerator<ResourceItem<R>, void, undefined> {
     const report = (progress: PageProgress) => {
@@ -163,7 +210,7 @@ export class PkdbClient {
       options.onPage?.(progress);
     };
     const first = await this.fetchPage(resource, { ...params, page: 1 });
-    const pagesTotal = Math.max(1, first.value.last_page);
+    const pagesTotal = first.value.last_page;
     const count = first.value.data.count;
     let pagesDone = 1;
     report({ resource, page: 1, pagesDone, pagesTotal, count, fromCache: first.fromCache });
@@ -173,7 +220,7 @@ export class PkdbClient {
     let nextToStart = 2;
     const startMore = () => {
       while (nextToStart <= pagesTotal && inFlight.size < this.concurrency) {
-        const pending = this.fetchPage(resource, { ...params, page: nextToStart });
+        const pending = this.fetchPage(resource, { ...params, page: nextToStart }, first.value);
         // Marks the rejection handled while an earlier page is awaited; it is re-thrown in order below.
         pending.catch(() => undefined);
         inFlight.set(nextToStart++, pending);
@@ -228,7 +275,8 @@ export class PkdbClient {
   async filterDownloadBytes(query: FilterQuery = {}): Promise<Uint8Array> {
     const url = this.url('filter/');
     url.search = filterParams(query, { download: true }).toString();
-    const response = await this.transport.send({ method: 'GET', url, headers: { accept: 'application/zip, application/x-zip-compressed, */*' } });
+    // Bounded by maxResponseBytes like every response: an endless zip is cut off before it is parsed.
+    const response = await this.send({ method: 'GET', url, headers: { accept: 'application/zip, application/x-zip-compressed, */*' } });
     return new Uint8Array(response.body.buffer, response.body.byteOffset, response.body.byteLength);
   }
 
@@ -248,7 +296,7 @@ export class PkdbClient {
     form.append('file', new Blob([upload.data]), upload.filename);
     if (upload.filetype !== undefined) form.append('filetype', upload.filetype);
     const url = this.url('_datafiles/');
-    const response = await this.transport.send({ method: 'POST', url, body: form });
+    const response = await this.send({ method: 'POST', url, body: form });
     return this.decode(response.body.toString('utf8'), DataFile, { method: 'POST', url: publicUrl(url) });
   }
 
@@ -266,41 +314,111 @@ export class PkdbClient {
     return schema;
   }
 
-  private async fetchPage<R extends ResourceName>(resource: R, params: ListParams): Promise<{ value: Page<(typeof RESOURCES)[R]>; fromCache: boolean }> {
+  /**
+   * One page, checked on its own (./pages.ts) and, with `first`, against
+   * page 1 of its list, before it is cached: a page that is not the one
+   * requested (e.g. page 2 redirected to page 1) is an error, never a cache entry.
+   */
+  private async fetchPage<R extends ResourceName>(resource: R, params: ListParams & { page: number | 'last' }, first?: Page<z.ZodType>): Promise<Fetched<Page<(typeof RESOURCES)[R]>>> {
     if (!(resource in RESOURCES)) throw new TypeError(`unknown resource "${resource}"; known: ${Object.keys(RESOURCES).join(', ')}`);
-    const result = await this.getJson(this.url(`${resource}/`, params), this.pageSchema(resource));
-    return result as { value: Page<(typeof RESOURCES)[R]>; fromCache: boolean };
+    const requested = params.page;
+    // The page schema is built per resource at run time, so its output type is `unknown` here.
+    const check = (value: unknown): PageProblem | undefined => {
+      const page = value as Page<z.ZodType>;
+      return pageProblem(page, requested, this.maxPages) ?? (first !== undefined ? laterPageProblem(first, page) : undefined);
+    };
+    const result = await this.getJson(this.url(`${resource}/`, params), this.pageSchema(resource), check);
+    return result as Fetched<Page<(typeof RESOURCES)[R]>>;
   }
 
-  /** GET, validated; served from the cache when present there, cached after validation otherwise. */
-  private async getJson<S extends z.ZodType>(url: URL, schema: S): Promise<{ value: z.infer<S>; fromCache: boolean }> {
+  /**
+   * GET, validated (schema, then `check`); served from the cache when present
+   * there, cached after validation otherwise. The key is the URL requested, so
+   * a response that came through a redirect to another path or query is not
+   * cached: it is not what that URL names.
+   */
+  private async getJson<S extends z.ZodType>(url: URL, schema: S, check?: (value: z.infer<S>) => PageProblem | undefined): Promise<Fetched<z.infer<S>>> {
     const context: RequestContext = { method: 'GET', url: publicUrl(url) };
+    const validate = (text: string) => {
+      const value = this.decode(text, schema, context);
+      const problem = check?.(value);
+      if (problem) throw new SchemaError(context, problem.path, problem.problem);
+      return value;
+    };
     const cached = await this.cache?.get('GET', context.url);
-    if (cached !== undefined) return { value: this.decode(cached, schema, context), fromCache: true };
-    const response = await this.transport.send({ method: 'GET', url });
+    if (cached !== undefined) return { value: validate(cached), fromCache: true };
+    const response = await this.send({ method: 'GET', url });
     const text = response.body.toString('utf8');
-    const value = this.decode(text, schema, context);
-    await this.cache?.set('GET', context.url, text);
+    const value = validate(text);
+    if (samePage(url, response)) await this.cache?.set('GET', context.url, text);
     return { value, fromCache: false };
   }
 
   private async postJson<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.infer<S>> {
     const url = this.url(path);
     const request: HttpRequest = { method: 'POST', url, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
-    const response = await this.transport.send(request);
+    const response = await this.send(request);
     return this.decode(response.body.toString('utf8'), schema, { method: 'POST', url: publicUrl(url) });
   }
 
-  /** JSON.parse + schema; a parse failure names the position and shows the text around it. */
-  private decode<S extends z.ZodType>(text: string, schema: S, context: RequestContext): z.infer<S> {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      const { offset, line, column } = jsonErrorPosition(text);
-      const near = text.slice(Math.max(0, offset - 30), offset + 30).replace(/\s+/g, ' ');
-      throw new SchemaError(context, '', `invalid JSON at position ${offset} (line ${line}, column ${column}) near ${JSON.stringify(near)}`);
-    }
-    return parseOrThrow(schema, json, context);
+  /** Through the transport, with the `Authorization` header of the client's credentials. */
+  private async send(request: HttpRequest): Promise<HttpResponse> {
+    this.authorization ??= this.authorize().catch((error: unknown) => {
+      // A failed exchange is not remembered: the next request tries again.
+      this.authorization = undefined;
+      throw error;
+    });
+    const authorization = await this.authorization;
+    if (authorization === undefined) return this.transport.send(request);
+    return this.transport.send({ ...request, headers: { ...request.headers, authorization } });
   }
+
+  private async authorize(): Promise<string | undefined> {
+    const credentials = this.credentials;
+    switch (credentials.kind) {
+      case 'anonymous':
+        return undefined;
+      case 'basic':
+        return basicAuthorization(credentials.username, credentials.password);
+      case 'token':
+        return tokenAuthorization(credentials.token);
+      case 'token-exchange': {
+        // NOTES §3: POST {username, password} -> {"token": "..."}; 400 for bad credentials.
+        const url = tokenExchangeUrl(this.base);
+        const { username, password } = credentials;
+        const body = JSON.stringify({ username, password });
+        const response = await this.transport.send({ method: 'POST', url, body, headers: { 'content-type': 'application/json' } });
+        const { token } = this.decode(response.body.toString('utf8'), TokenResponse, { method: 'POST', url: publicUrl(url) });
+        return tokenAuthorization(token);
+      }
+    }
+  }
+
+  /**
+   * JSON.parse + schema; a parse failure names the position and shows the
+   * text around it. A server that echoes a password or token does not get it
+   * into the message.
+   */
+  private decode<S extends z.ZodType>(text: string, schema: S, context: RequestContext): z.infer<S> {
+    try {
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        const { offset, line, column } = jsonErrorPosition(text);
+        const near = text.slice(Math.max(0, offset - 30), offset + 30).replace(/\s+/g, ' ');
+        throw new SchemaError(context, '', `invalid JSON at position ${offset} (line ${line}, column ${column}) near ${JSON.stringify(near)}`);
+      }
+      return parseOrThrow(schema, json, context);
+    } catch (error) {
+      if (!(error instanceof SchemaError) || this.secrets.length === 0) throw error;
+      const scrub = (text: string) => scrubSecrets(text, this.secrets);
+      throw new SchemaError(error.request, scrub(error.path), scrub(error.problem), error.more.map(scrub));
+    }
+  }
+}
+
+/** Whether a response is the page its URL names: no redirect, or one that kept path and query (e.g. http -> https). */
+function samePage(requested: URL, response: HttpResponse): boolean {
+  return response.url.pathname === requested.pathname && response.url.search === requested.search;
 }

@@ -64,6 +64,30 @@ export class NetworkError extends Error {
   }
 }
 
+/** The client option whose bound a request reached. */
+export type ClientLimit = 'maxResponseBytes' | 'deadlineMs' | 'maxRedirects';
+
+/**
+ * A request stopped at one of the client's bounds: a body larger than
+ * `maxResponseBytes`, no complete answer within `deadlineMs`, or a redirect
+ * chain that loops or is longer than `maxRedirects`. Never retried: the same
+ * request would hit the same bound again.
+ */
+export class LimitError extends Error {
+  override readonly name = 'LimitError';
+  constructor(
+    readonly request: RequestContext,
+    /** The option that sets the bound. */
+    readonly limit: ClientLimit,
+    readonly problem: string,
+  ) {
+    super(`${describeRequest(request)}: ${problem}`);
+  }
+  get url(): string {
+    return this.request.url;
+  }
+}
+
 /** Excerpt of a response body for messages: whitespace collapsed, at most `max` characters. */
 export function excerpt(body: string, max = 300): string {
   const flat = body.replace(/\s+/g, ' ').trim();

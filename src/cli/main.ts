@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { pathToFileURL } from 'node:url';
-import { UsageError, exitCodeFor, reportError } from './errors.js';
+import { UsageError, exitCodeFor, reportError, secretsInArgs } from './errors.js';
 
 type CommandModule = { register(program: Command, setExit: (code: number) => void): void };
 
@@ -46,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
       // --help and --version end through here with exit code 0.
       return error.exitCode === 0 ? 0 : 2;
     }
-    reportError(error);
+    reportError(error, secretsInArgs(argv));
     return exitCodeFor(error);
   }
 }

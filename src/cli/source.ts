@@ -38,7 +38,7 @@ async function fromExport(path: string): Promise<Dataset> {
   }
   const [first] = loaded.problems;
   if (first) {
-    const n = loaded.problems.length;
+    const n = loaded.problemCount;
     process.stderr.write(`pkdb: warning: ${path}: skipped ${n} malformed row${n === 1 ? '' : 's'}, first ${formatProblem(first)}\n`);
   }
   return loaded.dataset;
@@ -51,15 +51,18 @@ async function fromApi(opts: SourceOptions): Promise<Dataset> {
   try {
     client = new PkdbClient({ baseUrl, username: opts.user, password: opts.password });
   } catch (error) {
-    throw new UsageError(`--base-url ${baseUrl}: ${(error as Error).message}`);
+    // The client's message never holds the URL's password; the URL as given would.
+    throw new UsageError(`--base-url: ${(error as Error).message}`);
   }
   const bar = await crawlProgress();
   try {
+    // client.baseUrl: the URL without its user info.
     return await crawlDataset(client, { studies: opts.study, onProgress: bar.update });
   } catch (error) {
-    throw new UsageError(`cannot load ${baseUrl}: ${firstLine((error as Error).message)}`);
+    throw new UsageError(`cannot load ${client.baseUrl}: ${firstLine((error as Error).message)}`);
   } finally {
     bar.stop();
+    await client.close();
   }
 }
 

@@ -106,11 +106,15 @@ export class Dataset {
 
   /**
    * Loads a PK-DB export zip. Malformed rows are skipped and returned as
-   * `problems` (pass `strict: true` to fail on the first one instead).
+   * `problems`, the first `maxProblems` of `problemCount` (pass `strict: true`
+   * to fail on the first one instead); the reader's size limits apply.
    */
-  static async fromExport(path: string, options: ReadExportOptions = {}): Promise<{ dataset: Dataset; problems: ExportProblem[] }> {
-    const { tables, problems } = await readExport(path, options);
-    return { dataset: new Dataset(tables, { kind: 'export', location: path }), problems };
+  static async fromExport(
+    path: string,
+    options: ReadExportOptions = {},
+  ): Promise<{ dataset: Dataset; problems: ExportProblem[]; problemCount: number }> {
+    const { tables, problems, problemCount } = await readExport(path, options);
+    return { dataset: new Dataset(tables, { kind: 'export', location: path }), problems, problemCount };
   }
 
   /** Distinct studies, groups, individuals, interventions, outputs (and calculated ones), timecourses, scatters. */

@@ -1,6 +1,9 @@
 /** Non-compartmental analysis: the standard profile and PK-DB's 2020 `pkdb` profile. */
 export { PPTESTCD, ROUTES, AUC_METHODS, codesForRoute, type Pptestcd, type Route, type AucMethod } from './codes.js';
 export { NcaInputError } from './clean.js';
+export { PARAMETERS, PARAMETER, parameterRows, type ParameterRow, type UnitRule, type Scope } from './parameters.js';
+export * as derived from './derived.js';
+export { aucInterval, partialAreas, concentrationAt, type AucIntervalOptions, type AucType } from './partial-auc.js';
 export { nca, type NcaInput, type NcaOptions, type NcaResult, type ParameterValue, type LambdaZPoints } from './nca.js';
 export type { LambdaZSelection } from './select-lambda-z.js';
 export { ncaByGroup, type GroupColumns, type GroupResult } from './group.js';

@@ -11,13 +11,14 @@
  * The integrals start at the dose (time 0): extravascular and infusion profiles
  * without a sample there get C(0) = 0, an IV bolus gets C0.
  */
-import { codesForRoute, ROUTES, type AucMethod, type Pptestcd, type Route } from './codes.js';
+import { ROUTES, type AucMethod, type Pptestcd, type Route } from './codes.js';
 import { cleanProfile, NcaInputError, type CleanProfile } from './clean.js';
 import { backExtrapolatedC0, firstMaxIndex, lastPositiveIndex, tlag } from './observed.js';
+import { parameterRows, type Quantities } from './parameters.js';
 import { integrate } from './trapezoid.js';
 import { selectLambdaZ, type LambdaZSelection } from './select-lambda-z.js';
 import { DEFAULT_UNITS, parameterUnits } from './units.js';
-import { AT, ParameterSheet, VARIANTS, type ParameterValue } from './sheet.js';
+import { evaluate, type Notes, type ParameterValue } from './sheet.js';
 
 export type { ParameterValue };
 
@@ -61,22 +62,19 @@ export interface NcaResult {
   excluded: { missing: number[]; predose: number[] };
 }
 
-const NO_DOSE = 'no dose given';
-const NO_POSITIVE = 'no positive concentration';
-
-function checkedRoute(route: Route | undefined): Route {
+export function checkedRoute(route: Route | undefined): Route {
   if (route === undefined) return 'extravascular';
   if (!ROUTES.includes(route)) throw new NcaInputError(`route must be one of ${ROUTES.join(', ')}, got "${route}"`);
   return route;
 }
 
-function checkedDose(dose: number | undefined): number | null {
+export function checkedDose(dose: number | undefined): number | null {
   if (dose === undefined) return null;
   if (!(Number.isFinite(dose) && dose > 0)) throw new NcaInputError(`dose must be a positive number, got ${dose}`);
   return dose;
 }
 
-function checkedDuration(route: Route, duration: number | undefined): number {
+export function checkedDuration(route: Route, duration: number | undefined): number {
   if (route !== 'iv-infusion') return 0;
   if (duration === undefined || !(Number.isFinite(duration) && duration >= 0)) {
     throw new NcaInputError(`an iv-infusion needs a duration ≥ 0, got ${duration}`);
@@ -85,7 +83,7 @@ function checkedDuration(route: Route, duration: number | undefined): number {
 }
 
 /** Samples the integrals run over: the clean profile, with the dose-time point added where missing. */
-interface IntegrationGrid {
+export interface IntegrationGrid {
   time: readonly number[];
   conc: readonly number[];
   /** Grid index = profile index + offset. */
@@ -95,7 +93,7 @@ interface IntegrationGrid {
   c0Extrapolated: boolean;
 }
 
-function integrationGrid({ time, conc }: CleanProfile, route: Route): IntegrationGrid {
+export function integrationGrid({ time, conc }: CleanProfile, route: Route): IntegrationGrid {
   if (route === 'iv-bolus') {
     if (time[0] === 0 && conc[0] > 0) return { time, conc, offset: 0, c0: conc[0], c0Extrapolated: false };
     // A non-positive value at the bolus time is not the peak: it is replaced by C0.
@@ -114,109 +112,108 @@ function integrationGrid({ time, conc }: CleanProfile, route: Route): Integratio
   return { time: [0, ...time], conc: [0, ...conc], offset: 1, c0: null, c0Extrapolated: false };
 }
 
-/** Division that stays null when either side is missing. */
-function ratio(numerator: number | null, denominator: number | null): number | null {
-  return numerator === null || denominator === null ? null : numerator / denominator;
+/** Quantities of a single-dose profile whose interval fields are not used. */
+export const NO_INTERVAL = {
+  tau: null, aucint: null, aumcint: null, cmin: null, tmin: null, ctrough: null, troughReason: '',
+  firstAuctau: null, firstCmax: null,
+} as const;
+
+export interface ProfileSettings {
+  route: Route;
+  dose: number | null;
+  /** Infusion duration, 0 for other routes. */
+  duration: number;
+  method: AucMethod;
+  lambdaZ: LambdaZSelection;
+  volumeFactor: number;
+}
+
+/**
+ * The primary quantities of a clean, non-empty profile whose dose is at time 0:
+ * Cmax/Tmax, Clast/Tlast, Tlag, AUClast/AUCall/AUMClast on the integration
+ * grid, the λz fit, and for an IV bolus C0 and its back-extrapolated area.
+ */
+export function profileQuantities(profile: CleanProfile, s: ProfileSettings): Quantities {
+  const { time, conc } = profile;
+  const { route, method } = s;
+  const iMax = firstMaxIndex(conc);
+  const iLast = lastPositiveIndex(conc);
+  const grid = integrationGrid(profile, route);
+  const toLast = iLast < 0 ? null : integrate(grid.time, grid.conc, 0, iLast + grid.offset, method);
+  const all = integrate(grid.time, grid.conc, 0, grid.time.length - 1, method);
+  const outcome = selectLambdaZ(profile, route, s.duration, s.lambdaZ, { cmax: iMax, last: iLast });
+  const fit = outcome.fit;
+  return {
+    route,
+    dose: s.dose,
+    infusionDuration: route === 'iv-infusion' ? s.duration : 0,
+    volumeFactor: s.volumeFactor,
+    cmax: conc[iMax],
+    tmax: time[iMax],
+    clast: iLast < 0 ? null : conc[iLast],
+    tlast: iLast < 0 ? null : time[iLast],
+    tlag: route === 'extravascular' ? tlag(time, conc) : null,
+    auclst: toLast ? toLast.auc : null,
+    aumclst: toLast ? toLast.aumc : null,
+    aucall: all.auc,
+    fit,
+    fitReason: outcome.reason ?? '',
+    lamz: fit ? -fit.slope : null,
+    lamzFirst: fit ? time[fit.points[0]] : null,
+    lamzLast: fit ? time[fit.points[fit.points.length - 1]] : null,
+    c0: route === 'iv-bolus' ? grid.c0 : null,
+    backArea: grid.c0Extrapolated ? integrate(grid.time, grid.conc, 0, 1, method).auc : 0,
+    ...NO_INTERVAL,
+  };
 }
 
 /**
  * Standard NCA of one profile. Throws NcaInputError for unusable input
  * (duplicate times, unequal lengths, a bad route, dose or duration); every
- * other problem leaves the affected parameters null with a note.
+ * other problem leaves the affected parameters null with a note. The
+ * parameters are the rows of the table in ./parameters.ts for the route.
  */
 export function nca(input: NcaInput, options: NcaOptions = {}): NcaResult {
   const route = checkedRoute(input.route);
   const dose = checkedDose(input.dose);
   const duration = checkedDuration(route, input.duration);
-  const method = options.aucMethod ?? 'linear';
   const { units, volumeFactor } = parameterUnits({
     time: input.timeUnit ?? DEFAULT_UNITS.time,
     conc: input.concUnit ?? DEFAULT_UNITS.conc,
     dose: input.doseUnit ?? DEFAULT_UNITS.dose,
     volume: input.volumeUnit ?? DEFAULT_UNITS.volume,
   });
-  const codes = codesForRoute(route);
+  const rows = parameterRows(route);
   const profile = cleanProfile(input.time, input.conc);
-  const sheet = new ParameterSheet(units);
   const excluded = { missing: profile.missing, predose: profile.predose };
   if (profile.time.length === 0) {
-    return { parameters: sheet.parameters(route), lambdaZ: null, notes: sheet.notes(codes, 'no usable post-dose sample'), excluded };
+    const empty = emptyQuantities(route, dose, volumeFactor, 'no usable post-dose sample');
+    const { parameters } = evaluate(rows, empty, units);
+    const notes: Notes = {};
+    for (const row of rows) notes[row.code] = 'no usable post-dose sample';
+    return { parameters, lambdaZ: null, notes, excluded };
   }
-  const { time, conc } = profile;
-  const iv = route !== 'extravascular';
-
-  const iMax = firstMaxIndex(conc);
-  const iLast = lastPositiveIndex(conc);
-  const cmax = conc[iMax];
-  const clast = iLast < 0 ? null : conc[iLast];
-  const tlast = iLast < 0 ? null : time[iLast];
-  sheet.set(AT.CMAX, cmax, '');
-  sheet.set(AT.TMAX, time[iMax], '');
-  sheet.set(AT.CLST, clast, NO_POSITIVE);
-  sheet.set(AT.TLST, tlast, NO_POSITIVE);
-  sheet.set(AT.CMAXD, ratio(cmax, dose), NO_DOSE);
-  if (!iv) sheet.set(AT.TLAG, tlag(time, conc), NO_POSITIVE);
-
-  const grid = integrationGrid(profile, route);
-  const toLast = iLast < 0 ? null : integrate(grid.time, grid.conc, 0, iLast + grid.offset, method);
-  const all = integrate(grid.time, grid.conc, 0, grid.time.length - 1, method);
-  const auclst = toLast ? toLast.auc : null;
-  const aumclst = toLast ? toLast.aumc : null;
-  sheet.set(AT.AUCLST, auclst, NO_POSITIVE);
-  sheet.set(AT.AUCALL, all.auc, '');
-  sheet.set(AT.AUMCLST, aumclst, NO_POSITIVE);
-  const mrtShift = route === 'iv-infusion' ? duration / 2 : 0;
-  const mrtlst = auclst ? (aumclst as number) / auclst - mrtShift : null;
-  sheet.set(iv ? AT.MRTIVLST : AT.MRTEVLST, mrtlst, 'AUCLST is missing or 0');
-
-  const outcome = selectLambdaZ(profile, route, duration, options.lambdaZ ?? 'best-fit', { cmax: iMax, last: iLast });
-  const fit = outcome.fit;
-  const noFit = outcome.reason ?? '';
-  const lamz = fit ? -fit.slope : null;
-  sheet.set(AT.LAMZ, lamz, noFit);
-  sheet.set(AT.LAMZHL, lamz === null ? null : Math.LN2 / lamz, noFit);
-  sheet.set(AT.LAMZNPT, fit ? fit.points.length : null, noFit);
-  sheet.set(AT.LAMZLL, fit ? time[fit.points[0]] : null, noFit);
-  sheet.set(AT.LAMZUL, fit ? time[fit.points[fit.points.length - 1]] : null, noFit);
-  sheet.set(AT.R2, fit ? fit.r2 : null, noFit);
-  sheet.set(AT.R2ADJ, fit ? fit.adjR2 : null, noFit);
-  sheet.set(AT.CORRXY, fit ? fit.corr : null, noFit);
-  const clstp = fit && tlast !== null ? Math.exp(fit.intercept + fit.slope * tlast) : null;
-  sheet.set(AT.CLSTP, clstp, noFit);
-
-  const doseReason = dose === null ? NO_DOSE : noFit;
-  const backArea = grid.c0Extrapolated ? integrate(grid.time, grid.conc, 0, 1, method).auc : 0;
-  // Observed (O) and predicted (P) variants differ only in the Clast used for the extrapolation.
-  for (let v = 0; v < 2; v++) {
-    const at = VARIANTS[v];
-    const c = v === 0 ? clast : clstp;
-    const extrapolable = lamz !== null && c !== null && auclst !== null && tlast !== null;
-    const aucInf = extrapolable ? auclst + c / lamz : null;
-    const aumcInf = extrapolable ? (aumclst as number) + (c * tlast) / lamz + c / (lamz * lamz) : null;
-    sheet.set(at.AUCIF, aucInf, noFit);
-    sheet.set(at.AUCPE, aucInf === null ? null : (100 * (aucInf - (auclst as number))) / aucInf, noFit);
-    sheet.set(at.AUMCIF, aumcInf, noFit);
-    sheet.set(at.AUMCPE, aumcInf === null ? null : (100 * (aumcInf - (aumclst as number))) / aumcInf, noFit);
-    sheet.set(at.AUCIFD, ratio(aucInf, dose), doseReason);
-    const mrt = aucInf === null ? null : (aumcInf as number) / aucInf - mrtShift;
-    sheet.set(iv ? at.MRTIVIF : at.MRTEVIF, mrt, noFit);
-    const cl = dose === null ? null : ratio(dose * volumeFactor, aucInf);
-    sheet.set(iv ? at.CL : at.CLF, cl, doseReason);
-    sheet.set(iv ? at.VZ : at.VZF, cl === null || lamz === null ? null : cl / lamz, doseReason);
-    if (iv) sheet.set(at.VSS, cl === null || mrt === null ? null : mrt * cl, doseReason);
-    if (route === 'iv-bolus') sheet.set(at.AUCPBE, aucInf === null ? null : (100 * backArea) / aucInf, noFit);
-  }
-  if (route === 'iv-bolus') sheet.set(AT.C0, grid.c0, NO_POSITIVE);
-
+  const settings = { route, dose, duration, method: options.aucMethod ?? 'linear', lambdaZ: options.lambdaZ ?? 'best-fit', volumeFactor };
+  const q = profileQuantities(profile, settings);
+  const { parameters, notes } = evaluate(rows, q, units);
   return {
-    parameters: sheet.parameters(route),
-    notes: sheet.notes(codes, 'not computable'),
-    lambdaZ: fit ? lambdaZPoints(profile, fit.points, fit.intercept, fit.slope) : null,
+    parameters,
+    notes,
+    lambdaZ: q.fit ? lambdaZPoints(profile, q.fit.points, q.fit.intercept, q.fit.slope) : null,
     excluded,
   };
 }
 
-function lambdaZPoints(profile: CleanProfile, points: number[], intercept: number, slope: number): LambdaZPoints {
+/** Quantities of a profile without a usable sample: everything missing for `reason`. */
+export function emptyQuantities(route: Route, dose: number | null, volumeFactor: number, reason: string): Quantities {
+  return {
+    route, dose, infusionDuration: 0, volumeFactor, cmax: null, tmax: null, clast: null, tlast: null, tlag: null,
+    auclst: null, aumclst: null, aucall: null, fit: null, fitReason: reason, lamz: null, lamzFirst: null,
+    lamzLast: null, c0: null, backArea: 0, ...NO_INTERVAL,
+  };
+}
+
+export function lambdaZPoints(profile: CleanProfile, points: number[], intercept: number, slope: number): LambdaZPoints {
   return {
     indices: points.map((k) => (profile.row ? profile.row[k] : k)),
     times: points.map((k) => profile.time[k]),

@@ -14,12 +14,13 @@
  *   conc mg/L keep factor 1, so the common case is exactly the unscaled values;
  * - AUC T*C (h*mg/L), AUMC T^2*C (h^2*mg/L), λz 1/T, dose-normalised X/D
  *   ((mg/L)/mg, h*mg/L/mg), never converted;
- * - "%" for percentages, "count" for LAMZNPT, "" for R², R²adj and r.
+ * - "%" for percentages, "count" for LAMZNPT, "" for ratios (R², R²adj, r, PTR, swing, accumulation).
+ * Each parameter names its rule (`UnitRule`) in the table of ./parameters.ts.
  */
 import { conversionFactor } from '../units/convert.js';
 import { UnitError } from '../units/errors.js';
 import { NcaInputError } from './clean.js';
-import { PPTESTCD, type Pptestcd } from './codes.js';
+import { PARAMETERS, type Pptestcd, type UnitRule } from './parameters.js';
 
 export interface UnitSystem {
   time: string;
@@ -71,23 +72,13 @@ export function volumeScale(dose: string, conc: string, volume: string): { unit:
 
 function composeUnits({ time, conc, dose, volume: target }: UnitSystem): ParameterUnits {
   const auc = `${time}*${conc}`;
-  const aumc = `${time}^2*${conc}`;
   const { unit: volume, factor } = volumeScale(dose, conc, target);
-  const clearance = `${volume}/${time}`;
+  const byRule: Record<UnitRule, string> = {
+    conc, time, auc, aumc: `${time}^2*${conc}`, rate: `1/${time}`, percent: '%', count: 'count', ratio: '',
+    concPerDose: `(${conc})/${dose}`, aucPerDose: `${auc}/${dose}`, volume, clearance: `${volume}/${time}`,
+  };
   const units = {} as Record<Pptestcd, string>;
-  for (const code of PPTESTCD) units[code] = '';
-  Object.assign(units, {
-    CMAX: conc, CLST: conc, CLSTP: conc, C0: conc,
-    TMAX: time, TLAG: time, TLST: time, LAMZHL: time, LAMZLL: time, LAMZUL: time,
-    MRTEVLST: time, MRTEVIFO: time, MRTEVIFP: time, MRTIVLST: time, MRTIVIFO: time, MRTIVIFP: time,
-    AUCLST: auc, AUCALL: auc, AUCIFO: auc, AUCIFP: auc,
-    AUMCLST: aumc, AUMCIFO: aumc, AUMCIFP: aumc,
-    AUCPEO: '%', AUCPEP: '%', AUMCPEO: '%', AUMCPEP: '%', AUCPBEO: '%', AUCPBEP: '%',
-    LAMZ: `1/${time}`, LAMZNPT: 'count',
-    CMAXD: `(${conc})/${dose}`, AUCIFOD: `${auc}/${dose}`, AUCIFPD: `${auc}/${dose}`,
-    CLFO: clearance, CLFP: clearance, CLO: clearance, CLP: clearance,
-    VZFO: volume, VZFP: volume, VZO: volume, VZP: volume, VSSO: volume, VSSP: volume,
-  } satisfies Partial<Record<Pptestcd, string>>);
+  for (const p of PARAMETERS) units[p.code] = byRule[p.unit];
   return { units, volumeFactor: factor };
 }
 

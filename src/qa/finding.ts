@@ -1,7 +1,6 @@
 /**
  * A finding: one thing in the data that a curator should look at. Every check
- * (stored calculated outputs, reported vs recomputed, normed vs raw, input
- * problems) produces these; the report and the CSV/JSON files are views of them.
+ * (src/qa/checks/) produces these, its `kind` naming the check; the report and the CSV/JSON files are views of them.
  * The columns are those of findings.csv.
  */
 export type Severity = 'major' | 'minor' | 'info';
@@ -13,7 +12,10 @@ export type FindingKind =
   | 'reported-vs-recomputed'
   | 'normed-vs-raw'
   | 'unit'
-  | 'input';
+  | 'input'
+  | 'plausibility'
+  /** A check or a preparation step that threw (the message names it). */
+  | 'check-failed';
 
 export interface Finding {
   kind: FindingKind;

@@ -1,9 +1,13 @@
 /** The QA run and its building blocks, for notebooks and the library surface. */
-export { runQa, type QaOptions, type QaResult } from './run.js';
+export { runQa, sortFindings, type QaOptions, type QaResult } from './run.js';
+export { prepareContext, matchKey, type QaContext, type QaContextOptions, type RecomputedTimecourse } from './context.js';
+export { runChecks, type QaCheck } from './check.js';
+export { CHECKS } from './checks/index.js';
+export { canonicalUnit, CANONICAL_UNITS, type ParameterValue } from './parameters.js';
 export { classify, samplingIntervalAround, ratioOf, SEVERITY_OF, type Classification, type ComparisonContext, type Verdict } from './classify.js';
 export { ratioCauses, unitFactorCause, perKgCause, SCALE_FACTORS, type SuspectedCause } from './causes.js';
 export { TOLERANCES, REPORTED_PARAMETERS, isReportedParameter, type ReportedParameter, type Tolerance } from './tolerances.js';
-export { compareReported, inUnit, reportedValue, type Comparison, type RecomputedTimecourse } from './compare.js';
+export { compareReported, inUnit, reportedValue, type Comparison } from './checks/reported-vs-recomputed.js';
 export { doseMismatchCauses } from './dose-cause.js';
 export { checkTimecourseInput } from './input-checks.js';
 export { standardRecomputation, doseInfo, pkdbValuesBySubset, type StandardRecomputation, type DoseInfo } from './recompute.js';

@@ -99,22 +99,6 @@ const STANDARD_CODES: Record<ReportedParameter, { ev: Pptestcd; iv: Pptestcd }> 
   clearance: { ev: 'CLFO', iv: 'CLO' },
 };
 
-/** Units of the standard results, as expressions the units module parses (T, C, D of the timecourse and dose). */
-function standardUnits(time: string, conc: string, dose: string | null): Record<ReportedParameter, string | null> {
-  const volume = dose ? `${dose} / (${conc})` : null;
-  return {
-    cmax: conc,
-    tmax: time,
-    auc_end: `${time} * ${conc}`,
-    auc_inf: `${time} * ${conc}`,
-    thalf: time,
-    kel: `1 / ${time}`,
-    vd: volume,
-    vd_ss: volume,
-    clearance: volume ? `${volume} / ${time}` : null,
-  };
-}
-
 /**
  * The standard profile of a timecourse: linear-up/log-down AUC, best-fit λz,
  * times shifted to the dose. Never throws: input the NCA rejects (duplicate
@@ -142,13 +126,14 @@ export function standardRecomputation(tc: TimecourseRecord, dose: DoseInfo | nul
   } catch (error) {
     return empty(error instanceof Error ? error.message : String(error));
   }
-  const units = standardUnits(tc.time_unit, tc.unit, dose?.unit ?? null);
   const family = dose && dose.route !== 'extravascular' ? 'iv' : 'ev';
   const values: ParameterValues = {};
   for (const [parameter, codes] of Object.entries(STANDARD_CODES) as [ReportedParameter, { ev: Pptestcd; iv: Pptestcd }][]) {
-    const value = result.parameters[codes[family]]?.value;
-    const unit = units[parameter];
-    if (value != null && Number.isFinite(value) && value !== 0 && unit) values[parameter] = { value, unit };
+    // The unit the NCA labelled its value with: volumes and clearances come back already scaled to L and L/T
+    // (src/nca/units.ts), so composing dose/(conc) here would convert them a second time.
+    const computed = result.parameters[codes[family]];
+    const value = computed?.value;
+    if (value != null && Number.isFinite(value) && value !== 0 && computed?.unit) values[parameter] = { value, unit: computed.unit };
   }
   const points: { time: number; conc: number }[] = [];
   time.forEach((t, i) => {

@@ -6,7 +6,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { overviewScatterSpec, ratioHistogramSpec, type ComparisonPoint } from '../plots/overview.js';
 import { timecourseSpec, type TimecoursePlotInput } from '../plots/timecourse.js';
-import type { Comparison, RecomputedTimecourse } from '../qa/compare.js';
+import type { Comparison, RecomputedTimecourse } from '../qa/checks/reported-vs-recomputed.js';
 import type { QaResult } from '../qa/run.js';
 import { concentrationSeries } from '../qa/input-checks.js';
 import { conversionFactor } from '../units/convert.js';

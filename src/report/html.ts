@@ -23,8 +23,15 @@ const MAJOR_COLUMNS = FINDING_COLUMNS.filter((c) => c !== 'study_sid');
 /** Above this many charts they render when scrolled into view, so a large report stays responsive. */
 export const EAGER_CHART_LIMIT = 200;
 
-function formatCell(value: unknown): string {
-  if (typeof value === 'number') return Number.isFinite(value) ? String(+value.toPrecision(5)) : String(value);
+/** Columns that hold record identifiers: shown exactly, never rounded (output 143002 must not read as 143000). */
+const IDENTIFIER_COLUMNS: ReadonlySet<string> = new Set(['subset_pk', 'output_pk']);
+
+/** A cell's text: identifiers exactly, values to 6 significant digits (enough to see any slip factor). */
+export function formatCell(column: string, value: unknown): string {
+  if (typeof value === 'number') {
+    if (IDENTIFIER_COLUMNS.has(column) || !Number.isFinite(value)) return String(value);
+    return String(+value.toPrecision(6));
+  }
   return value == null ? '' : String(value);
 }
 
@@ -35,7 +42,7 @@ function findingsTable(findings: readonly Finding[], id: string, columns: readon
       const cells = columns.map((c) => {
         const v = f[c];
         const sortKey = typeof v === 'number' ? ` data-sort="${v}"` : c === 'severity' ? ` data-sort="${{ info: 0, minor: 1, major: 2 }[f.severity]}"` : '';
-        return `<td${sortKey}>${escapeHtml(formatCell(v))}</td>`;
+        return `<td${sortKey}>${escapeHtml(formatCell(c, v))}</td>`;
       }).join('');
       return `<tr class="sev-${f.severity}">${cells}</tr>`;
     })

@@ -16,6 +16,8 @@ import { ApiError, invalidPage, methodNotAllowed, notFound } from './errors.js';
 import type { Selection } from './filter.js';
 import { decodeSelection, encodeSelection, Filter, parseFilterRequest, selectTables, summaryOf } from './filter.js';
 import { InvalidPageError, paginate, pageSizeOf } from './pagination.js';
+import { checkQueryLimits } from './query.js';
+import { boundBaseOf, publicBaseOf, publicLink, requestUrl } from './request.js';
 import { isDatasetResource, type DatasetResource } from './resources.js';
 import { Store, WRITE_RESOURCES, type WriteResource } from './store.js';
 import { obtainToken, TOKEN_BODY_LIMIT_BYTES, TOKEN_PATH, Tokens } from './tokens.js';
@@ -36,6 +38,12 @@ export interface ServerOptions {
   bodyLimitBytes?: number;
   /** The `version` of /statistics/. */
   version?: string;
+  /**
+   * Base of every link the server hands out (next/previous pages, the API
+   * root, data files), e.g. `https://pkdb.example.org/` behind a proxy.
+   * Default: the bound address. The Host header is never used.
+   */
+  publicUrl?: string;
   /** One line per server error (never request headers, so never credentials). */
   log?: (line: string) => void;
 }
@@ -82,6 +90,8 @@ class Api {
   private readonly tokens: Tokens;
   /** The user each request's valid `Authorization: Token` header named (see `checkToken`). */
   private readonly tokenUsers = new WeakMap<IncomingMessage, string>();
+  /** Public base URL of links; set once the server listens (see startServer). */
+  base = new URL('http://localhost/');
 
   constructor(
     private readonly catalog: Catalog,
@@ -144,7 +154,7 @@ class Api {
       return {
         methods: writable ? ['GET', 'POST'] : ['GET'],
         name,
-        handle: (req, url) => (req.method === 'POST' ? this.create(name as WriteResource, req, url) : this.list(name, url)),
+        handle: (req, url) => (req.method === 'POST' ? this.create(name as WriteResource, req) : this.list(name, url)),
       };
     }
     const detail = /^(.+)\/([^/]+)$/.exec(name);
@@ -152,7 +162,7 @@ class Api {
       const resource = detail[1];
       const id = safeDecode(detail[2]);
       if (id === null) return null;
-      return { methods: ['GET'], name: `${resource} instance`, handle: (_req, url) => json(this.catalog.detail(resource, id, this.written(resource, url))) };
+      return { methods: ['GET'], name: `${resource} instance`, handle: () => json(this.catalog.detail(resource, id, this.written(resource))) };
     }
     return null;
   }
@@ -161,7 +171,7 @@ class Api {
     const format = url.searchParams.get('format');
     const links = Object.fromEntries(
       ROOT_RESOURCE_NAMES.map((name) => {
-        const link = new URL(`${API_PREFIX}${name}/`, url.origin);
+        const link = publicLink(this.base, `${API_PREFIX}${name}/`);
         if (format !== null) link.searchParams.set('format', format);
         return [name, link.href];
       }),
@@ -169,16 +179,21 @@ class Api {
     return json(links);
   }
 
+  /** The public base without its trailing slash, as data file URLs start. */
+  private get origin(): string {
+    return this.base.href.replace(/\/$/, '');
+  }
+
   /** Items POSTed to a write view, as its GET lists them. */
-  private written(resource: DatasetResource, url: URL): Record<string, unknown>[] {
+  private written(resource: DatasetResource): Record<string, unknown>[] {
     if (!(WRITE_RESOURCES as readonly string[]).includes(resource)) return [];
     const records = this.store.list(resource as WriteResource);
-    if (resource === '_datafiles') return records.map((r) => dataFileItem(url.origin, r.id, r.body));
+    if (resource === '_datafiles') return records.map((r) => dataFileItem(this.origin, r.id, r.body));
     return records.map((r) => r.body);
   }
 
   private list(resource: DatasetResource, url: URL): Reply {
-    const items = this.catalog.select(resource, url.searchParams, this.findSelection, this.written(resource, url));
+    const items = this.catalog.select(resource, url.searchParams, this.findSelection, this.written(resource));
     try {
       return json(paginate(items, { page: url.searchParams.get('page'), pageSize: pageSizeOf(url.searchParams.get('page_size')), requestUrl: url }));
     } catch (error) {
@@ -218,13 +233,13 @@ class Api {
     };
   }
 
-  private async create(resource: WriteResource, req: IncomingMessage, url: URL): Promise<Reply> {
+  private async create(resource: WriteResource, req: IncomingMessage): Promise<Reply> {
     const username = await this.user(req);
     const body = await readBody(req, this.options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES);
     if (resource === '_datafiles') {
       const id = await createDataFile(req, body, username, this.store);
       const stored = this.store.list('_datafiles').find((r) => r.id === id);
-      return json(dataFileItem(url.origin, id, stored?.body ?? {}), 201);
+      return json(dataFileItem(this.origin, id, stored?.body ?? {}), 201);
     }
     const tables = this.catalog.tables;
     const item = await createRecord(resource, body, username, {
@@ -259,15 +274,25 @@ function send(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
 
 async function dispatch(api: Api, req: IncomingMessage, res: ServerResponse, log: (line: string) => void): Promise<void> {
   const method = req.method ?? 'GET';
-  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+  let path = '(unparsed target)';
   try {
-    if (url.pathname.startsWith('/media/') && (method === 'GET' || method === 'HEAD')) {
+    // Inside the try: a bad Host header or target is a 400, never an exception out of the handler.
+    const local = requestUrl(req.url, req.headers.host);
+    path = local.pathname;
+    checkQueryLimits(local.search, local.searchParams);
+    // Handlers read parameters from, and build links on, the request's public URL.
+    const url = publicLink(api.base, `${local.pathname}${local.search}`);
+    if (local.pathname.startsWith('/media/') && (method === 'GET' || method === 'HEAD')) {
       api.checkToken(req);
-      send(req, res, await api.mediaFile(req, url.pathname));
+      send(req, res, await api.mediaFile(req, local.pathname));
       return;
     }
     const route =
-      url.pathname === TOKEN_PATH ? api.tokenRoute : url.pathname.startsWith(API_PREFIX) ? api.route(url.pathname.slice(API_PREFIX.length)) : null;
+      local.pathname === TOKEN_PATH
+        ? api.tokenRoute
+        : local.pathname.startsWith(API_PREFIX)
+          ? api.route(local.pathname.slice(API_PREFIX.length))
+          : null;
     if (!route) throw notFound();
     api.checkToken(req);
     const format = url.searchParams.get('format');
@@ -286,8 +311,19 @@ async function dispatch(api: Api, req: IncomingMessage, res: ServerResponse, log
       send(req, res, json(error.body, error.status, error.headers));
       return;
     }
-    log(`pkdb serve: ${method} ${url.pathname}: ${error instanceof Error ? error.message : String(error)}`);
+    log(`pkdb serve: ${method} ${path}: ${error instanceof Error ? error.message : String(error)}`);
     send(req, res, json({ detail: 'A server error occurred.' }, 500));
+  }
+}
+
+/** Runs one request; nothing it throws (a failed send included) escapes as an unhandled rejection. */
+async function handle(api: Api, req: IncomingMessage, res: ServerResponse, log: (line: string) => void): Promise<void> {
+  try {
+    await dispatch(api, req, res, log);
+  } catch (error) {
+    log(`pkdb serve: ${req.method ?? 'GET'}: answer failed: ${error instanceof Error ? error.message : String(error)}`);
+    if (!res.headersSent) send(req, res, json({ detail: 'A server error occurred.' }, 500));
+    else res.destroy();
   }
 }
 
@@ -297,17 +333,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const store = await Store.open(options.dataDir);
   const api = new Api(new Catalog(options.dataset), store, users, options);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const publicBase = options.publicUrl === undefined ? undefined : publicBaseOf(options.publicUrl);
   const server = createServer((req, res) => {
-    void dispatch(api, req, res, log);
+    handle(api, req, res, log).catch(() => res.destroy());
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 8000, options.host ?? '127.0.0.1', () => resolve());
   });
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const bound = boundBaseOf(address.address, address.family, address.port);
+  api.base = publicBase ?? bound;
   return {
-    url: `http://${host}:${address.port}${API_PREFIX}`,
+    url: new URL(API_PREFIX.slice(1), bound).href,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

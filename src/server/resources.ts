@@ -65,6 +65,15 @@ const SUBJECT_FIELDS: ExtraFields = {
   choice_sid: (item) => pluck(item.characteristica, ['choice', 'sid']),
 };
 
+/**
+ * pkdata/studies items carry `sid`/`name`; PK-DB's StudyAnalysisViewSet filters
+ * them as `study_sid`/`study_name`, like every other pkdata list (issue 10).
+ */
+const FLAT_STUDY_FIELDS: ExtraFields = {
+  study_sid: (item) => pluck(item, ['sid']),
+  study_name: (item) => pluck(item, ['name']),
+};
+
 const byNumber = <T>(key: (row: T) => number) => (a: T, b: T) => key(a) - key(b);
 const sorted = <T>(rows: readonly T[], compare: (a: T, b: T) => number): T[] => [...rows].sort(compare);
 const num = (v: unknown): number => v as number;
@@ -126,6 +135,7 @@ export const DATASET_VIEWS = {
     build: (ctx) => sorted(ctx.tables.studies, (a, b) => compareText(a.sid, b.sid)).map(flatStudyItem),
     key: (item) => str(item.sid),
     selectedBy: (item) => ({ table: 'studies', key: str(item.sid) }),
+    fields: FLAT_STUDY_FIELDS,
   },
   'pkdata/groups': {
     build: (ctx) => sorted(ctx.tables.groups, byNumber((g) => g.pk)).flatMap(flatGroupItems),

@@ -42,7 +42,8 @@ describe('parseCsv', () => {
     const { rows } = parseCsv('a,b\n"1"x,2\n3,4\n"open,5\n6,7\n');
     expect(rows[0].error).toMatch(/after a closing quote in field 1/);
     expect(rows[1]).toEqual({ line: 3, cells: ['3', '4'] });
-    expect(rows[2].error).toBe('unterminated quoted field');
+    expect(rows[2].error).toBe('unterminated quoted field 1 (a quote opened on line 4 is never closed)');
+    expect(rows[2].errorField).toBe(0);
     expect(rows).toHaveLength(3);
   });
 

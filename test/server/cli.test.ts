@@ -32,7 +32,7 @@ function pkdb(args: string[]) {
 
 describe('pkdb serve', () => {
   it('prints the base URL once serving, answers on it, and exits 0 on SIGTERM', async () => {
-    const child = pkdb(['serve', '--port', '0', '--data-dir', join(work, 'data')]);
+    const child = pkdb(['serve', '--port', '0', '--data-dir', join(work, 'data'), '--public-url', 'https://pkdb.example.org/']);
     const firstLine = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`pkdb serve exited early with ${code}`)));
@@ -40,6 +40,8 @@ describe('pkdb serve', () => {
     expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/$/);
     const response = await fetch(new URL('pkdata/studies/', firstLine));
     expect(response.status).toBe(200);
+    const root = (await (await fetch(firstLine)).json()) as Record<string, string>;
+    expect(root.studies).toBe('https://pkdb.example.org/api/v1/studies/');
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
@@ -63,6 +65,7 @@ describe('pkdb serve', () => {
     const users = join(work, 'users.json');
     await writeFile(users, JSON.stringify({ users: [{ username: 'bob', hash: 'plaintext' }] }));
     expect(await main(['serve', '--users', users, '--port', '0'])).toBe(2);
+    expect(await main(['serve', '--public-url', 'ftp://pkdb.example.org/', '--port', '0'])).toBe(2);
   });
 });
 

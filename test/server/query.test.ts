@@ -1,6 +1,6 @@
 /** Field filters, lookups, search and ordering over API items (NOTES.md §1, §2). */
 import { describe, expect, it } from 'vitest';
-import { fieldFilters, fieldValues, orderItems, searchPredicate } from '../../src/server/query.js';
+import { fieldFilters, fieldValues, orderItems, parseFilterKey, searchPredicate, wildcardMatcher } from '../../src/server/query.js';
 
 const items = [
   { pk: 1, normed: true, value: 2.5, study: { sid: 'S1', name: 'Alpha2001' }, substance: { sid: 'caf', name: 'caffeine', label: 'Caffeine' }, group: null, interventions: [{ pk: 7, name: 'a' }] },
@@ -65,5 +65,47 @@ describe('search and ordering', () => {
     expect(order('value')).toEqual([1, 3, 2]);
     expect(order('study_sid', '-pk')).toEqual([3, 1, 2]);
     expect(order('unknown')).toEqual([1, 2, 3]);
+  });
+});
+
+describe('hostile names and patterns', () => {
+  it('names of Object.prototype members are unknown fields, not prototype lookups', () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      expect(fieldValues(items[0], name)).toBeUndefined();
+      expect(fieldValues(items[0], `study_${name}`) ?? []).toEqual([]);
+      expect(select(`${name}=x`)).toEqual([1, 2, 3]);
+      expect(orderItems(items, [name, `-${name}`]).map((i) => i.pk)).toEqual([1, 2, 3]);
+    }
+    const extra = { substance: () => ['x'] };
+    expect(fieldValues(items[0], 'constructor', extra)).toBeUndefined();
+  });
+
+  it('a key splits into field and one lookup; more segments or long names are ignored', () => {
+    expect(parseFilterKey('study_name__in')).toEqual({ field: 'study_name', lookup: 'in' });
+    expect(parseFilterKey('study_name')).toEqual({ field: 'study_name', lookup: null });
+    expect(parseFilterKey('a__b__in')).toBeNull();
+    expect(parseFilterKey('name__regexp')).toBeNull();
+    expect(select(`${'a__'.repeat(200)}in=1`)).toEqual([1, 2, 3]);
+    expect(select(`${'a_'.repeat(300)}a=1`)).toEqual([1, 2, 3]);
+    expect(fieldValues(items[0], 'a_b_c_d_e_f')).toBeUndefined();
+  });
+
+  it('wildcard: * and ? anchored, linear in the value even for many stars', () => {
+    const m = (p: string, t: string) => wildcardMatcher(p)(t);
+    expect(m('*pha*', 'Alpha2001')).toBe(true);
+    expect(m('A?pha*1', 'Alpha2001')).toBe(true);
+    expect(m('Alpha', 'Alpha2001')).toBe(false);
+    expect(m('*', '')).toBe(true);
+    expect(m('a*b*c', 'abxbc')).toBe(true);
+    expect(m('a*b*c', 'acb')).toBe(false);
+    expect(m('*ab', 'aab')).toBe(true);
+    const started = performance.now();
+    expect(m(`${'*a'.repeat(120)}*b`, 'a'.repeat(5000))).toBe(false);
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it('search: more than 16 different words is a 400, repeats count once', () => {
+    expect(() => searchPredicate(Array.from({ length: 17 }, (_, i) => `w${i}`).join(' '))).toThrow(/at most 16/);
+    expect(items.filter(searchPredicate(Array(50).fill('alpha').join(' '))).map((i) => i.pk)).toEqual([1, 3]);
   });
 });

@@ -122,3 +122,12 @@ export const RootListing = z.looseObject(
   Object.fromEntries(ROOT_RESOURCE_NAMES.map((name) => [name, z.string()])) as Record<(typeof ROOT_RESOURCE_NAMES)[number], z.ZodString>,
 );
 export type RootListing = z.infer<typeof RootListing>;
+
+/**
+ * POST /api-token-auth/ answer (users/views.py: ObtainAuthTokenCustom, NOTES §3).
+ * The token goes into a header, so it must be printable ASCII without spaces.
+ */
+export const TokenResponse = z.looseObject({
+  token: z.string().regex(/^[\x21-\x7e]+$/, 'a token of printable ASCII without spaces'),
+});
+export type TokenResponse = z.infer<typeof TokenResponse>;

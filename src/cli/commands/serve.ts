@@ -16,6 +16,7 @@ interface ServeCliOptions {
   users?: string;
   hashPassword?: string;
   revokeToken?: string;
+  publicUrl?: string;
 }
 
 function portOf(text: string): number {
@@ -48,8 +49,8 @@ async function loadDataset(exportPath: string | undefined) {
   }
   const { readExport } = await import('../../data/export/read.js');
   try {
-    const { tables, problems } = await readExport(exportPath);
-    if (problems.length > 0) process.stderr.write(`pkdb serve: ${exportPath}: ${problems.length} malformed cells skipped\n`);
+    const { tables, problemCount } = await readExport(exportPath);
+    if (problemCount > 0) process.stderr.write(`pkdb serve: ${exportPath}: ${problemCount} malformed cells skipped\n`);
     return Dataset.fromTables(tables, { kind: 'export', location: exportPath });
   } catch (error) {
     throw new UsageError(`cannot read ${exportPath}: ${error instanceof Error ? error.message : String(error)}`);
@@ -73,6 +74,14 @@ async function revokeToken(username: string, dataDir: string | undefined): Promi
 
 async function serve(options: ServeCliOptions): Promise<void> {
   const port = portOf(options.port);
+  if (options.publicUrl !== undefined) {
+    const { publicBaseOf } = await import('../../server/request.js');
+    try {
+      publicBaseOf(options.publicUrl);
+    } catch (error) {
+      throw new UsageError(`--public-url: ${(error as Error).message}`);
+    }
+  }
   const dataset = await loadDataset(options.export);
   const { startServer } = await import('../../server/app.js');
   const { loadUsers } = await import('../../server/auth.js');
@@ -81,7 +90,7 @@ async function serve(options: ServeCliOptions): Promise<void> {
   });
   let server;
   try {
-    server = await startServer({ dataset, host: options.host, port, dataDir: options.dataDir, users });
+    server = await startServer({ dataset, host: options.host, port, dataDir: options.dataDir, users, publicUrl: options.publicUrl });
   } catch (error) {
     throw new UsageError(`cannot serve on ${options.host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -114,6 +123,7 @@ export function register(program: Command, setExit: (code: number) => void): voi
     .option('--port <port>', 'port (0 picks a free one)', '8000')
     .option('--data-dir <dir>', 'folder of the SQLite database for writes and filter results (default: memory only)')
     .option('--users <file>', 'users allowed to write: {"users": [{"username", "hash"}]}')
+    .option('--public-url <url>', 'base URL of the links the server gives out, e.g. https://pkdb.example.org/ behind a proxy (default: the bound address)')
     .option('--hash-password <user>', 'read a password from stdin and print a users-file entry for <user>')
     .option('--revoke-token <user>', 'delete the API token of <user> (from POST /api-token-auth/) in --data-dir, then exit')
     .action(async (options: ServeCliOptions) => {

@@ -34,18 +34,75 @@ export function formatProblem(problem: ExportProblem): string {
   return `${problem.file}${where}${column}: ${problem.message}`;
 }
 
-/** Collects problems; in strict mode the first one ends the read. */
+/** How many problems a read keeps by default (it counts them all). */
+export const DEFAULT_MAX_PROBLEMS = 1000;
+
+/**
+ * Collects problems: counts every one, keeps the first `max` (a damaged file
+ * can have a problem on each of millions of lines); in strict mode the first
+ * one ends the read.
+ */
 export class ProblemLog {
   readonly problems: ExportProblem[] = [];
+  /** Every problem found, kept or not. */
+  count = 0;
   constructor(
     private readonly archive: string,
     private readonly strict: boolean,
+    private readonly max = DEFAULT_MAX_PROBLEMS,
   ) {}
 
   add(problem: ExportProblem): void {
     if (this.strict) throw new ExportError(`${this.archive}: ${formatProblem(problem)}`, problem);
-    this.problems.push(problem);
+    if (this.count++ < this.max) this.problems.push(problem);
   }
+}
+
+/**
+ * A member's text. Valid UTF-8 without NUL (every real export) is decoded
+ * strictly in one native pass; otherwise each bad byte sequence becomes
+ * U+FFFD, as WHATWG decoding does, and `bad` finds the characters that mark
+ * the rows `readRows` must report: U+FFFD for invalid UTF-8 (a Latin-1 `µ` is
+ * the byte 0xB5), and NUL, which no CSV cell holds.
+ */
+export interface MemberText {
+  text: string;
+  bad: RegExp | null;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
+
+export function decodeMember(bytes: Uint8Array): MemberText {
+  const nul = bytes.indexOf(0) >= 0;
+  let text: string;
+  let invalid = false;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    text = lenientUtf8.decode(bytes);
+    invalid = true;
+  }
+  const bad = invalid ? (nul ? /[\0\uFFFD]/g : /\uFFFD/g) : nul ? /\0/g : null;
+  return { text, bad };
+}
+
+/** Position of the first match of global `re` at or after `from`, or -1. */
+function findFrom(re: RegExp, text: string, from: number): number {
+  re.lastIndex = from;
+  return re.exec(text)?.index ?? -1;
+}
+
+/** The first cell of the scanner's row holding a match of global `re` (-1 when none), and why it is bad. */
+function badCell(scanner: CsvScanner, re: RegExp): { field: number; message: string } {
+  for (let i = 0; i < scanner.width; i++) {
+    const cell = scanner.cell(i);
+    const at = findFrom(re, cell, 0);
+    if (at < 0) continue;
+    const what = cell.charCodeAt(at) === 0 ? 'a NUL byte' : 'invalid UTF-8 (read as U+FFFD; Latin-1 text?)';
+    return { field: i, message: `${what} at character ${at + 1} of ${quoted(cell)}` };
+  }
+  return { field: -1, message: 'invalid UTF-8 or a NUL byte' };
 }
 
 /**
@@ -92,7 +149,7 @@ export interface Parsed<S extends CsvSpec> {
  */
 export function* readRows<S extends CsvSpec>(
   spec: S,
-  text: string,
+  { text, bad }: MemberText,
   log: ProblemLog,
   archive: string,
 ): Generator<Parsed<S>> {
@@ -101,6 +158,12 @@ export function* readRows<S extends CsvSpec>(
   // (write.ts: EMPTY_TABLE_CSV); a 0-byte file is read as empty too.
   if (!scanner.next()) return;
   const header = scanner.row().cells;
+  // Rows holding a bad character (see decodeMember) are reported and skipped; -1 when none is left.
+  let nextBad = bad === null ? -1 : findFrom(bad, text, 0);
+  if (nextBad >= 0 && nextBad < scanner.rowEnd) {
+    const { field, message } = badCell(scanner, bad!);
+    throw new ExportError(`${archive}: ${spec.file} line ${scanner.line}, header cell ${field + 1}: ${message}`);
+  }
   const emptyFrame = header.length === 1 && header[0] === '';
   // Rows after it fall through to the missing-columns error below.
   if (emptyFrame && !scanner.next()) return;
@@ -130,8 +193,14 @@ export function* readRows<S extends CsvSpec>(
   const count = fields.length;
   rows: while (scanner.next()) {
     const line = scanner.line;
+    if (nextBad >= 0 && nextBad < scanner.rowEnd) {
+      const { field, message } = badCell(scanner, bad!);
+      log.add({ file: spec.file, line, column: header[field] ?? null, message });
+      nextBad = findFrom(bad!, text, scanner.rowEnd);
+      continue;
+    }
     if (scanner.error !== undefined) {
-      log.add({ file: spec.file, line, column: null, message: scanner.error });
+      log.add({ file: spec.file, line, column: header[scanner.errorField] ?? null, message: scanner.error });
       continue;
     }
     if (scanner.width !== width) {

@@ -19,6 +19,8 @@ export interface CsvRow {
   cells: string[];
   /** Set when the row is syntactically broken (stray or unterminated quote); cells are a best effort. */
   error?: string;
+  /** The 0-based field of `error`. */
+  errorField?: number;
 }
 
 export interface CsvTable {
@@ -57,6 +59,8 @@ export class CsvScanner {
   width = 0;
   /** Set when the current row is syntactically broken; cells are a best effort. */
   error: string | undefined = undefined;
+  /** The 0-based field of `error`. */
+  errorField = -1;
   /** The unescaped cells when the current row has a quote; null when every cell is a range of `text`. */
   quoted: string[] | null = null;
   private starts = new Int32Array(64);
@@ -92,6 +96,11 @@ export class CsvScanner {
     return false;
   }
 
+  /** Position in `text` just past the current row (and its line end). */
+  get rowEnd(): number {
+    return this.pos;
+  }
+
   /** The text holding cell `i` of the current row; the cell is `source(i).slice(start(i), end(i))`. */
   source(i: number): string {
     return this.quoted === null ? this.text : this.quoted[i];
@@ -113,7 +122,10 @@ export class CsvScanner {
   row(): CsvRow {
     const cells = this.quoted ?? Array.from({ length: this.width }, (_, i) => this.cell(i));
     const row: CsvRow = { line: this.line, cells };
-    if (this.error !== undefined) row.error = this.error;
+    if (this.error !== undefined) {
+      row.error = this.error;
+      row.errorField = this.errorField;
+    }
     return row;
   }
 
@@ -149,13 +161,26 @@ export class CsvScanner {
     if (this.nextQuote < end) this.nextQuote = this.text.indexOf('"', end);
     this.line = row.line;
     this.error = row.error;
+    this.errorField = row.errorField ?? -1;
     this.quoted = row.cells;
     this.width = row.cells.length;
     return true;
   }
 }
 
-/** Reads one row that has a quote somewhere, from `pos` up to and including its line end. */
+/** Records the first syntax error of a row. */
+function fail(row: CsvRow, message: string): void {
+  if (row.error !== undefined) return;
+  row.error = message;
+  row.errorField = row.cells.length;
+}
+
+/**
+ * Reads one row that has a quote somewhere, from `pos` up to and including
+ * its line end. A quote is only valid around a whole field (RFC 4180 2.5-2.7,
+ * which is what pandas writes): a quote inside an unquoted field, text after
+ * a closing quote and a quote never closed are errors naming the field.
+ */
 function quotedRow(text: string, pos: number, line: number): { row: CsvRow; end: number; nextLine: number } {
   const n = text.length;
   const row: CsvRow = { line, cells: [] };
@@ -168,7 +193,7 @@ function quotedRow(text: string, pos: number, line: number): { row: CsvRow; end:
         const close = text.indexOf('"', start);
         if (close < 0) {
           cell += text.slice(start);
-          row.error ??= 'unterminated quoted field';
+          fail(row, `unterminated quoted field ${row.cells.length + 1} (a quote opened on line ${line} is never closed)`);
           pos = n;
           break;
         }
@@ -185,13 +210,15 @@ function quotedRow(text: string, pos: number, line: number): { row: CsvRow; end:
       const after = pos;
       pos = fieldEnd(text, pos);
       if (pos > after) {
-        row.error ??= `unexpected text after a closing quote in field ${row.cells.length + 1}`;
+        fail(row, `unexpected text after a closing quote in field ${row.cells.length + 1}`);
         cell += text.slice(after, pos);
       }
     } else {
       const start = pos;
       pos = fieldEnd(text, pos);
       cell = text.slice(start, pos);
+      const stray = cell.indexOf('"');
+      if (stray >= 0) fail(row, `stray quote in unquoted field ${row.cells.length + 1} (at character ${stray + 1} of the field)`);
     }
     row.cells.push(cell);
     if (pos >= n) return { row, end: n, nextLine: line + 1 };

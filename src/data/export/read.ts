@@ -2,34 +2,43 @@
  * Reads a PK-DB filter-download zip (NOTES.md §8) into dataset tables.
  *
  * Each member is inflated and decoded whole (the largest, outputs.csv, is
- * 13 MB), then its rows are parsed one at a time into records, so that only
- * the records stay in memory: loading the shared export peaks at about 250 MB
- * RSS in a fresh process (bench/export.bench.ts).
+ * 13 MB), one member at a time, then its rows are parsed one at a time into
+ * records, so that only the records stay in memory: loading the shared export
+ * peaks at about 250 MB RSS in a fresh process (bench/export.bench.ts).
+ *
+ * Bounded for hostile archives: the zip limits of ./zip.ts (entries, bytes
+ * per member and in total, checked before and while inflating) and at most
+ * `maxProblems` problems kept (all are counted).
  */
 import { readFile } from 'node:fs/promises';
 import type { DatasetTables } from '../model.js';
-import { ExportError, ProblemLog, readRows, type ExportProblem } from './cells.js';
+import { decodeMember, DEFAULT_MAX_PROBLEMS, ExportError, ProblemLog, readRows, type ExportProblem } from './cells.js';
 import { EXPORT_CSVS, GROUPS, INDIVIDUALS, INTERVENTIONS, OUTPUTS, SCATTERS, STUDIES, TIMECOURSES } from './columns.js';
 import type { CsvSpec } from './columns.js';
 import { buildScatters, buildTerms, buildTimecourses, linkTimecourseOutputs } from './subsets.js';
 import { buildGroups, buildIndividuals, buildInterventions, buildOutputs, buildStudies } from './tables.js';
-import { DEFAULT_ZIP_LIMITS, unzipGuarded, type ZipLimits } from './zip.js';
+import { DEFAULT_ZIP_LIMITS, openZip, type ZipLimits } from './zip.js';
 
-export { ExportError, formatProblem, type ExportProblem } from './cells.js';
+export { DEFAULT_MAX_PROBLEMS, ExportError, formatProblem, type ExportProblem } from './cells.js';
+export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip.js';
 
 export interface ReadExportOptions {
   /** Throw an ExportError at the first malformed row instead of skipping it. */
   strict?: boolean;
   /** How messages name the archive (default: the path, or `export zip` for bytes). */
   name?: string;
-  /** Zip-bomb limits (defaults: DEFAULT_ZIP_LIMITS). */
+  /** Zip-bomb limits: entries, bytes per member and in total, ratio (defaults: DEFAULT_ZIP_LIMITS). */
   limits?: Partial<ZipLimits>;
+  /** Problems kept in `problems` (default DEFAULT_MAX_PROBLEMS, 1000); `problemCount` counts them all. */
+  maxProblems?: number;
 }
 
 export interface ExportReadResult {
   tables: DatasetTables;
-  /** Rows that were skipped, with file, line and column. Empty when everything read. */
+  /** Rows that were skipped, with file, line and column: the first `maxProblems`. Empty when everything read. */
   problems: ExportProblem[];
+  /** Every problem found; more than `problems.length` when the list was cut at `maxProblems`. */
+  problemCount: number;
 }
 
 /**
@@ -41,18 +50,13 @@ export async function readExport(source: string | Uint8Array, options: ReadExpor
   const archive = options.name ?? (typeof source === 'string' ? source : 'export zip');
   const bytes = typeof source === 'string' ? await readArchive(source, archive) : source;
   const wanted = new Set(EXPORT_CSVS.map((spec) => spec.file));
-  const members = unzipGuarded(bytes, archive, wanted, { ...DEFAULT_ZIP_LIMITS, ...options.limits });
-  const missing = [...wanted].filter((file) => members[file] === undefined);
+  const members = openZip(bytes, archive, { ...DEFAULT_ZIP_LIMITS, ...options.limits });
+  const missing = [...wanted].filter((file) => !members.has(file));
   if (missing.length > 0) throw new ExportError(`${archive}: missing ${missing.join(', ')} (not a PK-DB export?)`);
 
-  const log = new ProblemLog(archive, options.strict ?? false);
-  const decoder = new TextDecoder('utf-8');
-  const rowsOf = <S extends CsvSpec>(spec: S) => {
-    const text = decoder.decode(members[spec.file]);
-    // Free each member's bytes as soon as it is parsed: the inflated zip is the bulk of peak memory.
-    delete members[spec.file];
-    return readRows(spec, text, log, archive);
-  };
+  const log = new ProblemLog(archive, options.strict ?? false, options.maxProblems ?? DEFAULT_MAX_PROBLEMS);
+  // Each member is inflated when its rows are read, and its bytes dropped once decoded: one member at a time in memory.
+  const rowsOf = <S extends CsvSpec>(spec: S) => readRows(spec, decodeMember(members.read(spec.file)), log, archive);
 
   const outputs = buildOutputs(rowsOf(OUTPUTS), log);
   const timecourses = buildTimecourses(rowsOf(TIMECOURSES), log);
@@ -68,7 +72,7 @@ export async function readExport(source: string | Uint8Array, options: ReadExpor
     scatters,
     terms: buildTerms(outputs, timecourses, scatters),
   };
-  return { tables, problems: log.problems };
+  return { tables, problems: log.problems, problemCount: log.count };
 }
 
 async function readArchive(path: string, archive: string): Promise<Uint8Array> {

@@ -1,9 +1,13 @@
 /**
  * Zip archives for exports. Reading parses the central directory itself and
- * checks every entry's declared sizes before anything is inflated: an archive
- * whose entry count, total uncompressed size or compression ratio is absurd is
- * refused (zip bombs). Entries inflate with Node's native zlib, capped at their
- * declared size, so an entry that lies about its size cannot grow past it.
+ * checks every entry before anything is inflated: an archive with too many
+ * entries, an unsafe name (zip slip), a member declaring more than the
+ * per-file budget, declared sizes summing past the total budget, or an absurd
+ * compression ratio is refused (zip bombs), naming the member. Members are
+ * then inflated one at a time, on demand, with Node's native zlib capped at
+ * their declared size: zlib stops as soon as its output passes the cap, so a
+ * member that lies about its size is refused while inflating, having
+ * allocated at most its declared size (itself within the budget).
  *
  * Writing deflates with native zlib too, through fflate's documented
  * extension point (a ZipPassThrough subclass with its own `process`), several
@@ -15,6 +19,8 @@ import { ExportError } from './cells.js';
 
 export interface ZipLimits {
   maxEntries: number;
+  /** Uncompressed size of any one member. */
+  maxFileBytes: number;
   /** Sum of the declared uncompressed sizes. */
   maxTotalBytes: number;
   /** Uncompressed/compressed above this is suspicious ... */
@@ -23,9 +29,16 @@ export interface ZipLimits {
   ratioFloorBytes: number;
 }
 
-/** The real export is 20 MB in 9 entries at a ratio of about 6:1; these limits leave room for a full PK-DB dump. */
+/**
+ * The real 2020 export is 20 MB in 9 entries (the largest, outputs.csv, 13 MB)
+ * at a ratio of about 6:1; these limits leave room for a PK-DB dump many times
+ * that. A member also has to fit one JavaScript string once decoded (V8's
+ * limit is 2^29 - 24 characters, 512 MiB), hence 256 MiB per file; members
+ * are inflated one at a time, so the total bounds time more than memory.
+ */
 export const DEFAULT_ZIP_LIMITS: ZipLimits = {
   maxEntries: 10_000,
+  maxFileBytes: 256 * 1024 ** 2,
   maxTotalBytes: 2 * 1024 ** 3,
   maxRatio: 1000,
   ratioFloorBytes: 100 * 1024 ** 2,
@@ -49,21 +62,24 @@ const END_OF_DIRECTORY = 0x06054b50;
 const DIRECTORY_ENTRY = 0x02014b50;
 const LOCAL_HEADER = 0x04034b50;
 
-/** The central directory (APPNOTE.TXT 4.3.12, 4.3.16); throws on anything malformed. */
-function readDirectory(bytes: Uint8Array): ZipEntry[] {
+/** The central directory (APPNOTE.TXT 4.3.12, 4.3.16); throws on anything malformed or over `maxEntries`. */
+function readDirectory(bytes: Uint8Array, maxEntries: number): ZipEntry[] {
+  if (bytes.length < 22) throw new Error(`${bytes.length} bytes, too short for a zip`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // The end record is 22 bytes plus a comment of at most 65535.
   let end = bytes.length - 22;
   const stop = Math.max(0, end - 65535);
   while (end >= stop && view.getUint32(end, true) !== END_OF_DIRECTORY) end--;
-  if (end < stop) throw new Error('no end-of-central-directory record');
+  if (end < stop) throw new Error('no end-of-central-directory record (truncated, or not a zip)');
   const count = view.getUint16(end + 10, true);
+  if (count > maxEntries) throw new RefusedError(`looks like a zip bomb: more than ${maxEntries} entries (${count})`);
   let at = view.getUint32(end + 16, true);
   const utf8 = new TextDecoder();
   const entries: ZipEntry[] = [];
   for (let i = 0; i < count; i++) {
     if (at + 46 > bytes.length || view.getUint32(at, true) !== DIRECTORY_ENTRY) throw new Error(`directory entry ${i + 1} is damaged`);
     const nameLength = view.getUint16(at + 28, true);
+    if (at + 46 + nameLength > bytes.length) throw new Error(`directory entry ${i + 1} is damaged`);
     entries.push({
       name: utf8.decode(bytes.subarray(at + 46, at + 46 + nameLength)),
       method: view.getUint16(at + 10, true),
@@ -76,58 +92,105 @@ function readDirectory(bytes: Uint8Array): ZipEntry[] {
   return entries;
 }
 
+/** A refusal of the archive as a whole (as opposed to damage). */
+class RefusedError extends Error {}
+
+/**
+ * A name that would escape the directory it is extracted to (zip slip:
+ * absolute, a drive letter, a `..` segment, a backslash or a NUL), or null.
+ * The reader extracts nothing to disk, but such a name marks a hostile archive.
+ */
+function unsafeName(name: string): string | null {
+  if (name.includes('\0') || name.includes('\\')) return 'a backslash or NUL in the name';
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'an absolute path';
+  if (name.split('/').includes('..')) return 'a ".." segment';
+  return null;
+}
+
 /** The reason to refuse the archive, or null when its directory is plausible. */
-function bombReason(entries: readonly ZipEntry[], limits: ZipLimits): string | null {
-  if (entries.length > limits.maxEntries) return `more than ${limits.maxEntries} entries`;
+function refusal(entries: readonly ZipEntry[], limits: ZipLimits): string | null {
+  const bomb = 'looks like a zip bomb: ';
+  const seen = new Set<string>();
   let total = 0;
   for (const entry of entries) {
+    const unsafe = unsafeName(entry.name);
+    if (unsafe !== null) return `member ${JSON.stringify(entry.name)} has ${unsafe} (zip slip)`;
+    if (seen.has(entry.name)) return `member ${entry.name} appears twice`;
+    seen.add(entry.name);
     total += entry.size;
-    if (total > limits.maxTotalBytes) return `uncompressed size exceeds ${mib(limits.maxTotalBytes)}`;
+    if (total > limits.maxTotalBytes) {
+      return `${bomb}uncompressed size exceeds ${mib(limits.maxTotalBytes)} in total at member ${entry.name}`;
+    }
+    if (entry.size > limits.maxFileBytes) {
+      return `${bomb}${entry.name} declares ${mib(entry.size)} uncompressed, over the ${mib(limits.maxFileBytes)} per-file budget`;
+    }
     const ratio = entry.size / Math.max(entry.compressedSize, 1);
     if (entry.size > limits.ratioFloorBytes && ratio > limits.maxRatio) {
-      return `${entry.name} expands ${Math.round(ratio)}:1 to ${mib(entry.size)}`;
+      return `${bomb}${entry.name} expands ${Math.round(ratio)}:1 to ${mib(entry.size)}`;
     }
   }
   return null;
 }
 
+/** The member's bytes, inflating at most `entry.size` bytes (within the budgets, checked by `refusal`). */
 function inflateEntry(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const at = entry.headerOffset;
-  if (at + 30 > bytes.length || view.getUint32(at, true) !== LOCAL_HEADER) throw new Error(`${entry.name}: local header is damaged`);
+  if (at + 30 > bytes.length || view.getUint32(at, true) !== LOCAL_HEADER) throw new Error('local header is damaged');
   const start = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
+  if (start + entry.compressedSize > bytes.length) throw new Error('data runs past the end of the archive (truncated?)');
   const data = bytes.subarray(start, start + entry.compressedSize);
-  if (entry.method === 0) return data.slice(0, entry.size);
-  if (entry.method !== 8) throw new Error(`${entry.name}: unsupported compression method ${entry.method}`);
+  if (entry.method === 0) {
+    if (entry.compressedSize !== entry.size) throw new Error(`stored with ${entry.compressedSize} bytes but declares ${entry.size}`);
+    return data.slice();
+  }
+  if (entry.method !== 8) throw new Error(`unsupported compression method ${entry.method}`);
   if (entry.size === 0) return new Uint8Array(0);
-  return inflateRawSync(data, { maxOutputLength: entry.size });
+  let out: Uint8Array;
+  try {
+    // zlib checks the cap after each 16 KiB chunk of output and stops there.
+    out = inflateRawSync(data, { maxOutputLength: entry.size });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new Error(`inflates past its declared ${entry.size} bytes (refused while inflating)`);
+    }
+    throw error;
+  }
+  if (out.length !== entry.size) throw new Error(`inflates to ${out.length} bytes but declares ${entry.size} (truncated?)`);
+  return out;
 }
 
-/** Checks the directory of `bytes`, then inflates the entries named in `wanted`. */
-export function unzipGuarded(
-  bytes: Uint8Array,
-  archive: string,
-  wanted: ReadonlySet<string>,
-  limits: ZipLimits = DEFAULT_ZIP_LIMITS,
-): Record<string, Uint8Array> {
+/** The members of a checked archive, inflated on demand (one at a time keeps peak memory to one member). */
+export interface ZipMembers {
+  has(name: string): boolean;
+  /** The bytes of member `name`; throws ExportError naming it when it cannot be inflated. */
+  read(name: string): Uint8Array;
+}
+
+/** Checks the directory of `bytes` (see the module comment); throws ExportError when the archive is refused. */
+export function openZip(bytes: Uint8Array, archive: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): ZipMembers {
   let entries: ZipEntry[];
   try {
-    entries = readDirectory(bytes);
+    entries = readDirectory(bytes, limits.maxEntries);
   } catch (error) {
+    if (error instanceof RefusedError) throw new ExportError(`${archive}: refused, ${error.message}`);
     throw new ExportError(`${archive}: not a readable zip archive (${(error as Error).message})`);
   }
-  const reason = bombReason(entries, limits);
-  if (reason !== null) throw new ExportError(`${archive}: refused, looks like a zip bomb: ${reason}`);
-  const members: Record<string, Uint8Array> = {};
-  for (const entry of entries) {
-    if (!wanted.has(entry.name)) continue;
-    try {
-      members[entry.name] = inflateEntry(bytes, entry);
-    } catch (error) {
-      throw new ExportError(`${archive}: cannot inflate ${entry.name} (${(error as Error).message})`);
-    }
-  }
-  return members;
+  const reason = refusal(entries, limits);
+  if (reason !== null) throw new ExportError(`${archive}: refused, ${reason}`);
+  const byName = new Map(entries.map((entry) => [entry.name, entry] as const));
+  return {
+    has: (name) => byName.has(name),
+    read(name) {
+      const entry = byName.get(name);
+      if (entry === undefined) throw new ExportError(`${archive}: no member ${name}`);
+      try {
+        return inflateEntry(bytes, entry);
+      } catch (error) {
+        throw new ExportError(`${archive}: cannot inflate ${name} (${(error as Error).message})`);
+      }
+    },
+  };
 }
 
 /** A zip entry deflated in one piece by native zlib; push its data exactly once, with `final`. */

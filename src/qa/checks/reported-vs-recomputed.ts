@@ -1,21 +1,22 @@
 /**
- * Reported vs recomputed: one reported output against the recomputations of
- * the timecourse(s) it belongs to, in the reported unit, classified.
+ * The `reported-vs-recomputed` check: each reported output against the
+ * recomputations (pkdb and standard profile) of the concentration
+ * timecourse(s) of the same subject, intervention set, substance and tissue,
+ * in the reported unit, classified (classify.ts); a wrong dose is named
+ * across the comparisons of one dosing (dose-cause.ts). It sees only outputs
+ * that have such a timecourse.
  */
-import type { OutputRecord, TimecourseRecord } from '../data/model.js';
-import { conversionFactor } from '../units/convert.js';
-import { classify, type ComparisonContext, type Verdict } from './classify.js';
-import type { DoseInfo, ParameterValues, RecomputedValue, StandardRecomputation } from './recompute.js';
-import type { ReportedParameter } from './tolerances.js';
+import type { OutputRecord, TimecourseRecord } from '../../data/model.js';
+import { conversionFactor } from '../../units/convert.js';
+import type { QaCheck } from '../check.js';
+import { classify, type ComparisonContext, type Verdict } from '../classify.js';
+import type { QaContext, RecomputedTimecourse } from '../context.js';
+import { doseMismatchCauses } from '../dose-cause.js';
+import type { RecomputedValue } from '../recompute.js';
+import { comparisonFinding } from '../to-findings.js';
+import { isReportedParameter, type ReportedParameter } from '../tolerances.js';
 
-/** A concentration timecourse with everything recomputed from it. */
-export interface RecomputedTimecourse {
-  tc: TimecourseRecord;
-  pkdb: ParameterValues;
-  standard: StandardRecomputation;
-  dose: DoseInfo | null;
-  dosingPks: number[];
-}
+export type { RecomputedTimecourse };
 
 export interface Comparison {
   output: OutputRecord;
@@ -151,3 +152,46 @@ export function bestComparison(comparisons: readonly Comparison[]): Comparison |
   }
   return best;
 }
+
+/** Reported outputs (normed, not calculated, single values of a comparable type) by match key. */
+function reportedByKey(ctx: QaContext): Map<string, OutputRecord[]> {
+  const map = new Map<string, OutputRecord[]>();
+  for (const o of ctx.tables.outputs) {
+    if (!o.normed || o.calculated || o.output_type === 'timecourse' || o.output_type === 'array') continue;
+    if (!isReportedParameter(o.measurement_type)) continue;
+    const key = ctx.matchKey(o);
+    const list = map.get(key);
+    if (list) list.push(o);
+    else map.set(key, [o]);
+  }
+  return map;
+}
+
+/** The best comparison of every reported output that has a timecourse of its match key. */
+export function compareAll(ctx: QaContext): Comparison[] {
+  const comparisons: Comparison[] = [];
+  for (const [key, outputs] of reportedByKey(ctx)) {
+    const candidates = ctx.timecoursesByKey.get(key);
+    if (!candidates) continue;
+    for (const output of outputs) {
+      if (!isReportedParameter(output.measurement_type)) continue;
+      const context = { molarMass: ctx.molarMass(output.substance), bodyWeightKg: ctx.bodyWeightKg(output) };
+      const parameter = output.measurement_type;
+      const best = bestComparison(
+        candidates.map((rt) => compareReported(output, parameter, rt, context)).filter((c): c is Comparison => c !== null),
+      );
+      if (best) comparisons.push(best);
+    }
+  }
+  return comparisons;
+}
+
+export const reportedVsRecomputedCheck: QaCheck = {
+  kind: 'reported-vs-recomputed',
+  description: 'reported cmax, tmax, AUC, t½, kel, Vd, Vss and CL against the same values recomputed from the timecourse of the same subject, interventions, substance and tissue',
+  run(ctx) {
+    const comparisons = ctx.comparisons;
+    const doseCauses = doseMismatchCauses(comparisons);
+    return comparisons.map((c) => comparisonFinding(c, doseCauses.get(c) ?? null));
+  },
+};

@@ -1,0 +1,18 @@
+/**
+ * The registry: every check `runQa` runs, in order (findings of equal rank keep
+ * this order). A new check is one file in this folder and one line here.
+ */
+import type { QaCheck } from '../check.js';
+import { calculatedCheck } from './calculated.js';
+import { inputCheck } from './input.js';
+import { normedVsRawCheck } from './normed-vs-raw.js';
+import { plausibilityCheck } from './plausibility.js';
+import { reportedVsRecomputedCheck } from './reported-vs-recomputed.js';
+
+export const CHECKS: readonly QaCheck[] = [
+  inputCheck,
+  reportedVsRecomputedCheck,
+  calculatedCheck,
+  normedVsRawCheck,
+  plausibilityCheck,
+];

@@ -1,0 +1,223 @@
+/**
+ * The `plausibility` check: values that no recomputation is needed to reject,
+ * because their definition forbids them (issue 13, item 5). It sees every
+ * reported single value and every stored calculated output, with or without
+ * a timecourse, in canonical units (parameters.ts).
+ *
+ * Rules (severity; tolerance and why):
+ * - negative: a time, rate, volume, clearance, AUC or Cmax below 0 is
+ *   impossible (major); the central value and the range minimum are checked.
+ * - zero: a half-life, rate constant, volume, total clearance or MRT of 0 is
+ *   impossible (major); a Cmax or AUC of 0 is how a value below the limit of
+ *   quantification gets curated (minor). Renal and partial clearances of 0 are
+ *   ordinary (no finding).
+ * - tmax before the dose: a stored calculated tmax earlier than the dose time
+ *   of its timecourse means the highest sample was a pre-dose baseline (major);
+ *   a negative reported tmax likewise.
+ * - tmax after the last sample: a reported tmax later than the last sampling
+ *   time (after the dose) of every timecourse of the same subject, intervention
+ *   set, substance and tissue, by more than TMAX_END_TOLERANCE (5 %, rounding),
+ *   cannot have been observed (major); the first time factor (×60 or
+ *   ×1000; a tmax in days is too rare to name ×24) that brings it inside the sampled window (first to last sample
+ *   after the dose) is named.
+ * - fractions (fraction unbound, bioavailability, fraction absorbed, recovery,
+ *   extraction ratio, plasma binding; percentages are converted): above 1 by at
+ *   most FRACTION_NOISE (30 %: analytical error of mass balances, rounding) is
+ *   minor, beyond that major, named as a percentage curated as a fraction
+ *   (×100) when the value is at most 130; negative is major.
+ * - AUC∞ < AUClast: for the same subject, intervention set, substance and
+ *   tissue (reported values among themselves; a stored calculated pair by its
+ *   timecourse), AUClast above AUC∞ by more than AUC_ORDER_MAJOR (10 %) is
+ *   major, by more than AUC_ORDER_MINOR (1 %, rounding to three digits) minor.
+ */
+import { conversionFactor } from '../../units/convert.js';
+import type { QaCheck } from '../check.js';
+import { unitFactorCause } from '../causes.js';
+import type { QaContext } from '../context.js';
+import { finding, type Finding, type Severity } from '../finding.js';
+import type { ParameterValue } from '../parameters.js';
+
+export const FRACTION_NOISE = 0.3;
+export const TMAX_END_TOLERANCE = 0.05;
+export const AUC_ORDER_MINOR = 1.01;
+export const AUC_ORDER_MAJOR = 1.1;
+
+/** Quantities that are > 0 by definition: 0 is as impossible as a negative value. */
+export const STRICTLY_POSITIVE: ReadonlySet<string> = new Set([
+  'thalf', 'kel', 'vd', 'vd_ss', 'vd_unbound', 'clearance', 'clearance_unbound', 'clearance_intrinsic',
+  'clearance_intrinsic_unbound', 'mrt', 'kabs', 'thalf_absorption', 'aumc_inf',
+]);
+/** Quantities that are ≥ 0: a 0 is a value below the limit of quantification (minor for cmax and AUC). */
+export const NON_NEGATIVE: ReadonlySet<string> = new Set(['cmax', 'auc_end', 'auc_inf', 'tmax', 'clearance_renal', 'clearance_partial']);
+const ZERO_IS_MINOR: ReadonlySet<string> = new Set(['cmax', 'auc_end', 'auc_inf']);
+/** Fractions of a whole, in [0, 1]. */
+export const FRACTIONS: ReadonlySet<string> = new Set([
+  'fraction_unbound', 'bioavailability', 'fraction_absorbed', 'recovery', 'extraction_ratio', 'plasma_binding',
+]);
+
+const fmt = (x: number) => String(+x.toPrecision(4));
+const HOUR = 'hour';
+
+function plausibilityFinding(p: ParameterValue, severity: Severity, rule: string, message: string, extra: Partial<Finding> = {}): Finding {
+  const o = p.output;
+  return finding({
+    kind: 'plausibility',
+    severity,
+    study_sid: o.study_sid,
+    study_name: o.study_name,
+    subset_pk: o.subset_pk,
+    output_pk: o.pk,
+    measurement_type: o.measurement_type,
+    subject: p.subject,
+    reported: p.value,
+    reported_unit: p.unit,
+    message: `${p.source} ${o.measurement_type} ${message}`,
+    ...extra,
+    details: { rule, source: p.source, ...(extra.details ?? {}) },
+  });
+}
+
+/** Negative or zero values of quantities that cannot be. */
+export function signFinding(p: ParameterValue): Finding | null {
+  const type = p.measurement_type;
+  if (!STRICTLY_POSITIVE.has(type) && !NON_NEGATIVE.has(type) && !FRACTIONS.has(type)) return null;
+  const negative = [['', p.value], ['range minimum ', p.min]].find(([, v]) => v !== null && (v as number) < 0);
+  if (negative) {
+    const [what, v] = negative as [string, number];
+    const where = type === 'tmax' ? ' (before the dose: the highest sample was a pre-dose baseline?)' : '';
+    return plausibilityFinding(p, 'major', 'negative', `${what}${fmt(v)} ${p.unit ?? ''} is negative${where}: impossible`, {
+      suspected_cause: type === 'tmax' ? 'pre-dose sample taken as the peak' : 'a minus sign curated with the value (a dash, or a change from baseline?)',
+    });
+  }
+  if (p.value === 0 && STRICTLY_POSITIVE.has(type)) {
+    return plausibilityFinding(p, 'major', 'zero', `is 0 ${p.unit ?? ''}: impossible for a ${type}`);
+  }
+  if (p.value === 0 && ZERO_IS_MINOR.has(type)) {
+    return plausibilityFinding(p, 'minor', 'zero', `is 0 ${p.unit ?? ''}: below the limit of quantification?`);
+  }
+  return null;
+}
+
+/** Fractions above 1 (percentages are already converted to fractions by the canonical unit). */
+export function fractionFinding(p: ParameterValue): Finding | null {
+  if (!FRACTIONS.has(p.measurement_type) || p.unit !== 'dimensionless') return null;
+  const high = Math.max(p.value ?? -Infinity, p.max ?? -Infinity);
+  if (!(high > 1)) return null;
+  const what = high === p.value ? fmt(high) : `range maximum ${fmt(high)}`;
+  if (high <= 1 + FRACTION_NOISE) {
+    return plausibilityFinding(p, 'minor', 'fraction-above-1', `${what} is above 1 by at most ${FRACTION_NOISE * 100} %: measurement error or rounding?`);
+  }
+  const percent = high <= 100 * (1 + FRACTION_NOISE);
+  return plausibilityFinding(p, 'major', 'fraction-above-1', `${what} is a fraction above 1: impossible`, {
+    ratio: high,
+    suspected_cause: percent ? `×100: a percentage (${fmt(high)} %) curated as a fraction` : null,
+    details: { cause_kinds: percent ? ['unit-factor'] : [], cause_factors: percent ? [100] : [] },
+  });
+}
+
+/** Hours per `unit`; null when it is not a time unit. */
+function hoursPer(unit: string): number | null {
+  try {
+    return conversionFactor(unit, HOUR);
+  } catch {
+    return null;
+  }
+}
+
+/** The sampled window after the dose (first positive and last time), in hours, over the key's timecourses; null when unknown. */
+function sampledWindowHours(ctx: QaContext, key: string): { first: number; last: number } | null {
+  let last: number | null = null;
+  let first: number | null = null;
+  for (const rt of ctx.timecoursesByKey.get(key) ?? []) {
+    const unit = rt.tc.time_unit;
+    if (!unit) continue;
+    const factor = hoursPer(unit);
+    if (factor === null) continue;
+    const shift = rt.dose?.time ?? 0;
+    for (const t of rt.tc.time) {
+      if (t === null || !Number.isFinite(t)) continue;
+      const h = (t - shift) * factor;
+      if (last === null || h > last) last = h;
+      if (h > 0 && (first === null || h < first)) first = h;
+    }
+  }
+  return last === null || first === null ? null : { first, last };
+}
+
+/** A stored calculated tmax before its timecourse's dose time; a reported tmax after the last sample. */
+export function tmaxFindings(ctx: QaContext, p: ParameterValue): Finding[] {
+  if (p.measurement_type !== 'tmax' || p.unit !== HOUR || p.value === null || p.value < 0) return [];
+  if (p.source === 'calculated') {
+    const rt = p.output.subset_pk === null ? undefined : ctx.timecourseBySubset.get(p.output.subset_pk);
+    const perHour = rt?.tc.time_unit ? hoursPer(rt.tc.time_unit) : null;
+    const doseTime = rt?.dose && perHour !== null ? rt.dose.time * perHour : null;
+    if (doseTime === null || !(p.value < doseTime)) return [];
+    return [
+      plausibilityFinding(p, 'major', 'tmax-before-dose', `${fmt(p.value)} h is before the dose at ${fmt(doseTime)} h: the highest sample was a pre-dose baseline`, {
+        recomputed: doseTime, recomputed_unit: HOUR, suspected_cause: 'pre-dose sample taken as the peak',
+      }),
+    ];
+  }
+  const window = sampledWindowHours(ctx, p.key);
+  if (window === null || p.value <= window.last * (1 + TMAX_END_TOLERANCE)) return [];
+  const { first, last } = window;
+  // A factor is named only when it puts tmax inside the sampled window, not merely before its end.
+  const inside = (t: number) => t >= first * (1 - TMAX_END_TOLERANCE) && t <= last * (1 + TMAX_END_TOLERANCE);
+  const factor = [60, 1000].find((f) => inside(p.value! / f));
+  const cause = factor ? unitFactorCause(factor, 'tmax') : null;
+  return [
+    plausibilityFinding(p, 'major', 'tmax-after-last-sample', `${fmt(p.value)} h is after the last sample of its timecourse (${fmt(last)} h after the dose): it cannot have been observed`, {
+      recomputed: last, recomputed_unit: HOUR, ratio: p.value / last, suspected_cause: cause ? `${cause.text}?` : null,
+      details: { cause_kinds: cause ? ['unit-factor'] : [], cause_factors: cause ? [factor] : [] },
+    }),
+  ];
+}
+
+/** AUC∞ below AUClast of the same key (reported) or timecourse (calculated). */
+export function aucOrderFindings(parameters: readonly ParameterValue[]): Finding[] {
+  const groups = new Map<string, { inf: ParameterValue[]; end: ParameterValue[] }>();
+  for (const p of parameters) {
+    if ((p.measurement_type !== 'auc_inf' && p.measurement_type !== 'auc_end') || p.value === null || !(p.value > 0)) continue;
+    const group = p.source === 'reported' ? `r|${p.key}|${p.unit}` : `c|${p.output.subset_pk}|${p.unit}`;
+    if (p.source === 'calculated' && p.output.subset_pk === null) continue;
+    let entry = groups.get(group);
+    if (!entry) groups.set(group, (entry = { inf: [], end: [] }));
+    (p.measurement_type === 'auc_inf' ? entry.inf : entry.end).push(p);
+  }
+  const findings: Finding[] = [];
+  for (const { inf, end } of groups.values()) {
+    if (inf.length === 0 || end.length === 0) continue;
+    const largest = end.reduce((a, b) => ((b.value as number) > (a.value as number) ? b : a));
+    for (const p of inf) {
+      const ratio = (largest.value as number) / (p.value as number);
+      if (!(ratio > AUC_ORDER_MINOR)) continue;
+      const severity: Severity = ratio > AUC_ORDER_MAJOR ? 'major' : 'minor';
+      const cause = unitFactorCause(ratio, 'auc_inf');
+      findings.push(
+        plausibilityFinding(p, severity, 'auc-inf-below-auc-end', `${fmt(p.value as number)} ${p.unit} is below AUClast ${fmt(largest.value as number)} (output ${largest.output.pk}) by ×${fmt(ratio)}: AUC∞ ≥ AUClast by definition`, {
+          recomputed: largest.value, recomputed_unit: largest.unit, ratio: 1 / ratio,
+          suspected_cause: cause ? `AUC∞ ${cause.text.replace('×', '×1/')}?` : null,
+          details: { auc_end_output_pk: largest.output.pk, cause_kinds: cause ? ['unit-factor'] : [], cause_factors: cause ? [1 / cause.factor] : [] },
+        }),
+      );
+    }
+  }
+  return findings;
+}
+
+export const plausibilityCheck: QaCheck = {
+  kind: 'plausibility',
+  description: 'definitional bounds: negative or zero values of positive quantities, tmax before the dose or after the last sample, fractions above 1, AUC∞ below AUClast',
+  run(ctx) {
+    const findings: Finding[] = [];
+    for (const p of ctx.parameters) {
+      const sign = signFinding(p);
+      if (sign) findings.push(sign);
+      const fraction = fractionFinding(p);
+      if (fraction) findings.push(fraction);
+      findings.push(...tmaxFindings(ctx, p));
+    }
+    findings.push(...aucOrderFindings(ctx.parameters));
+    return findings;
+  },
+};

@@ -1,0 +1,229 @@
+/**
+ * The QA context: everything the checks share, prepared once per run so that
+ * no check recomputes a timecourse, re-reads a unit or re-derives a key
+ * (issue 13, item 1). Checks (src/qa/checks/) are pure functions of it.
+ *
+ * What it holds (field names are the contract the checks use):
+ * - `dataset`, `tables`: the scoped dataset (only the studies asked for);
+ * - `concentrationTimecourses`: every concentration timecourse, table order;
+ * - `timecourses`: those that could be prepared, each with its pkdb-profile
+ *   values, its standard recomputation (lazy: computed on first use), its
+ *   dose (`DoseInfo`: value, unit, route, infusion duration, dose time in the
+ *   timecourse's time unit) and its dosing pks; `timecoursesByKey` (match
+ *   key) and `timecourseBySubset` index them;
+ * - `calculated`: the stored calculated outputs against the pkdb profile;
+ * - `parameters`: every reported single value and every stored calculated
+ *   output, converted to a canonical unit, with its subject, intervention set,
+ *   substance, tissue, route, match key and body weight (parameters.ts);
+ *   `parametersByKey` indexes them by match key;
+ * - `comparisons`: reported vs recomputed, computed on first use;
+ * - helpers: `matchKey`, `molarMass`, `bodyWeightKg`, `dosingOfSet`;
+ * - `findings`: what went wrong while preparing (a timecourse that could not
+ *   be prepared, the calculated outputs that could not be recomputed).
+ */
+import { Dataset, linkKey, subjectLabel, subjectOf, type LinkKeyFields } from '../data/dataset.js';
+import type { DatasetSource } from '../data/model.js';
+import type { DatasetTables, InterventionRecord, TimecourseRecord } from '../data/model.js';
+import { filterStudies } from '../data/select.js';
+import { molarMassLookup } from '../units/molar-mass.js';
+import { recomputeCalculated, type CalculatedRow } from './calculated.js';
+import { compareAll, type Comparison } from './checks/reported-vs-recomputed.js';
+import { finding, type Finding } from './finding.js';
+import { parameterValues, type ParameterValue } from './parameters.js';
+import { doseInfo, pkdbValuesBySubset, standardRecomputation, type DoseInfo, type ParameterValues, type StandardRecomputation } from './recompute.js';
+
+/** A concentration timecourse with everything recomputed from it. */
+export interface RecomputedTimecourse {
+  tc: TimecourseRecord;
+  /** The matching key (`matchKey`) of its subject, intervention set, substance and tissue; null without member outputs. */
+  key: string | null;
+  pkdb: ParameterValues;
+  /** The standard profile; computed on first read. */
+  standard: StandardRecomputation;
+  dose: DoseInfo | null;
+  dosingPks: number[];
+}
+
+export interface QaContextOptions {
+  /** Study sids to check (all when absent or empty). */
+  studies?: readonly string[];
+  /** Called after each concentration timecourse. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface QaContext {
+  readonly dataset: Dataset;
+  readonly tables: DatasetTables;
+  /** The source of the dataset the run was asked for (before scoping). */
+  readonly source: DatasetSource;
+  readonly concentrationTimecourses: readonly TimecourseRecord[];
+  readonly timecourses: readonly RecomputedTimecourse[];
+  readonly timecoursesByKey: ReadonlyMap<string, readonly RecomputedTimecourse[]>;
+  readonly timecourseBySubset: ReadonlyMap<number, RecomputedTimecourse>;
+  readonly calculated: readonly CalculatedRow[];
+  readonly parameters: readonly ParameterValue[];
+  readonly parametersByKey: ReadonlyMap<string, readonly ParameterValue[]>;
+  /** Reported vs recomputed, best comparison per reported output; computed on first read. */
+  readonly comparisons: readonly Comparison[];
+  /** Problems met while preparing; runQa reports them with the checks' findings. */
+  readonly findings: readonly Finding[];
+  /** The matching key: study, subject, intervention set, substance, tissue (method left out). */
+  matchKey(fields: LinkKeyFields): string;
+  /** Molar mass in g/mol of a substance (info nodes, else the built-in table), or null. */
+  molarMass(substance: string | null): number | null;
+  /** Body weight in kg of the subject of a record; an individual without one inherits its group's. */
+  bodyWeightKg(record: { group_pk: number | null; individual_pk: number | null }): number | null;
+  /** The normed `dosing` interventions of an intervention set. */
+  dosingOfSet(interventionPks: readonly number[]): InterventionRecord[];
+}
+
+export function matchKey(fields: LinkKeyFields): string {
+  // The fields by name rather than `{ ...fields }`: spreading a whole output record per call cost ~40 ms per run.
+  const { study_sid, group_pk, individual_pk, intervention_pks, substance, tissue } = fields;
+  return linkKey({ study_sid, group_pk, individual_pk, intervention_pks, substance, tissue, method: null });
+}
+
+/** A step of the run that threw: one major finding naming it, instead of ending the run. */
+export function failureFinding(what: string, error: unknown, kind: Finding['kind'] = 'check-failed'): Finding {
+  const reason = error instanceof Error ? error.message : String(error);
+  return finding({ kind, severity: 'major', message: `${what} failed: ${reason}` });
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function memo<T>(compute: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value;
+  };
+}
+
+/**
+ * The standard profile is computed on first use of `standard`: only timecourses
+ * that a reported output links to, or that get a plot, need it (1,308 of the
+ * shared export's 2,142), and it is most of a timecourse's cost.
+ */
+function recomputeTimecourse(dataset: Dataset, tc: TimecourseRecord, pkdb: ParameterValues): RecomputedTimecourse {
+  const dosings = dataset.dosingOf(tc);
+  const member = dataset.memberOutputs(tc)[0];
+  const substance = member?.substance ?? null;
+  const dose = tc.time_unit ? doseInfo(dosings, substance, tc.time_unit) : null;
+  const key = member
+    ? matchKey({
+        study_sid: tc.study_sid, group_pk: tc.group_pk, individual_pk: tc.individual_pk, intervention_pks: tc.intervention_pk,
+        substance: member.substance, tissue: member.tissue, method: null,
+      })
+    : null;
+  let standard: StandardRecomputation | undefined;
+  return {
+    tc,
+    key,
+    pkdb,
+    get standard() {
+      standard ??= standardRecomputation(tc, dose);
+      return standard;
+    },
+    dose,
+    dosingPks: dosings.map((d) => d.pk),
+  };
+}
+
+/** Prepares the context once; never throws on bad data (a failing step is a finding in `findings`). */
+export function prepareContext(dataset: Dataset, options: QaContextOptions = {}): QaContext {
+  const scoped = options.studies?.length ? Dataset.fromTables(filterStudies(dataset.tables, options.studies), dataset.source) : dataset;
+  const tables = scoped.tables;
+  const findings: Finding[] = [];
+
+  let calculated: CalculatedRow[] = [];
+  try {
+    calculated = recomputeCalculated(scoped);
+  } catch (error) {
+    findings.push(failureFinding('recomputing the stored calculated outputs', error));
+  }
+  const pkdbBySubset = pkdbValuesBySubset(calculated);
+
+  const concentrationTimecourses = tables.timecourses.filter((tc) => tc.measurement_type === 'concentration');
+  const timecourses: RecomputedTimecourse[] = [];
+  const timecoursesByKey = new Map<string, RecomputedTimecourse[]>();
+  const timecourseBySubset = new Map<number, RecomputedTimecourse>();
+  concentrationTimecourses.forEach((tc, index) => {
+    try {
+      const rt = recomputeTimecourse(scoped, tc, pkdbBySubset.get(tc.subset_pk) ?? {});
+      timecourses.push(rt);
+      timecourseBySubset.set(tc.subset_pk, rt);
+      if (rt.key !== null) push(timecoursesByKey, rt.key, rt);
+    } catch (error) {
+      findings.push({ ...failureFinding(`preparing timecourse ${tc.subset_pk}`, error), study_sid: tc.study_sid, study_name: tc.study_name, subset_pk: tc.subset_pk });
+    }
+    options.onProgress?.(index + 1, concentrationTimecourses.length);
+  });
+
+  const massLookup = molarMassLookup(tables);
+  const molarMass = (substance: string | null) => massLookup(substance)?.mass ?? null;
+  const weights = new Map<string, number | null>();
+  const bodyWeightKg = (record: { group_pk: number | null; individual_pk: number | null }): number | null => {
+    const subject = subjectOf(record);
+    if (!subject) return null;
+    const label = subjectLabel(subject) as string;
+    if (weights.has(label)) return weights.get(label) as number | null;
+    let weight = scoped.bodyWeightKg(subject);
+    if (weight === null && subject.kind === 'individual') {
+      const group = scoped.individual(subject.pk)?.group_pk;
+      weight = group == null ? null : scoped.bodyWeightKg({ kind: 'group', pk: group });
+    }
+    weights.set(label, weight);
+    return weight;
+  };
+  const dosingOfSet = (pks: readonly number[]): InterventionRecord[] => {
+    const dosing: InterventionRecord[] = [];
+    for (const pk of pks) {
+      const intervention = scoped.intervention(pk);
+      if (intervention && intervention.normed && intervention.measurement_type === 'dosing') dosing.push(intervention);
+    }
+    return dosing;
+  };
+
+  const parameters = memo(() => parameterValues(tables.outputs, { matchKey, molarMass, bodyWeightKg, dosingOfSet }));
+  const parametersByKey = memo(() => {
+    const map = new Map<string, ParameterValue[]>();
+    for (const p of parameters()) push(map, p.key, p);
+    return map;
+  });
+  const ctx: QaContext = {
+    dataset: scoped,
+    tables,
+    source: dataset.source,
+    concentrationTimecourses,
+    timecourses,
+    timecoursesByKey,
+    timecourseBySubset,
+    calculated,
+    get parameters() {
+      return parameters();
+    },
+    get parametersByKey() {
+      return parametersByKey();
+    },
+    get comparisons() {
+      return comparisons();
+    },
+    findings,
+    matchKey,
+    molarMass,
+    bodyWeightKg,
+    dosingOfSet,
+  };
+  const comparisons = memo(() => compareAll(ctx));
+  return ctx;
+}
+
+export type { ParameterValue };
