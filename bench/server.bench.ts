@@ -1,13 +1,14 @@
 /**
  * `pkdb serve` throughput on loopback: page requests per second (through the
  * client's undici pool, with and without schema validation) and a full crawl
- * of /pkdata/outputs/ (items/s), with p50/p99 latency. Serves the shared
- * export when ../shared is present, else the bundled fixtures. Server and
- * client share this process (and its one event loop), so figures are a floor.
+ * of /pkdata/outputs/ (items/s), with p50/p99 latency, then durable writes
+ * (see benchWrites). Serves the shared export when ../shared is present, else
+ * the bundled fixtures. Server and client share this process (and its one
+ * event loop), so figures are a floor.
  *
  *   npm run bench -- server
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,11 +20,13 @@ import { readExport } from '../src/data/export/read.js';
 import { loadFixtures } from '../src/data/fixtures.js';
 import { startServer } from '../src/server/app.js';
 import { hashPassword, UserTable } from '../src/server/auth.js';
-import { Store } from '../src/server/store.js';
+import { DATABASE_FILE, Store } from '../src/server/store.js';
 import { SHARED_EXPORT } from '../test/helpers/shared.js';
 
 const REQUESTS = 2000;
-const WRITES = 100;
+const TOKEN_WRITES = 2000;
+const BASIC_WRITES = 40;
+const FILTERS = 400;
 const CONCURRENCY = 8;
 
 function percentile(sorted: number[], p: number): number {
@@ -57,37 +60,82 @@ function report(name: string, count: number, unit: string, r: { seconds: number;
   );
 }
 
+const MB = 2 ** 20;
+const rssMb = () => process.memoryUsage().rss / MB;
+/** Size of the "big" data dir the write figures are also taken with (the issue measured sql.js at 371 MB). */
+const BIG_DATA_DIR_MB = 300;
+
+/** Fills a data dir to about `mb` MB fast: 10 MB uploads straight into the store. */
+async function fillDataDir(dir: string, mb: number): Promise<void> {
+  const store = await Store.open(dir);
+  const blob = new Uint8Array(10 * MB).map((_, i) => (i * 2654435761) >>> 24);
+  for (let i = 0; i < mb / 10; i++) await store.insertFile(`filler-${i}.bin`, null, blob, 'bench');
+  await store.close();
+}
+
 /**
- * Durable writes: the SQLite store alone (sql.js exports the whole database
- * and the file is replaced atomically with fsync), and authenticated POSTs
- * end to end (one scrypt derivation per request dominates).
+ * Durable writes (libsql, WAL, synchronous=NORMAL): small token-authenticated
+ * POSTs end to end, sequential and 10 in parallel, and anonymous filters
+ * (one small row each), on an empty data dir and on a ~300 MB one; RSS after
+ * each phase shows whether memory follows the database size. Basic auth is
+ * shown once for contrast (one scrypt derivation per request dominates).
  */
 async function benchWrites(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'pkdb-bench-'));
+  const root = await mkdtemp(join(tmpdir(), 'pkdb-bench-'));
   try {
-    const store = await Store.open(join(dir, 'store'));
-    const body = { sid: 'X', name: 'Bench', groupset: { groups: Array.from({ length: 20 }, (_, i) => ({ characteristica: [{ i }] })) } };
-    const stored = await load(WRITES, 1, async (i) => {
-      await store.insert('_studies', `S${i}`, body, 'bench');
-    });
-    report('store.insert (sql.js, atomic file replace with fsync, sequential)', WRITES, 'writes', stored);
-    await store.close();
-
     const users = new UserTable({ users: [{ username: 'bench', hash: await hashPassword('pw') }] });
-    const server = await startServer({ dataset: await loadFixtures(), port: 0, dataDir: join(dir, 'server'), users });
-    const authorization = `Basic ${Buffer.from('bench:pw').toString('base64')}`;
-    const posted = await load(WRITES, 4, async (i) => {
-      const response = await fetch(`${server.url}_studies/`, {
+    const dataset = await loadFixtures();
+    const body = { sid: 'X', name: 'Bench', date: '2024-01-01', creator: 'bench', licence: 'open', access: 'public' };
+    for (const size of [0, BIG_DATA_DIR_MB]) {
+      const dir = join(root, `data-${size}`);
+      let t = performance.now();
+      if (size > 0) await fillDataDir(dir, size);
+      const fileMb = size > 0 ? statSync(join(dir, DATABASE_FILE)).size / MB : 0;
+      const label = size > 0 ? `${fileMb.toFixed(0)} MB data dir, filled in ${((performance.now() - t) / 1000).toFixed(1)} s` : 'empty data dir';
+      const server = await startServer({ dataset, port: 0, dataDir: dir, users });
+      const base = server.url.replace(/api\/v1\/$/, '');
+      const login = await fetch(`${base}api-token-auth/`, {
         method: 'POST',
-        headers: { authorization, 'content-type': 'application/json' },
-        body: JSON.stringify({ ...body, sid: `P${i}` }),
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'bench', password: 'pw' }),
       });
-      if (response.status !== 201) throw new Error(`POST answered ${response.status}`);
-    });
-    report('POST /_studies/ with Basic auth (scrypt N=2^14 per request, concurrency 4)', WRITES, 'writes', posted);
-    await server.close();
+      const { token } = (await login.json()) as { token: string };
+      const agent = new Agent({ connections: 10 });
+      const post = async (sid: string, authorization: string) => {
+        const response = await request(`${server.url}_studies/`, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { authorization, 'content-type': 'application/json' },
+          body: JSON.stringify({ ...body, sid }),
+        });
+        await response.body.arrayBuffer();
+        if (response.statusCode !== 201) throw new Error(`POST answered ${response.statusCode}`);
+      };
+      console.log(`-- writes, ${label}; RSS before ${rssMb().toFixed(0)} MB`);
+      const sequential = await load(TOKEN_WRITES, 1, (i) => post(`S${size}-${i}`, `Token ${token}`));
+      report('POST /_studies/ with a token, sequential', TOKEN_WRITES, 'writes', sequential);
+      const parallel = await load(TOKEN_WRITES, 10, (i) => post(`P${size}-${i}`, `Token ${token}`));
+      report('POST /_studies/ with a token, 10 in parallel', TOKEN_WRITES, 'writes', parallel);
+      const filters = await load(FILTERS, 20, async (i) => {
+        const response = await request(`${server.url}filter/?studies__sid__in=${encodeURIComponent(dataset.tables.studies[i % 5].sid)}`, {
+          dispatcher: agent,
+        });
+        await response.body.arrayBuffer();
+        if (response.statusCode !== 200) throw new Error(`filter answered ${response.statusCode}`);
+      });
+      report('anonymous GET /filter/ (one stored result each), 20 in parallel', FILTERS, 'requests', filters);
+      if (size === 0) {
+        const basic = `Basic ${Buffer.from('bench:pw').toString('base64')}`;
+        const posted = await load(BASIC_WRITES, 4, (i) => post(`B${i}`, basic));
+        report('POST /_studies/ with Basic auth (scrypt N=2^14 per request, 4 in parallel)', BASIC_WRITES, 'writes', posted);
+      }
+      const grown = statSync(join(dir, DATABASE_FILE)).size / MB;
+      console.log(`   RSS after ${rssMb().toFixed(0)} MB; database ${grown.toFixed(1)} MB`);
+      await agent.close();
+      await server.close();
+    }
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true });
   }
 }
 
