@@ -21,7 +21,7 @@ import { Dataset, readExport, runQa, writeExport, type DatasetTables, type Findi
 import { intOption, parseBenchArgs } from './lib/args.js';
 import { planSlips } from './lib/plan.js';
 import { newMajors, recallTable, scoreCopy, type SlipScore } from './lib/recall.js';
-import { SLIP_CLASSES, slipCandidates } from './lib/slip-classes.js';
+import { SLIP_CLASSES, slipCandidates, slipClass } from './lib/slip-classes.js';
 import { plantSlips } from './lib/slips.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,6 +48,7 @@ export async function run(): Promise<void> {
   const args = parseBenchArgs(process.argv.slice(2));
   const options = { copies: intOption(args, 'copies', 9), perCopy: intOption(args, 'per-copy', 40), seed: intOption(args, 'seed', 1) };
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   const phase = { plant: 0, write: 0, read: 0, qa: 0 };
   const lap = <T>(name: keyof typeof phase, fn: () => T): T => {
     const t = performance.now();
@@ -92,11 +93,24 @@ export async function run(): Promise<void> {
     const kinds = [...row.kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ');
     console.log(`  ${row.label.padEnd(26)} ${String(row.n).padStart(4)} ${pct(row.recall).padStart(7)} ${pct(row.pointedRecall).padStart(8)}   ${kinds}`);
   }
+  const outputSlips = scores.filter((s) => slipClass(s.slip.slipClass).target === 'output');
+  const typeOf = new Map(tables.outputs.map((o) => [o.pk, o.measurement_type]));
+  const byType = new Map<string, { n: number; found: number }>();
+  for (const s of outputSlips) {
+    const type = typeOf.get(s.slip.target) ?? '?';
+    const entry = byType.get(type) ?? { n: 0, found: 0 };
+    entry.n++;
+    if (s.found) entry.found++;
+    byType.set(type, entry);
+  }
+  console.log(`  reported-output slips found / planted, by measurement type: ${[...byType].sort((a, b) => b[1].n - a[1].n).map(([t, e]) => `${t} ${e.found}/${e.n}`).join(', ')}`);
   const alarms = falseAlarms.flat();
   const alarmStudies = new Set(alarms.map((f) => f.study_sid ?? '(no study)'));
   console.log('');
   console.log(`  false alarms (new majors in unslipped studies): ${alarms.length} in ${alarmStudies.size} studies; per copy ${falseAlarms.map((a) => a.length).join(', ')}`);
   if (alarms.length > 0) console.log(`    by kind: ${countBy(alarms, (f) => f.kind)}`);
   console.log(`  planter: ${dropped} stored calculated output(s) dropped, ${unstored} newly produced left unstored (re-derivation edge cases)`);
-  console.log(`  wall ${seconds(performance.now() - start)} (plant ${seconds(phase.plant)}, write ${seconds(phase.write)}, read back ${seconds(phase.read)}, runQa ${seconds(phase.qa)} for ${options.copies + 1} runs)`);
+  const cpu = process.cpuUsage(cpuStart);
+  // On a shared machine the CPU time is the figure other processes do not inflate.
+  console.log(`  wall ${seconds(performance.now() - start)}, CPU ${seconds((cpu.user + cpu.system) / 1000)} (wall: plant ${seconds(phase.plant)}, write ${seconds(phase.write)}, read back ${seconds(phase.read)}, runQa ${seconds(phase.qa)} for ${options.copies + 1} runs)`);
 }

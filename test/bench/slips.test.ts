@@ -2,8 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { planSlips } from '../../bench/lib/plan.js';
 import { SLIP_CLASSES, dimensionPowers, slipCandidates, slipClass, type SlipClassName } from '../../bench/lib/slip-classes.js';
 import { plantSlips, scaleStats, type Slip } from '../../bench/lib/slips.js';
+import { describeShared, SHARED_EXPORT } from '../helpers/shared.js';
 import {
   Dataset,
+  filterStudies,
   loadFixtures,
   pkdbNca,
   readExport,
@@ -280,5 +282,23 @@ describe('determinism and the export round trip', () => {
   it('scaleStats leaves cv and nulls alone', () => {
     const stats = { value: null, mean: 2, median: null, min: 1, max: 3, sd: 0.5, se: 0.1, cv: 0.25, unit: 'hour' };
     expect(scaleStats(stats, 60)).toEqual({ value: null, mean: 120, median: null, min: 60, max: 180, sd: 30, se: 6, cv: 0.25, unit: 'hour' });
+  });
+});
+
+describeShared('the planter on the shared export', SHARED_EXPORT, () => {
+  let shared: DatasetTables;
+  beforeAll(async () => {
+    shared = (await readExport(SHARED_EXPORT)).tables;
+  });
+
+  it('keeps every stored calculated output of the slipped studies reproduced by the pkdb profile', () => {
+    const [copy] = planSlips(slipCandidates(shared), { copies: 1, perCopy: 44, seed: 2 });
+    expect(new Set(copy.map((s) => s.slipClass)).size).toBe(SLIP_CLASSES.length);
+    const { tables: after, slips } = plantSlips(shared, copy);
+    const studies = slips.map((s) => s.study_sid);
+    const status = (t: DatasetTables) => recomputeCalculated(filterStudies(t, studies)).map((r) => `${r.output_pk}|${r.measurement_type}|${r.status}`);
+    expect(status(after)).toEqual(status(shared));
+    const derived = slips.filter((s) => ['timecourse', 'time', 'dose'].includes(slipClass(s.slipClass).target));
+    expect(derived.filter((s) => s.records.derived.length > 0).length).toBeGreaterThan(derived.length / 2);
   });
 });
