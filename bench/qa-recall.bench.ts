@@ -12,9 +12,11 @@
  *
  * Options (command line or environment): `--copies N` (PKDB_BENCH_COPIES,
  * default 9: ≥ 30 slips per class), `--per-copy N` (PKDB_BENCH_PER_COPY,
- * default 40), `--seed S` (PKDB_BENCH_SEED, default 1).
+ * default 40), `--seed S` (PKDB_BENCH_SEED, default 1), `--json FILE`
+ * (PKDB_BENCH_JSON): every slip with its records and score, and every false
+ * alarm, for whoever improves the checks.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Dataset, readExport, runQa, writeExport, type DatasetTables, type Finding } from '../src/index.js';
@@ -110,6 +112,12 @@ export async function run(): Promise<void> {
   console.log(`  false alarms (new majors in unslipped studies): ${alarms.length} in ${alarmStudies.size} studies; per copy ${falseAlarms.map((a) => a.length).join(', ')}`);
   if (alarms.length > 0) console.log(`    by kind: ${countBy(alarms, (f) => f.kind)}`);
   console.log(`  planter: ${dropped} stored calculated output(s) dropped, ${unstored} newly produced left unstored (re-derivation edge cases)`);
+  const jsonPath = args.options.get('json') ?? process.env.PKDB_BENCH_JSON;
+  if (jsonPath) {
+    const slips = scores.map(({ slip, found, pointed, kinds }) => ({ ...slip, measurement_type: slipClass(slip.slipClass).target === 'output' ? typeOf.get(slip.target) : undefined, found, pointed, kinds }));
+    writeFileSync(jsonPath, JSON.stringify({ options, slips, falseAlarms: falseAlarms.map((list, copy) => list.map((f) => ({ copy, ...f, details: undefined }))).flat() }, null, 1));
+    console.log(`  slips and false alarms written to ${jsonPath}`);
+  }
   const cpu = process.cpuUsage(cpuStart);
   // On a shared machine the CPU time is the figure other processes do not inflate.
   console.log(`  wall ${seconds(performance.now() - start)}, CPU ${seconds((cpu.user + cpu.system) / 1000)} (wall: plant ${seconds(phase.plant)}, write ${seconds(phase.write)}, read back ${seconds(phase.read)}, runQa ${seconds(phase.qa)} for ${options.copies + 1} runs)`);
