@@ -77,6 +77,7 @@ export interface IntervalResult {
   dose: number | null;
   parameters: Parameters;
   notes: Notes;
+  /** The λz points; `indices` are positions among the interval's samples, `times` are after the dose. */
   lambdaZ: LambdaZPoints | null;
 }
 
