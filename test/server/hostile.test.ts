@@ -218,7 +218,10 @@ describe('write bodies', () => {
 
   it('a body nested 10^5 levels is a 400 before parsing, inside a study or alone', async () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-    for (const body of [deep, JSON.stringify({ ...study, groupset: { groups: [{ characteristica: [{ x: 'DEEP' }] }] } }).replace('"DEEP"', deep)]) {
+    // Inside a valid study the old server answered 500 (the stack overflowed while storing it).
+    const inStudy = JSON.stringify({ ...study, sid: 'DEEP1', groupset: { groups: [{ characteristica: [{ x: 'DEEP' }] }] } }).replace('"DEEP"', deep);
+    const unknownKey = JSON.stringify({ ...study, sid: 'DEEP2', x: 'DEEP' }).replace('"DEEP"', deep);
+    for (const body of [inStudy, unknownKey, deep]) {
       const answer = await post(body);
       expect(answer.status).toBe(400);
       expect(detailOf(answer)).toBe('JSON parse error - nested deeper than 64 levels.');
@@ -249,8 +252,8 @@ describe('write bodies', () => {
       expect(answer.status).toBe(400);
       return JSON.parse(answer.body) as Record<string, string[]>;
     };
-    expect(await errors(JSON.stringify({ ...study, date: '2020-13-45' }))).toEqual({ date: ['"2020-13-45" is not a calendar date.'] });
-    expect(Object.keys(await errors(JSON.stringify({ ...study, date: '2023-02-29' })))).toEqual(['date']);
+    expect(await errors(JSON.stringify({ ...study, sid: 'DATE1', date: '2020-13-45' }))).toEqual({ date: ['"2020-13-45" is not a calendar date.'] });
+    expect(Object.keys(await errors(JSON.stringify({ ...study, sid: 'DATE2', date: '2023-02-29' })))).toEqual(['date']);
     const refDate = await raw(server, '/api/v1/_references/', json, 'POST', JSON.stringify({ sid: 'R1', date: '2020-00-10' }));
     expect(JSON.parse(refDate.body)).toEqual({ date: ['"2020-00-10" is not a calendar date.'] });
     const badUtf8 = Buffer.concat([Buffer.from('{"sid": "BAD'), Buffer.from([0xff, 0xfe]), Buffer.from('", "name": "x"}')]);
@@ -260,9 +263,9 @@ describe('write bodies', () => {
     const unprintable = 'contains a control character, an invalid code point or U+FFFD.';
     expect(await errors(JSON.stringify({ ...study, sid: 'A\u0001B' }))).toEqual({ sid: [unprintable] });
     expect(await errors(JSON.stringify({ ...study, sid: 'A\tB' }))).toEqual({ sid: [unprintable] });
-    expect(await errors(JSON.stringify({ ...study, name: 'Bad\uFFFDname' }))).toEqual({ name: [unprintable] });
+    expect(await errors(JSON.stringify({ ...study, sid: 'TEXT2', name: 'Bad\uFFFDname' }))).toEqual({ name: [unprintable] });
     expect(await errors('{"sid": "S\\ud800", "name": "x"}')).toEqual({ sid: [unprintable] });
-    expect(await errors(JSON.stringify({ ...study, descriptions: ['ok', 'nul\u0000'] }))).toEqual({ 'descriptions.1': [unprintable] });
+    expect(await errors(JSON.stringify({ ...study, sid: 'TEXT3', descriptions: ['ok', 'nul\u0000'] }))).toEqual({ 'descriptions.1': [unprintable] });
     // Tabs and newlines are fine in free text.
     expect((await post(JSON.stringify({ ...study, sid: 'TEXT1', descriptions: ['line 1\n\tline 2'] }))).status).toBe(201);
     const stored = JSON.parse((await raw(server, '/api/v1/_studies/?page_size=100')).body) as { data: { data: { sid: string }[] } };
