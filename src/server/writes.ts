@@ -42,7 +42,8 @@ export async function readBody(request: IncomingMessage, limit: number): Promise
 
 /** zod issues as DRF field errors: `{"a.b": ["message"]}`, root problems under `non_field_errors`. */
 export function fieldErrors(error: z.ZodError): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  // Keys are paths of the client's JSON (`constructor`, `__proto__`…): no prototype to collide with.
+  const out: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const issue of error.issues) {
     const key = issue.path.length > 0 ? issue.path.map(String).join('.') : 'non_field_errors';
     (out[key] ??= []).push(issue.message);

@@ -266,6 +266,9 @@ describe('write bodies', () => {
     expect(await errors(JSON.stringify({ ...study, sid: 'TEXT2', name: 'Bad\uFFFDname' }))).toEqual({ name: [unprintable] });
     expect(await errors('{"sid": "S\\ud800", "name": "x"}')).toEqual({ sid: [unprintable] });
     expect(await errors(JSON.stringify({ ...study, sid: 'TEXT3', descriptions: ['ok', 'nul\u0000'] }))).toEqual({ 'descriptions.1': [unprintable] });
+    // Paths named after Object.prototype members are field names like any other.
+    expect(await errors('{"sid": "PROTO1", "name": "x", "constructor": "\\u0001"}')).toEqual({ constructor: [unprintable] });
+    expect(await errors('{"sid": "PROTO2", "name": "x", "hasOwnProperty": {"__proto__": "\\u0001"}}')).toEqual({ 'hasOwnProperty.__proto__': [unprintable] });
     // Tabs and newlines are fine in free text.
     expect((await post(JSON.stringify({ ...study, sid: 'TEXT1', descriptions: ['line 1\n\tline 2'] }))).status).toBe(201);
     const stored = JSON.parse((await raw(server, '/api/v1/_studies/?page_size=100')).body) as { data: { data: { sid: string }[] } };
