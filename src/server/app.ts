@@ -20,6 +20,7 @@ import { checkQueryLimits } from './query.js';
 import { boundBaseOf, publicBaseOf, publicLink, requestUrl } from './request.js';
 import { isDatasetResource, type DatasetResource } from './resources.js';
 import { Store, WRITE_RESOURCES, type WriteResource } from './store.js';
+import { obtainToken, TOKEN_BODY_LIMIT_BYTES, TOKEN_PATH, Tokens } from './tokens.js';
 import { statisticsItem, substanceStatistics, type HasTables } from './views.js';
 import { DEFAULT_BODY_LIMIT_BYTES, authenticate, createDataFile, createRecord, dataFileItem, readBody, requireJsonContentType } from './writes.js';
 
@@ -86,6 +87,9 @@ class Api {
   private readonly selections = new Map<string, Selection>();
   private readonly statistics: unknown;
   private readonly substances: unknown;
+  private readonly tokens: Tokens;
+  /** The user each request's valid `Authorization: Token` header named (see `checkToken`). */
+  private readonly tokenUsers = new WeakMap<IncomingMessage, string>();
   /** Public base URL of links; set once the server listens (see startServer). */
   base = new URL('http://localhost/');
 
@@ -98,6 +102,26 @@ class Api {
     this.filter = new Filter(catalog);
     this.statistics = statisticsItem(catalog.ctx, options.version ?? 'pkdb-toolkit');
     this.substances = substanceStatistics(catalog.ctx);
+    this.tokens = new Tokens(store, users);
+  }
+
+  /** POST /api-token-auth/ (tokens.ts). */
+  readonly tokenRoute: Route = {
+    methods: ['POST'],
+    name: 'Obtain Auth Token',
+    handle: async (req) => json(await obtainToken(req, await readBody(req, TOKEN_BODY_LIMIT_BYTES), this.users, this.tokens)),
+  };
+
+  /** Fails the request (401) when it carries a bad token, on every route as DRF does; remembers a good token's user. */
+  checkToken(req: IncomingMessage): void {
+    const username = this.tokens.userOf(req);
+    if (username !== null) this.tokenUsers.set(req, username);
+  }
+
+  /** The authenticated user: by token, else by HTTP Basic (401 without valid credentials). */
+  private user(req: IncomingMessage): Promise<string> {
+    const byToken = this.tokenUsers.get(req);
+    return byToken !== undefined ? Promise.resolve(byToken) : authenticate(req, this.users);
   }
 
   /** The selection a uuid names (memory, then the database); 404 when unknown or expired. */
@@ -179,7 +203,7 @@ class Api {
   }
 
   private async adminList(name: string, req: IncomingMessage, url: URL): Promise<Reply> {
-    await authenticate(req, this.users);
+    await this.user(req);
     // Users are configured by file; user groups do not exist here. Only the username is disclosed.
     const items = name === '_users' ? (this.users?.usernames ?? []).map((username) => ({ username })) : [];
     try {
@@ -210,7 +234,7 @@ class Api {
   }
 
   private async create(resource: WriteResource, req: IncomingMessage): Promise<Reply> {
-    const username = await authenticate(req, this.users);
+    const username = await this.user(req);
     if (resource !== '_datafiles') requireJsonContentType(req);
     const body = await readBody(req, this.options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES);
     if (resource === '_datafiles') {
@@ -231,7 +255,7 @@ class Api {
   async mediaFile(req: IncomingMessage, path: string): Promise<Reply> {
     const m = /^\/media\/datafiles\/(\d+)\/[^/]+$/.exec(path);
     if (!m) throw notFound();
-    await authenticate(req, this.users);
+    await this.user(req);
     const content = this.store.fileContent(Number(m[1]));
     if (!content) throw notFound();
     return { kind: 'bytes', status: 200, body: content, headers: { 'Content-Type': 'application/octet-stream' } };
@@ -260,11 +284,18 @@ async function dispatch(api: Api, req: IncomingMessage, res: ServerResponse, log
     // Handlers read parameters from, and build links on, the request's public URL.
     const url = publicLink(api.base, `${local.pathname}${local.search}`);
     if (local.pathname.startsWith('/media/') && (method === 'GET' || method === 'HEAD')) {
+      api.checkToken(req);
       send(req, res, await api.mediaFile(req, local.pathname));
       return;
     }
-    const route = local.pathname.startsWith(API_PREFIX) ? api.route(local.pathname.slice(API_PREFIX.length)) : null;
+    const route =
+      local.pathname === TOKEN_PATH
+        ? api.tokenRoute
+        : local.pathname.startsWith(API_PREFIX)
+          ? api.route(local.pathname.slice(API_PREFIX.length))
+          : null;
     if (!route) throw notFound();
+    api.checkToken(req);
     const format = url.searchParams.get('format');
     if (format !== null && format !== 'json' && format !== 'api') throw notFound();
     const allowed = [...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];

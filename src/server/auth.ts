@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { ApiError } from './errors.js';
 
 /** scrypt cost parameters: N = 2^14, r = 8, p = 1 (the OWASP minimum for scrypt), 32-byte key. */
-const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 } as const;
+export const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 } as const;
 
 const HASH_PATTERN = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/;
 
@@ -43,7 +43,8 @@ function parseHash(hash: string): ParsedHash {
   return { N: Number(m[1]), r: Number(m[2]), p: Number(m[3]), salt: Buffer.from(m[4], 'base64'), key: Buffer.from(m[5], 'base64') };
 }
 
-function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }, keyLength: number): Promise<Buffer> {
+/** scrypt of a password (also keys the sealed API tokens, tokens.ts). */
+export function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }, keyLength: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     scrypt(password, salt, keyLength, { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r }, (error, key) =>
       error ? reject(error) : resolve(key),

@@ -1,7 +1,9 @@
 /**
  * `pkdb serve`: the PK-DB API v1 over the bundled fixtures or an export zip,
  * on 127.0.0.1 unless told otherwise. Prints the base URL once listening and
- * runs until SIGINT/SIGTERM. `--hash-password USER` prints a users-file entry.
+ * runs until SIGINT/SIGTERM. `--hash-password USER` prints a users-file entry;
+ * `--revoke-token USER` deletes the API token of USER from `--data-dir`
+ * (a running server on that directory refuses it from its next request).
  */
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
@@ -13,6 +15,7 @@ interface ServeCliOptions {
   dataDir?: string;
   users?: string;
   hashPassword?: string;
+  revokeToken?: string;
   publicUrl?: string;
 }
 
@@ -54,6 +57,21 @@ async function loadDataset(exportPath: string | undefined) {
   }
 }
 
+/** Deletes a user's API token; says whether there was one, never printing a token or a password. */
+async function revokeToken(username: string, dataDir: string | undefined): Promise<void> {
+  if (!dataDir) throw new UsageError('--revoke-token needs --data-dir (tokens are kept only in a data directory)');
+  const { Store } = await import('../../server/store.js');
+  const store = await Store.open(dataDir).catch((error: Error) => {
+    throw new UsageError(error.message);
+  });
+  try {
+    const revoked = store.revokeToken(username);
+    process.stdout.write(revoked ? `pkdb serve: revoked the API token of ${username}\n` : `pkdb serve: ${username} has no API token\n`);
+  } finally {
+    await store.close();
+  }
+}
+
 async function serve(options: ServeCliOptions): Promise<void> {
   const port = portOf(options.port);
   if (options.publicUrl !== undefined) {
@@ -82,7 +100,8 @@ async function serve(options: ServeCliOptions): Promise<void> {
     process.stderr.write('pkdb serve: HTTP Basic credentials cross the network unencrypted; put a TLS proxy in front\n');
   }
   if (!options.dataDir) process.stderr.write('pkdb serve: no --data-dir, so writes and filter results are kept in memory only\n');
-  if (!options.users) process.stderr.write('pkdb serve: no --users, so every write is refused (401)\n');
+  if (!options.users) process.stderr.write('pkdb serve: no --users, so every write and login is refused\n');
+  else if (!options.dataDir) process.stderr.write('pkdb serve: no --data-dir, so API tokens last until the server stops\n');
   process.stdout.write(`${server.url}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -106,8 +125,11 @@ export function register(program: Command, setExit: (code: number) => void): voi
     .option('--users <file>', 'users allowed to write: {"users": [{"username", "hash"}]}')
     .option('--public-url <url>', 'base URL of the links the server gives out, e.g. https://pkdb.example.org/ behind a proxy (default: the bound address)')
     .option('--hash-password <user>', 'read a password from stdin and print a users-file entry for <user>')
+    .option('--revoke-token <user>', 'delete the API token of <user> (from POST /api-token-auth/) in --data-dir, then exit')
     .action(async (options: ServeCliOptions) => {
-      if (options.hashPassword !== undefined) {
+      if (options.revokeToken !== undefined) {
+        await revokeToken(options.revokeToken, options.dataDir);
+      } else if (options.hashPassword !== undefined) {
         const { hashPassword } = await import('../../server/auth.js');
         const hash = await hashPassword(await readPassword());
         process.stdout.write(`${JSON.stringify({ username: options.hashPassword, hash })}\n`);
