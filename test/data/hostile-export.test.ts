@@ -246,6 +246,17 @@ describe('readExport on hostile archives', () => {
     });
   });
 
+  it('counts every bad row past the kept ones, whatever the defect', async () => {
+    const header = strFromU8(fixture['studies.csv']).split('\n')[0];
+    const latin1 = concat(strToU8(`${header}\n`), ...Array.from({ length: 3000 }, () => new Uint8Array([0x78, 0xb5, 0x0a])));
+    const quotes = strToU8(`${header}\n${'x"y\n'.repeat(3000)}`);
+    for (const bytes of [latin1, quotes]) {
+      const { problems, problemCount } = await readExport(rezip({ 'studies.csv': bytes }));
+      expect([problems.length, problemCount]).toEqual([1000, 3000]);
+      expect(problems[999]).toMatchObject({ file: 'studies.csv', line: 1001 });
+    }
+  });
+
   it('refuses a header with invalid UTF-8', async () => {
     const { bytes } = edited('studies.csv', 'licence', concat(strToU8('lic'), new Uint8Array([0xe9]), strToU8('nce')));
     await expect(readExport(rezip({ 'studies.csv': bytes }), { name: 'h.zip' })).rejects.toThrow(
