@@ -13,8 +13,8 @@
  *   timecourse, not one by one);
  * - timecourses: study + normed + subset name + subject + intervention names +
  *   measurement type, substance, tissue, method, label.
- * A key shared by several records of one release is ambiguous: those records
- * fall back to their pk (`<key>#pk:<pk>`) and match only the same pk.
+ * A key shared by several records of either release is ambiguous: those
+ * records fall back to their pk (`<key>#pk:<pk>`) and match only the same pk.
  *
  * Linear in the number of records: one key map per table and side.
  * The factor of a numeric change is new / old (null for zero or non-finite);
@@ -225,19 +225,22 @@ const KEYS: { [T in DiffTable]: TableSpec<never> } = {
   } satisfies TableSpec<TimecourseRecord>,
 } as unknown as { [T in DiffTable]: TableSpec<never> };
 
-/** Records by key; records sharing a key fall back to `<key>#pk:<pk>`. */
-function keyed<R>(spec: TableSpec<R>, tables: DatasetTables, names: Names): Map<string, R> {
-  const byKey = new Map<string, R[]>();
-  for (const r of spec.records(tables)) {
+/** Keys used by more than one record of `records`. */
+function sharedKeys<R>(spec: TableSpec<R>, records: readonly R[], names: Names, into: Set<string>): void {
+  const seen = new Set<string>();
+  for (const r of records) {
     const key = spec.key(r, names);
-    const list = byKey.get(key);
-    if (list) list.push(r);
-    else byKey.set(key, [r]);
+    if (seen.has(key)) into.add(key);
+    seen.add(key);
   }
+}
+
+/** Records by key; a key that is ambiguous on either side falls back to `<key>#pk:<pk>` on both. */
+function keyed<R>(spec: TableSpec<R>, records: readonly R[], names: Names, ambiguous: ReadonlySet<string>): Map<string, R> {
   const out = new Map<string, R>();
-  for (const [key, list] of byKey) {
-    if (list.length === 1) out.set(key, list[0]);
-    else for (const r of list) out.set(`${key}#pk:${spec.pk(r)}`, r);
+  for (const r of records) {
+    const key = spec.key(r, names);
+    out.set(ambiguous.has(key) ? `${key}#pk:${spec.pk(r)}` : key, r);
   }
   return out;
 }
@@ -252,8 +255,13 @@ export function diffDatasets(oldTables: DatasetTables, newTables: DatasetTables)
   const pkMap: DatasetDiff['pkMap'] = { output: new Map(), subset: new Map(), group: new Map(), individual: new Map(), intervention: new Map() };
   for (const table of DIFF_TABLES) {
     const spec = KEYS[table] as unknown as TableSpec<unknown>;
-    const before = keyed(spec, oldTables, oldNames);
-    const after = keyed(spec, newTables, newNames);
+    const oldRecords = spec.records(oldTables);
+    const newRecords = spec.records(newTables);
+    const ambiguous = new Set<string>();
+    sharedKeys(spec, oldRecords, oldNames, ambiguous);
+    sharedKeys(spec, newRecords, newNames, ambiguous);
+    const before = keyed(spec, oldRecords, oldNames, ambiguous);
+    const after = keyed(spec, newRecords, newNames, ambiguous);
     const c = { added: 0, removed: 0, changed: 0, unchanged: 0 };
     for (const [key, r] of before) {
       const n = after.get(key);

@@ -26,6 +26,7 @@
  * as `remap`, so findings still compare across the two releases.
  */
 import { createHash } from 'node:crypto';
+import type { PkTable } from '../data/diff.js';
 import type { Finding } from './finding.js';
 
 /** Bumped when the canonical form changes: every id changes with it. */
@@ -34,8 +35,7 @@ const ID_VERSION = 1;
 /** Kinds whose record ids alone identify a finding (one finding per output or per timecourse parameter). */
 const ONE_PER_RECORD: ReadonlySet<Finding['kind']> = new Set(['reported-vs-recomputed', 'calculated']);
 
-/** Which pk space a pk belongs to, for remapping across releases. */
-export type PkTable = 'output' | 'subset' | 'group' | 'individual' | 'intervention';
+export type { PkTable };
 
 /** Old pk → new pk; undefined when the record has no counterpart. */
 export type PkRemap = (table: PkTable, pk: number) => number | undefined;
