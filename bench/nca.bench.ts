@@ -2,7 +2,10 @@
  * NCA throughput, single thread.
  * 1. Standard profile, best-fit λz, linear and lin-up/log-down: 10,000 synthetic
  *    15-point oral profiles (Bateman curves with ±5 % deterministic noise).
- * 2. pkdb profile over the shared export: recomputeCalculated (profile + linking)
+ * 2. Multiple dosing: 1,000 synthetic oral q12h profiles over 7 doses (sampled
+ *    at 0, 0.5, 1, 2, 4, 8, 12 h after each dose), ncaIntervals with one
+ *    dosing interval per dose.
+ * 3. pkdb profile over the shared export: recomputeCalculated (profile + linking)
  *    over every concentration timecourse.
  * Figures: median of 7 timed runs after 3 warm-up runs, as wall-clock and as
  * this process's CPU time (the CPU figure is the one to quote on a shared,
@@ -13,6 +16,7 @@ import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nca } from '../src/nca/nca.js';
 import type { AucMethod } from '../src/nca/codes.js';
+import { ncaIntervals } from '../src/nca/intervals.js';
 
 const TIMES = [0, 0.25, 0.5, 1, 1.5, 2, 3, 4, 6, 8, 10, 12, 16, 24, 36];
 const PROFILES = 10_000;
@@ -62,6 +66,26 @@ function standardProfile(): void {
   }
 }
 
+function multipleDose(): void {
+  const tau = 12;
+  const doses = Array.from({ length: 7 }, (_, i) => ({ time: i * tau, amount: 100 }));
+  const time = [...new Set(doses.flatMap((d) => [0, 0.5, 1, 2, 4, 8, 12].map((t) => d.time + t)))];
+  const n = 1_000;
+  const profiles = Array.from({ length: n }, (_, i) => {
+    const k = 0.08 + (i % 11) * 0.015;
+    const ka = 0.8 + (i % 7) * 0.3;
+    return time.map((t) => doses.reduce((c, d) => (t > d.time ? c + 5 * (ka / (ka - k)) * (Math.exp(-k * (t - d.time)) - Math.exp(-ka * (t - d.time))) : c), 0));
+  });
+  let sink = 0;
+  const { wall, cpu } = timeRuns(() => {
+    for (const conc of profiles) sink += ncaIntervals({ time, conc }, { doses, tau }).intervals[6].parameters.AUCTAU?.value ?? 0;
+  });
+  console.log(
+    `multiple dose, 7 dosing intervals per profile: ${perSecond(n, cpu)} profiles/s of CPU time (${perSecond(n * 7, cpu)} intervals/s), ` +
+      `${perSecond(n, wall)} profiles/s wall (${n.toLocaleString('en')} ${time.length}-point profiles; checksum ${sink.toFixed(3)})`,
+  );
+}
+
 async function pkdbProfile(): Promise<void> {
   const here = dirname(fileURLToPath(import.meta.url));
   const zip = join(process.env.PKDB_SHARED_DIR ?? resolve(here, '..', '..', 'shared'), 'data', 'pkdb-export-2020-10-16-shared.zip');
@@ -85,6 +109,7 @@ async function pkdbProfile(): Promise<void> {
 
 export async function run(): Promise<void> {
   standardProfile();
+  multipleDose();
   await pkdbProfile();
   console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 }

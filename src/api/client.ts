@@ -27,7 +27,7 @@ import { SchemaError, type RequestContext } from './errors.js';
 import { filterParams, type FilterQuery } from './filter.js';
 import { HttpTransport, publicUrl, type HttpRequest, type HttpResponse, type RequestInfo, type RetryInfo } from './http.js';
 import { jsonErrorPosition } from './json-position.js';
-import { laterPageProblem, pageProblem, type PageProblem } from './pages.js';
+import { laterPageProblem, pageCountProblem, pageProblem, type PageProblem } from './pages.js';
 import { applyParams, type ListParams } from './query.js';
 import {
   DataFile,
@@ -210,6 +210,8 @@ export class PkdbClient {
       options.onPage?.(progress);
     };
     const first = await this.fetchPage(resource, { ...params, page: 1 });
+    const tooMany = pageCountProblem(first.value, this.maxPages);
+    if (tooMany) throw new SchemaError({ method: 'GET', url: publicUrl(this.url(`${resource}/`, { ...params, page: 1 })) }, tooMany.path, tooMany.problem);
     const pagesTotal = first.value.last_page;
     const count = first.value.data.count;
     let pagesDone = 1;
@@ -325,7 +327,7 @@ export class PkdbClient {
     // The page schema is built per resource at run time, so its output type is `unknown` here.
     const check = (value: unknown): PageProblem | undefined => {
       const page = value as Page<z.ZodType>;
-      return pageProblem(page, requested, this.maxPages) ?? (first !== undefined ? laterPageProblem(first, page) : undefined);
+      return pageProblem(page, requested) ?? (first !== undefined ? laterPageProblem(first, page) : undefined);
     };
     const result = await this.getJson(this.url(`${resource}/`, params), this.pageSchema(resource), check);
     return result as Fetched<Page<(typeof RESOURCES)[R]>>;

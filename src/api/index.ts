@@ -3,7 +3,7 @@ export { PkdbClient, normaliseBaseUrl, type PkdbClientOptions, type PageProgress
 export { HttpError, SchemaError, NetworkError, LimitError, type ClientLimit, type RequestContext } from './errors.js';
 export { CLIENT_DEFAULTS } from './client.js';
 export { redactUrlText, type AuthMode } from './auth.js';
-export { pageProblem, laterPageProblem, type PageShape, type PageProblem } from './pages.js';
+export { pageProblem, pageCountProblem, laterPageProblem, type PageShape, type PageProblem } from './pages.js';
 export { filterParams, encodeFilterValue, FILTER_TABLES, type FilterQuery, type FilterValue, type FilterTable } from './filter.js';
 export type { StudiesFilter, GroupsFilter, IndividualsFilter, InterventionsFilter, OutputsFilter } from './filter.js';
 export { applyParams, type ListParams, type QueryValue } from './query.js';

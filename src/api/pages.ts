@@ -28,7 +28,7 @@ export interface PageProblem {
  * The problem of one page on its own, or undefined. `requested`: the page
  * number asked for (`'last'` asks for `current_page === last_page`).
  */
-export function pageProblem(page: PageShape, requested: number | 'last', maxPages: number): PageProblem | undefined {
+export function pageProblem(page: PageShape, requested: number | 'last'): PageProblem | undefined {
   const { current_page: current, last_page: last } = page;
   const { count } = page.data;
   const items = page.data.data.length;
@@ -36,7 +36,6 @@ export function pageProblem(page: PageShape, requested: number | 'last', maxPage
   if (current !== expected) return { path: 'current_page', problem: `is ${current}, but page ${requested} was requested` };
   if (count < 0) return { path: 'data.count', problem: `is negative (${count})` };
   if (last < 1) return { path: 'last_page', problem: `is ${last}; a list has at least one page` };
-  if (last > maxPages) return { path: 'last_page', problem: `is ${last}, more than the ${maxPages} pages the client fetches (maxPages)` };
   if (current > last) return { path: 'current_page', problem: `is ${current}, past last_page ${last}` };
   if (last === 1) {
     return items === count ? undefined : { path: 'data.data', problem: `holds ${items} items, but count is ${count} on the only page` };
@@ -50,6 +49,14 @@ export function pageProblem(page: PageShape, requested: number | 'last', maxPage
   const perPage = (count - items) / (last - 1);
   const consistent = items >= 1 && Number.isInteger(perPage) && perPage >= items;
   return consistent ? undefined : { path: 'last_page', problem: `is ${last}, but count ${count} with ${items} items on the last page fits no page size` };
+}
+
+/**
+ * The hard cap of `all()` on a list whose pages are consistent but too many
+ * (one page of a long list is fine, so `page()` does not check this).
+ */
+export function pageCountProblem(first: PageShape, maxPages: number): PageProblem | undefined {
+  return first.last_page > maxPages ? { path: 'last_page', problem: `is ${first.last_page}, more than the ${maxPages} pages the client fetches (maxPages)` } : undefined;
 }
 
 /** A later page of a list against its first: same count, same last page, same page size. */

@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   summary: () => import('./commands/summary.js'),
   nca: () => import('./commands/nca.js'),
   qa: () => import('./commands/qa.js'),
+  diff: () => import('./commands/diff.js'),
 };
 
 export function buildProgram(): Command {

@@ -1,11 +1,11 @@
 /**
  * The data source of a CLI command: `--export FILE.zip`, `--base-url URL`
  * (with optional `--user`/`--password`), or the bundled fixtures when neither
- * is given; `--study SID...` keeps only those studies. Any failure to load is
+ * is given; `--study SID|NAME...` keeps only those studies. Any failure to load is
  * a UsageError with a one-line reason (exit code 2).
  */
 import { Dataset } from '../data/dataset.js';
-import { filterStudies } from '../data/select.js';
+import { filterStudies, resolveStudies } from '../data/select.js';
 import { UsageError } from './errors.js';
 
 export interface SourceOptions {
@@ -20,9 +20,9 @@ export async function loadSource(opts: SourceOptions): Promise<Dataset> {
   if (opts.export && opts.baseUrl) throw new UsageError('give either --export or --base-url, not both');
   if ((opts.user || opts.password) && !opts.baseUrl) throw new UsageError('--user and --password need --base-url');
   const dataset = opts.export ? await fromExport(opts.export) : opts.baseUrl ? await fromApi(opts) : await fromFixtures();
-  const sids = opts.study ?? [];
-  if (sids.length === 0) return dataset;
-  const unknown = sids.filter((sid) => !dataset.study(sid));
+  if (!opts.study?.length) return dataset;
+  // --study takes sids and names (`Volak2013`).
+  const { sids, unknown } = resolveStudies(dataset.tables.studies, opts.study);
   if (unknown.length > 0) throw new UsageError(`unknown study ${unknown.join(', ')} in ${dataset.source.location}`);
   return Dataset.fromTables(filterStudies(dataset.tables, sids), dataset.source);
 }
@@ -56,9 +56,13 @@ async function fromApi(opts: SourceOptions): Promise<Dataset> {
   }
   const bar = await crawlProgress();
   try {
+    // Names are resolved to sids on the server's study list first: the crawl filters by sid.
+    const wanted = opts.study?.length ? resolveStudies(await client.list('studies', { pageSize: 1000 }), opts.study) : undefined;
     // client.baseUrl: the URL without its user info.
-    return await crawlDataset(client, { studies: opts.study, onProgress: bar.update });
+    if (wanted?.unknown.length) throw new UsageError(`unknown study ${wanted.unknown.join(', ')} in ${client.baseUrl}`);
+    return await crawlDataset(client, { studies: wanted?.sids, onProgress: bar.update });
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot load ${client.baseUrl}: ${firstLine((error as Error).message)}`);
   } finally {
     bar.stop();

@@ -33,3 +33,27 @@ export function filterStudies(tables: DatasetTables, sids: Iterable<string>): Da
   }
   return selected;
 }
+
+/**
+ * The sids meant by `wanted`, each a sid or a study name (`Volak2013`): a sid
+ * first, then the exact name, then the name ignoring case. `unknown` lists the
+ * values that match no study; a name shared by several studies selects them all.
+ */
+export function resolveStudies(studies: readonly { sid: string; name: string }[], wanted: readonly string[]): { sids: string[]; unknown: string[] } {
+  const bySid = new Set(studies.map((s) => s.sid));
+  const byName = new Map<string, string[]>();
+  const byLowerName = new Map<string, string[]>();
+  for (const s of studies) {
+    (byName.get(s.name) ?? byName.set(s.name, []).get(s.name)!).push(s.sid);
+    const lower = s.name.toLowerCase();
+    (byLowerName.get(lower) ?? byLowerName.set(lower, []).get(lower)!).push(s.sid);
+  }
+  const sids = new Set<string>();
+  const unknown: string[] = [];
+  for (const w of wanted) {
+    const found = bySid.has(w) ? [w] : (byName.get(w) ?? byLowerName.get(w.toLowerCase()));
+    if (found) for (const sid of found) sids.add(sid);
+    else unknown.push(w);
+  }
+  return { sids: [...sids], unknown };
+}

@@ -20,14 +20,33 @@ export type GroupResult =
 /** Cells read as missing: empty, NA and "." (the usual BLQ/missing markers of NCA tables). */
 const MISSING_TEXT = new Set(['', 'na', 'nan', '.', 'null']);
 
-/** A numeric cell: a number, or text that is a number; null when missing; an error message otherwise. */
+/**
+ * A decimal numeral: sign, digits with an optional point, optional exponent.
+ * `Number` accepts more, and reads it wrongly for a table of samples:
+ * `0x4` is 4, ` ` is 0, `Infinity` is a value; `1_000` and `4,5` are NaN.
+ */
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A numeric cell: a number, or text that is a decimal numeral (surrounding
+ * spaces allowed); null when missing (empty or a MISSING_TEXT marker); an
+ * error naming `where` otherwise, including a cell of spaces only, which is
+ * neither empty nor a number.
+ */
 export function numericCell(value: unknown, where: string): number | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') return Number.isNaN(value) ? null : value;
-  const text = String(value).trim();
+  const raw = String(value);
+  const text = raw.trim();
+  if (text === '' && raw !== '') throw new Error(`${where}: a cell of spaces only (leave it empty or write NA for a missing value)`);
   if (MISSING_TEXT.has(text.toLowerCase())) return null;
+  const shown = JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+  if (!DECIMAL.test(text)) {
+    const hint = /^[+-]?\d+,\d+$/.test(text) ? ' (a decimal comma? write a point)' : '';
+    throw new Error(`${where}: ${shown} is not a decimal number${hint}`);
+  }
   const parsed = Number(text);
-  if (Number.isNaN(parsed)) throw new Error(`${where}: "${text}" is not a number`);
+  if (!Number.isFinite(parsed)) throw new Error(`${where}: ${shown} is out of range`);
   return parsed;
 }
 

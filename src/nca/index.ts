@@ -3,6 +3,8 @@ export { PPTESTCD, ROUTES, AUC_METHODS, codesForRoute, type Pptestcd, type Route
 export { NcaInputError } from './clean.js';
 export { PARAMETERS, PARAMETER, parameterRows, type ParameterRow, type UnitRule, type Scope } from './parameters.js';
 export * as derived from './derived.js';
+export { ncaIntervals, type Dose, type IntervalSpec, type IntervalOptions, type IntervalResult } from './intervals.js';
+export { superpose, steadyState, type SuperpositionOptions, type SteadyStateOptions, type SteadyStatePrediction } from './superposition.js';
 export { aucInterval, partialAreas, concentrationAt, type AucIntervalOptions, type AucType } from './partial-auc.js';
 export { nca, type NcaInput, type NcaOptions, type NcaResult, type ParameterValue, type LambdaZPoints } from './nca.js';
 export type { LambdaZSelection } from './select-lambda-z.js';

@@ -114,7 +114,7 @@ export function integrationGrid({ time, conc }: CleanProfile, route: Route): Int
 
 /** Quantities of a single-dose profile whose interval fields are not used. */
 export const NO_INTERVAL = {
-  tau: null, aucint: null, aumcint: null, cmin: null, tmin: null, ctrough: null, troughReason: '',
+  tau: null, aucint: null, aumcint: null, aucintReason: '', cmin: null, tmin: null, ctrough: null, troughReason: '',
   firstAuctau: null, firstCmax: null,
 } as const;
 
@@ -156,6 +156,7 @@ export function profileQuantities(profile: CleanProfile, s: ProfileSettings): Qu
     auclst: toLast ? toLast.auc : null,
     aumclst: toLast ? toLast.aumc : null,
     aucall: all.auc,
+    areaReason: '',
     fit,
     fitReason: outcome.reason ?? '',
     lamz: fit ? -fit.slope : null,
@@ -208,7 +209,7 @@ export function nca(input: NcaInput, options: NcaOptions = {}): NcaResult {
 export function emptyQuantities(route: Route, dose: number | null, volumeFactor: number, reason: string): Quantities {
   return {
     route, dose, infusionDuration: 0, volumeFactor, cmax: null, tmax: null, clast: null, tlast: null, tlag: null,
-    auclst: null, aumclst: null, aucall: null, fit: null, fitReason: reason, lamz: null, lamzFirst: null,
+    auclst: null, aumclst: null, aucall: null, areaReason: reason, fit: null, fitReason: reason, lamz: null, lamzFirst: null,
     lamzLast: null, c0: null, backArea: 0, ...NO_INTERVAL,
   };
 }

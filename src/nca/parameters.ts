@@ -32,7 +32,7 @@ export type UnitRule =
   | 'concPerDose' | 'aucPerDose' | 'volume' | 'clearance';
 
 /** What a parameter needs; when it is missing, the first unmet need names the reason. */
-export type Need = 'positive' | 'lambdaZ' | 'dose' | 'auclast' | 'dosingInterval' | 'trough' | 'firstInterval';
+export type Need = 'area' | 'aucint' | 'positive' | 'lambdaZ' | 'dose' | 'auclast' | 'dosingInterval' | 'trough' | 'firstInterval';
 
 export type Scope = 'single' | 'interval';
 
@@ -56,6 +56,8 @@ export interface Quantities {
   auclst: number | null;
   aucall: number | null;
   aumclst: number | null;
+  /** Why the areas from the dose are missing ('' when they are not). */
+  areaReason: string;
   fit: LogLinearFit | null;
   /** Why there is no λz fit ('' when there is one). */
   fitReason: string;
@@ -69,9 +71,10 @@ export interface Quantities {
   // Interval scope (null in a single-dose profile).
   /** τ = end − start of a dosing interval (an interval starting at a dose); null otherwise. */
   tau: number | null;
-  /** AUC and AUMC over [start, end] (./partial-auc.ts), relative time. */
+  /** AUC and AUMC over [start, end] (./partial-auc.ts), relative time, and why they are missing. */
   aucint: number | null;
   aumcint: number | null;
+  aucintReason: string;
   cmin: number | null;
   tmin: number | null;
   ctrough: number | null;
@@ -138,13 +141,13 @@ export const PARAMETERS = [
   row('CLSTP', ALL, BOTH, 'conc', 'Last Nonzero Conc Pred', 'Clast predicted by the λz line, e^(a − λz·Tlast)', ['lambdaZ'],
     (q) => (q.fit && q.tlast !== null ? Math.exp(q.fit.intercept + q.fit.slope * q.tlast) : null)),
   // Areas: ./trapezoid.ts.
-  row('AUCLST', ALL, BOTH, 'auc', 'AUC to Last Nonzero Conc', 'AUC from the dose to Tlast', ['positive'], (q) => q.auclst),
-  row('AUCALL', ALL, BOTH, 'auc', 'AUC All', 'AUC from the dose to the last sample, trailing zeros included', [], (q) => q.aucall),
-  row('AUCIFO', ALL, BOTH, 'auc', 'AUC Infinity Obs', 'AUClast + Clast/λz', ['lambdaZ'], (q) => aucInfinity(q.auclst, q.clast, q.lamz)),
-  row('AUCIFP', ALL, BOTH, 'auc', 'AUC Infinity Pred', 'AUClast + Clast,pred/λz', ['lambdaZ'], (q, v) => aucInfinity(q.auclst, v.CLSTP, q.lamz)),
-  row('AUCPEO', ALL, BOTH, 'percent', 'AUC %Extrapolation Obs', '100·(AUCIFO − AUClast)/AUCIFO', ['lambdaZ'],
+  row('AUCLST', ALL, BOTH, 'auc', 'AUC to Last Nonzero Conc', 'AUC from the dose to Tlast', ['area', 'positive'], (q) => q.auclst),
+  row('AUCALL', ALL, BOTH, 'auc', 'AUC All', 'AUC from the dose to the last sample, trailing zeros included', ['area'], (q) => q.aucall),
+  row('AUCIFO', ALL, BOTH, 'auc', 'AUC Infinity Obs', 'AUClast + Clast/λz', ['area', 'lambdaZ'], (q) => aucInfinity(q.auclst, q.clast, q.lamz)),
+  row('AUCIFP', ALL, BOTH, 'auc', 'AUC Infinity Pred', 'AUClast + Clast,pred/λz', ['area', 'lambdaZ'], (q, v) => aucInfinity(q.auclst, v.CLSTP, q.lamz)),
+  row('AUCPEO', ALL, BOTH, 'percent', 'AUC %Extrapolation Obs', '100·(AUCIFO − AUClast)/AUCIFO', ['area', 'lambdaZ'],
     (q, v) => percentExtrapolated(v.AUCIFO, q.auclst)),
-  row('AUCPEP', ALL, BOTH, 'percent', 'AUC %Extrapolation Pred', '100·(AUCIFP − AUClast)/AUCIFP', ['lambdaZ'],
+  row('AUCPEP', ALL, BOTH, 'percent', 'AUC %Extrapolation Pred', '100·(AUCIFP − AUClast)/AUCIFP', ['area', 'lambdaZ'],
     (q, v) => percentExtrapolated(v.AUCIFP, q.auclst)),
   // Terminal phase: ./lambda-z.ts, ./select-lambda-z.ts.
   row('LAMZ', ALL, BOTH, 'rate', 'Lambda z', 'Terminal rate constant, minus the slope of ln C on t', ['lambdaZ'], (q) => q.lamz),
@@ -157,81 +160,81 @@ export const PARAMETERS = [
   row('R2ADJ', ALL, BOTH, 'ratio', 'R Squared Adjusted', '1 − (1 − R²)(n − 1)/(n − 2)', ['lambdaZ'], (q) => fit(q)?.adjR2 ?? null),
   row('CORRXY', ALL, BOTH, 'ratio', 'Correlation Between TimeX and Log ConcY', 'Correlation of t and ln C in the λz regression',
     ['lambdaZ'], (q) => fit(q)?.corr ?? null),
-  row('AUMCLST', ALL, BOTH, 'aumc', 'AUMC to Last Nonzero Conc', 'Area under t·C from the dose to Tlast', ['positive'], (q) => q.aumclst),
-  row('AUMCIFO', ALL, BOTH, 'aumc', 'AUMC Infinity Obs', 'AUMClast + Clast·Tlast/λz + Clast/λz²', ['lambdaZ'],
+  row('AUMCLST', ALL, BOTH, 'aumc', 'AUMC to Last Nonzero Conc', 'Area under t·C from the dose to Tlast', ['area', 'positive'], (q) => q.aumclst),
+  row('AUMCIFO', ALL, BOTH, 'aumc', 'AUMC Infinity Obs', 'AUMClast + Clast·Tlast/λz + Clast/λz²', ['area', 'lambdaZ'],
     (q) => aumcInfinity(q.aumclst, q.clast, q.tlast, q.lamz)),
-  row('AUMCIFP', ALL, BOTH, 'aumc', 'AUMC Infinity Pred', 'As AUMCIFO with Clast,pred', ['lambdaZ'],
+  row('AUMCIFP', ALL, BOTH, 'aumc', 'AUMC Infinity Pred', 'As AUMCIFO with Clast,pred', ['area', 'lambdaZ'],
     (q, v) => aumcInfinity(q.aumclst, v.CLSTP, q.tlast, q.lamz)),
-  row('AUMCPEO', ALL, BOTH, 'percent', 'AUMC % Extrapolation Obs', '100·(AUMCIFO − AUMClast)/AUMCIFO', ['lambdaZ'],
+  row('AUMCPEO', ALL, BOTH, 'percent', 'AUMC % Extrapolation Obs', '100·(AUMCIFO − AUMClast)/AUMCIFO', ['area', 'lambdaZ'],
     (q, v) => percentExtrapolated(v.AUMCIFO, q.aumclst)),
-  row('AUMCPEP', ALL, BOTH, 'percent', 'AUMC % Extrapolation Pred', '100·(AUMCIFP − AUMClast)/AUMCIFP', ['lambdaZ'],
+  row('AUMCPEP', ALL, BOTH, 'percent', 'AUMC % Extrapolation Pred', '100·(AUMCIFP − AUMClast)/AUMCIFP', ['area', 'lambdaZ'],
     (q, v) => percentExtrapolated(v.AUMCIFP, q.aumclst)),
   // Dose-normalised (single dose).
   row('CMAXD', ALL, SINGLE, 'concPerDose', 'Max Conc Norm by Dose', 'Cmax/Dose', ['dose'], (q, v) => ratio(v.CMAX, q.dose)),
-  row('AUCIFOD', ALL, SINGLE, 'aucPerDose', 'AUC Infinity Obs Norm by Dose', 'AUCIFO/Dose', ['dose', 'lambdaZ'], (q, v) => ratio(v.AUCIFO, q.dose)),
-  row('AUCIFPD', ALL, SINGLE, 'aucPerDose', 'AUC Infinity Pred Norm by Dose', 'AUCIFP/Dose', ['dose', 'lambdaZ'], (q, v) => ratio(v.AUCIFP, q.dose)),
+  row('AUCIFOD', ALL, SINGLE, 'aucPerDose', 'AUC Infinity Obs Norm by Dose', 'AUCIFO/Dose', ['area', 'dose', 'lambdaZ'], (q, v) => ratio(v.AUCIFO, q.dose)),
+  row('AUCIFPD', ALL, SINGLE, 'aucPerDose', 'AUC Infinity Pred Norm by Dose', 'AUCIFP/Dose', ['area', 'dose', 'lambdaZ'], (q, v) => ratio(v.AUCIFP, q.dose)),
   // Extravascular.
   row('TLAG', EV, SINGLE, 'time', 'Time Until First Nonzero Conc', 'Time of the last sample before the first positive one (0 if the first is positive)',
     ['positive'], (q) => q.tlag),
-  row('MRTEVLST', EV, SINGLE, 'time', 'MRT Extravasc to Last Nonzero Conc', 'AUMClast/AUClast', ['auclast'],
+  row('MRTEVLST', EV, SINGLE, 'time', 'MRT Extravasc to Last Nonzero Conc', 'AUMClast/AUClast', ['area', 'auclast'],
     (q) => meanResidenceTime(q.aumclst, q.auclst)),
-  row('MRTEVIFO', EV, BOTH, 'time', 'MRT Extravasc Infinity Obs', 'AUMCIFO/AUCIFO; dosing interval: [AUMCτ + τ(AUCIFO − AUCτ)]/AUCτ', ['lambdaZ'],
+  row('MRTEVIFO', EV, BOTH, 'time', 'MRT Extravasc Infinity Obs', 'AUMCIFO/AUCIFO; dosing interval: [AUMCτ + τ(AUCIFO − AUCτ)]/AUCτ', ['area', 'lambdaZ'],
     (q, v) => mrtInf(q, v.AUCIFO, v.AUMCIFO)),
-  row('MRTEVIFP', EV, BOTH, 'time', 'MRT Extravasc Infinity Pred', 'As MRTEVIFO with the predicted Clast', ['lambdaZ'],
+  row('MRTEVIFP', EV, BOTH, 'time', 'MRT Extravasc Infinity Pred', 'As MRTEVIFO with the predicted Clast', ['area', 'lambdaZ'],
     (q, v) => mrtInf(q, v.AUCIFP, v.AUMCIFP)),
-  row('CLFO', EV, SINGLE, 'clearance', 'Total CL Obs by F', 'Dose/AUCIFO', ['dose', 'lambdaZ'], (q, v) => clearance(q.dose, v.AUCIFO, q.volumeFactor)),
-  row('CLFP', EV, SINGLE, 'clearance', 'Total CL Pred by F', 'Dose/AUCIFP', ['dose', 'lambdaZ'], (q, v) => clearance(q.dose, v.AUCIFP, q.volumeFactor)),
-  row('VZFO', EV, SINGLE, 'volume', 'Vz Obs by F', 'Dose/(λz·AUCIFO)', ['dose', 'lambdaZ'], (q, v) => terminalVolume(v.CLFO, q.lamz)),
-  row('VZFP', EV, SINGLE, 'volume', 'Vz Pred by F', 'Dose/(λz·AUCIFP)', ['dose', 'lambdaZ'], (q, v) => terminalVolume(v.CLFP, q.lamz)),
+  row('CLFO', EV, SINGLE, 'clearance', 'Total CL Obs by F', 'Dose/AUCIFO', ['area', 'dose', 'lambdaZ'], (q, v) => clearance(q.dose, v.AUCIFO, q.volumeFactor)),
+  row('CLFP', EV, SINGLE, 'clearance', 'Total CL Pred by F', 'Dose/AUCIFP', ['area', 'dose', 'lambdaZ'], (q, v) => clearance(q.dose, v.AUCIFP, q.volumeFactor)),
+  row('VZFO', EV, SINGLE, 'volume', 'Vz Obs by F', 'Dose/(λz·AUCIFO)', ['area', 'dose', 'lambdaZ'], (q, v) => terminalVolume(v.CLFO, q.lamz)),
+  row('VZFP', EV, SINGLE, 'volume', 'Vz Pred by F', 'Dose/(λz·AUCIFP)', ['area', 'dose', 'lambdaZ'], (q, v) => terminalVolume(v.CLFP, q.lamz)),
   // Intravascular.
-  row('MRTIVLST', IV, SINGLE, 'time', 'MRT Intravasc to Last Nonzero Conc', 'AUMClast/AUClast − Tinf/2', ['auclast'],
+  row('MRTIVLST', IV, SINGLE, 'time', 'MRT Intravasc to Last Nonzero Conc', 'AUMClast/AUClast − Tinf/2', ['area', 'auclast'],
     (q) => meanResidenceTime(q.aumclst, q.auclst, q.infusionDuration)),
   row('MRTIVIFO', IV, BOTH, 'time', 'MRT Intravasc Infinity Obs', 'AUMCIFO/AUCIFO − Tinf/2; dosing interval: [AUMCτ + τ(AUCIFO − AUCτ)]/AUCτ − Tinf/2',
-    ['lambdaZ'], (q, v) => mrtInf(q, v.AUCIFO, v.AUMCIFO)),
-  row('MRTIVIFP', IV, BOTH, 'time', 'MRT Intravasc Infinity Pred', 'As MRTIVIFO with the predicted Clast', ['lambdaZ'],
+    ['area', 'lambdaZ'], (q, v) => mrtInf(q, v.AUCIFO, v.AUMCIFO)),
+  row('MRTIVIFP', IV, BOTH, 'time', 'MRT Intravasc Infinity Pred', 'As MRTIVIFO with the predicted Clast', ['area', 'lambdaZ'],
     (q, v) => mrtInf(q, v.AUCIFP, v.AUMCIFP)),
-  row('CLO', IV, SINGLE, 'clearance', 'Total CL Obs', 'Dose/AUCIFO', ['dose', 'lambdaZ'], (q, v) => clearance(q.dose, v.AUCIFO, q.volumeFactor)),
-  row('CLP', IV, SINGLE, 'clearance', 'Total CL Pred', 'Dose/AUCIFP', ['dose', 'lambdaZ'], (q, v) => clearance(q.dose, v.AUCIFP, q.volumeFactor)),
-  row('VZO', IV, SINGLE, 'volume', 'Vz Obs', 'Dose/(λz·AUCIFO)', ['dose', 'lambdaZ'], (q, v) => terminalVolume(v.CLO, q.lamz)),
-  row('VZP', IV, SINGLE, 'volume', 'Vz Pred', 'Dose/(λz·AUCIFP)', ['dose', 'lambdaZ'], (q, v) => terminalVolume(v.CLP, q.lamz)),
-  row('VSSO', IV, SINGLE, 'volume', 'Vol Dist Steady State Obs', 'MRTIVIFO·CLO', ['dose', 'lambdaZ'], (_q, v) => steadyStateVolume(v.MRTIVIFO, v.CLO)),
-  row('VSSP', IV, SINGLE, 'volume', 'Vol Dist Steady State Pred', 'MRTIVIFP·CLP', ['dose', 'lambdaZ'], (_q, v) => steadyStateVolume(v.MRTIVIFP, v.CLP)),
+  row('CLO', IV, SINGLE, 'clearance', 'Total CL Obs', 'Dose/AUCIFO', ['area', 'dose', 'lambdaZ'], (q, v) => clearance(q.dose, v.AUCIFO, q.volumeFactor)),
+  row('CLP', IV, SINGLE, 'clearance', 'Total CL Pred', 'Dose/AUCIFP', ['area', 'dose', 'lambdaZ'], (q, v) => clearance(q.dose, v.AUCIFP, q.volumeFactor)),
+  row('VZO', IV, SINGLE, 'volume', 'Vz Obs', 'Dose/(λz·AUCIFO)', ['area', 'dose', 'lambdaZ'], (q, v) => terminalVolume(v.CLO, q.lamz)),
+  row('VZP', IV, SINGLE, 'volume', 'Vz Pred', 'Dose/(λz·AUCIFP)', ['area', 'dose', 'lambdaZ'], (q, v) => terminalVolume(v.CLP, q.lamz)),
+  row('VSSO', IV, SINGLE, 'volume', 'Vol Dist Steady State Obs', 'MRTIVIFO·CLO', ['area', 'dose', 'lambdaZ'], (_q, v) => steadyStateVolume(v.MRTIVIFO, v.CLO)),
+  row('VSSP', IV, SINGLE, 'volume', 'Vol Dist Steady State Pred', 'MRTIVIFP·CLP', ['area', 'dose', 'lambdaZ'], (_q, v) => steadyStateVolume(v.MRTIVIFP, v.CLP)),
   // IV bolus.
   row('C0', BOLUS, BOTH, 'conc', 'Initial Conc', 'Concentration at the bolus time, back-extrapolated from the first two samples when not observed',
     ['positive'], (q) => q.c0),
-  row('AUCPBEO', BOLUS, SINGLE, 'percent', 'AUC %Back Extrapolation Obs', '100·AUC(0, t1)/AUCIFO for a back-extrapolated C0', ['lambdaZ'],
+  row('AUCPBEO', BOLUS, SINGLE, 'percent', 'AUC %Back Extrapolation Obs', '100·AUC(0, t1)/AUCIFO for a back-extrapolated C0', ['area', 'lambdaZ'],
     (q, v) => percentBackExtrapolated(q.backArea, v.AUCIFO)),
-  row('AUCPBEP', BOLUS, SINGLE, 'percent', 'AUC %Back Extrapolation Pred', '100·AUC(0, t1)/AUCIFP for a back-extrapolated C0', ['lambdaZ'],
+  row('AUCPBEP', BOLUS, SINGLE, 'percent', 'AUC %Back Extrapolation Pred', '100·AUC(0, t1)/AUCIFP for a back-extrapolated C0', ['area', 'lambdaZ'],
     (q, v) => percentBackExtrapolated(q.backArea, v.AUCIFP)),
   // Intervals and multiple dosing (ncaIntervals; times relative to the interval's dose).
   row('AUCINT', ALL, INTERVAL, 'auc', 'AUC from T1 to T2', 'AUC over [start, end], interpolated inside the data, λz-extrapolated past Tlast',
-    [], (q) => q.aucint),
+    ['aucint'], (q) => q.aucint),
   row('CMIN', ALL, INTERVAL, 'conc', 'Min Conc', 'Minimum observed concentration in the interval (first occurrence)', [], (q) => q.cmin),
   row('TMIN', ALL, INTERVAL, 'time', 'Time of CMIN', 'Time of Cmin after the dose', [], (q) => q.tmin),
   row('TAU', ALL, INTERVAL, 'time', 'Dosing Interval', 'τ = end − start of an interval that starts at a dose', ['dosingInterval'], (q) => q.tau),
-  row('AUCTAU', ALL, INTERVAL, 'auc', 'AUC Over Dosing Interval', 'AUCINT of a dosing interval [dose, dose + τ]', ['dosingInterval'],
+  row('AUCTAU', ALL, INTERVAL, 'auc', 'AUC Over Dosing Interval', 'AUCINT of a dosing interval [dose, dose + τ]', ['dosingInterval', 'aucint'],
     (q) => (q.tau === null ? null : q.aucint)),
-  row('AUMCTAU', ALL, INTERVAL, 'aumc', 'AUMC Over Dosing Interval', 'Area under t·C over [dose, dose + τ], t after the dose', ['dosingInterval'],
+  row('AUMCTAU', ALL, INTERVAL, 'aumc', 'AUMC Over Dosing Interval', 'Area under t·C over [dose, dose + τ], t after the dose', ['dosingInterval', 'aucint'],
     (q) => (q.tau === null ? null : q.aumcint)),
   row('CTROUGH', ALL, INTERVAL, 'conc', 'Conc Trough', 'Observed concentration at the trough time (default: the interval end, the next pre-dose sample)',
     ['trough'], (q) => q.ctrough),
-  row('CAVG', ALL, INTERVAL, 'conc', 'Average Concentration', 'AUCτ/τ', ['dosingInterval'], (q, v) => averageConcentration(v.AUCTAU, q.tau)),
+  row('CAVG', ALL, INTERVAL, 'conc', 'Average Concentration', 'AUCτ/τ', ['dosingInterval', 'aucint'], (q, v) => averageConcentration(v.AUCTAU, q.tau)),
   row('PTROUGHR', ALL, INTERVAL, 'ratio', 'Peak Trough Ratio', 'Cmax/Ctrough', ['trough'], (_q, v) => peakTroughRatio(v.CMAX, v.CTROUGH)),
   row('SWING', ALL, INTERVAL, 'ratio', 'Swing', '(Cmax − Cmin)/Cmin', [], (_q, v) => swing(v.CMAX, v.CMIN)),
-  row('FLUCP', ALL, INTERVAL, 'percent', 'Fluctuation%', '100·(Cmax − Cmin)/Cavg', ['dosingInterval'], (_q, v) => fluctuation(v.CMAX, v.CMIN, v.CAVG)),
+  row('FLUCP', ALL, INTERVAL, 'percent', 'Fluctuation%', '100·(Cmax − Cmin)/Cavg', ['dosingInterval', 'aucint'], (_q, v) => fluctuation(v.CMAX, v.CMIN, v.CAVG)),
   row('AILAMZ', ALL, INTERVAL, 'ratio', 'Accumulation Index using Lambda z', '1/(1 − e^(−λz·τ))', ['dosingInterval', 'lambdaZ'],
     (q) => accumulationIndex(q.lamz, q.tau)),
   row('ARAUC', ALL, INTERVAL, 'ratio', 'Accumulation Ratio AUCTAU', 'AUCτ of this interval / AUCτ of the first dosing interval',
-    ['dosingInterval', 'firstInterval'], (q, v) => ratio(v.AUCTAU, q.firstAuctau)),
+    ['dosingInterval', 'aucint', 'firstInterval'], (q, v) => ratio(v.AUCTAU, q.firstAuctau)),
   row('ARCMAX', ALL, INTERVAL, 'ratio', 'Accumulation Ratio Cmax', 'Cmax of this interval / Cmax of the first dosing interval',
     ['dosingInterval', 'firstInterval'], (q, v) => (q.tau === null ? null : ratio(v.CMAX, q.firstCmax))),
-  row('CLTAU', IV, INTERVAL, 'clearance', 'Total CL for Dose Int', 'Dose/AUCτ (CLss)', ['dosingInterval', 'dose'],
+  row('CLTAU', IV, INTERVAL, 'clearance', 'Total CL for Dose Int', 'Dose/AUCτ (CLss)', ['dosingInterval', 'aucint', 'dose'],
     (q, v) => clearance(q.dose, v.AUCTAU, q.volumeFactor)),
-  row('CLFTAU', EV, INTERVAL, 'clearance', 'Total CL by F for Dose Int', 'Dose/AUCτ (CLss/F)', ['dosingInterval', 'dose'],
+  row('CLFTAU', EV, INTERVAL, 'clearance', 'Total CL by F for Dose Int', 'Dose/AUCτ (CLss/F)', ['dosingInterval', 'aucint', 'dose'],
     (q, v) => clearance(q.dose, v.AUCTAU, q.volumeFactor)),
-  row('VZTAU', IV, INTERVAL, 'volume', 'Vz for Dose Int', 'Dose/(λz·AUCτ)', ['dosingInterval', 'dose', 'lambdaZ'],
+  row('VZTAU', IV, INTERVAL, 'volume', 'Vz for Dose Int', 'Dose/(λz·AUCτ)', ['dosingInterval', 'aucint', 'dose', 'lambdaZ'],
     (q, v) => terminalVolume(v.CLTAU, q.lamz)),
-  row('VZFTAU', EV, INTERVAL, 'volume', 'Vz for Dose Int by F', 'Dose/(λz·AUCτ)', ['dosingInterval', 'dose', 'lambdaZ'],
+  row('VZFTAU', EV, INTERVAL, 'volume', 'Vz for Dose Int by F', 'Dose/(λz·AUCτ)', ['dosingInterval', 'aucint', 'dose', 'lambdaZ'],
     (q, v) => terminalVolume(v.CLFTAU, q.lamz)),
 ] as const;
 

@@ -17,6 +17,10 @@ export type Notes = Partial<Record<Pptestcd, string>>;
 
 function unmet(need: Need, q: Quantities): string | null {
   switch (need) {
+    case 'area':
+      return q.aucall === null ? q.areaReason : null;
+    case 'aucint':
+      return q.aucint === null ? q.aucintReason : null;
     case 'positive':
       return q.clast === null ? 'no positive concentration' : null;
     case 'lambdaZ':

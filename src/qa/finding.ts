@@ -18,6 +18,14 @@ export type FindingKind =
   | 'check-failed';
 
 export interface Finding {
+  /**
+   * Stable id (`F-` + 12 hex digits) from the kind, the record ids and the
+   * measurement type, never the position or the values: see finding-id.ts.
+   * Filled in where findings are written (`withFindingIds`).
+   */
+  id?: string;
+  /** A stable code of the check that produced it (e.g. `input/duplicate-times`); part of the id when set. */
+  check?: string;
   kind: FindingKind;
   severity: Severity;
   study_sid: string | null;
@@ -40,6 +48,7 @@ export interface Finding {
 }
 
 export const FINDING_COLUMNS = [
+  'id',
   'kind',
   'severity',
   'study_sid',

@@ -8,12 +8,14 @@
  * molar ↔ mass with the substance's molar mass): concentrations g/L, AUC
  * g·h/L, times h, rates 1/h, volumes L (per kg: L/kg), clearances L/h
  * (L/h/kg), amounts g, dimensionless (percent → fraction). A unit of any other
- * dimension (IU/L, mL/min/m², molar without a molar mass) stays as stored.
+ * dimension (IU/L, mL/min/m²) stays as stored; molar units without a molar mass
+ * go to mol/L, mol·h/L, mol.
  */
 import { subjectLabel, subjectOf, type LinkKeyFields } from '../data/dataset.js';
 import type { InterventionRecord, OutputRecord } from '../data/model.js';
 import { conversionFactor } from '../units/convert.js';
 import { UnitError } from '../units/errors.js';
+import { parseUnit } from '../units/parse.js';
 
 export const CANONICAL_UNITS: readonly string[] = [
   'gram / liter',
@@ -67,28 +69,53 @@ export interface ParameterHelpers {
 
 const canonicalCache = new Map<string, { unit: string; factor: number } | null>();
 
-/** The canonical unit of `unit` and the factor into it; the unit itself (factor 1) when none fits, null when it does not parse. */
-export function canonicalUnit(unit: string, molarMass: number | null): { unit: string; factor: number } | null {
-  const cacheKey = `${unit}@${molarMass ?? ''}`;
-  const cached = canonicalCache.get(cacheKey);
-  if (cached !== undefined) return cached;
-  let result: { unit: string; factor: number } | null = null;
+/** Dimension keys of the canonical units, computed on first use. */
+let canonicalDimensions: { unit: string; dimension: string }[] | null = null;
+
+/**
+ * The first canonical unit of the same dimension as `unit` (molar units: of the same dimension with
+ * [substance] as [mass], when `molarMass` is given), else the unit itself; null when it does not parse.
+ * Dimensions are compared first: a failed conversion through mathjs costs ~1 ms, times every unit and target.
+ */
+function resolveCanonical(unit: string, molarMass: number | null): { unit: string; factor: number } | null {
+  let dimension: string;
   try {
-    conversionFactor(unit, unit);
-    result = { unit, factor: 1 };
-    for (const target of CANONICAL_UNITS) {
-      try {
-        result = { unit: target, factor: conversionFactor(unit, target, { molarMass }) };
-        break;
-      } catch (e) {
-        if (!(e instanceof UnitError)) throw e;
-      }
-    }
+    dimension = parseUnit(unit).dimension.key;
   } catch (e) {
     if (!(e instanceof UnitError)) throw e;
+    return null;
   }
-  canonicalCache.set(cacheKey, result);
-  return result;
+  canonicalDimensions ??= CANONICAL_UNITS.map((u) => ({ unit: u, dimension: parseUnit(u).dimension.key }));
+  const asMass = molarMass === null ? null : dimension.replaceAll('[substance]', '[mass]');
+  const target = canonicalDimensions.find((c) => c.dimension === dimension || c.dimension === asMass);
+  if (!target) return { unit, factor: 1 };
+  try {
+    return { unit: target.unit, factor: conversionFactor(unit, target.unit, molarMass === null ? undefined : { molarMass }) };
+  } catch (e) {
+    if (!(e instanceof UnitError)) throw e;
+    return { unit, factor: 1 };
+  }
+}
+
+/**
+ * The canonical unit of `unit` and the factor into it; the unit itself (factor 1) when none fits, null when
+ * it does not parse. Molar units go to mass units only with a molar mass; everything else is resolved once
+ * per unit, whatever the substance (a cache per unit and molar mass cost a second on the shared export).
+ */
+export function canonicalUnit(unit: string, molarMass: number | null): { unit: string; factor: number } | null {
+  let plain = canonicalCache.get(unit);
+  if (plain === undefined) {
+    plain = resolveCanonical(unit, null);
+    canonicalCache.set(unit, plain);
+  }
+  if (plain === null || molarMass === null || !plain.unit.startsWith('mole')) return plain;
+  const key = `${unit}@${molarMass}`;
+  let molar = canonicalCache.get(key);
+  if (molar === undefined) {
+    molar = resolveCanonical(unit, molarMass);
+    canonicalCache.set(key, molar);
+  }
+  return molar;
 }
 
 /** Single-value outputs: normed, not timecourse points. Arrays (scatter points) count: each is a value of its own. */

@@ -11,7 +11,9 @@
 import { mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { reviewState, reviewSummary, reviewedFinding, type FindingReview } from '../qa/accepted.js';
 import { FINDING_COLUMNS } from '../qa/finding.js';
+import { withFindingIds } from '../qa/finding-id.js';
 import type { QaResult } from '../qa/run.js';
 import { CALCULATED_COLUMNS } from '../qa/to-findings.js';
 import { buildReportCharts } from './charts.js';
@@ -21,7 +23,12 @@ import { renderReport } from './html.js';
 export interface WriteOptions {
   html: boolean;
   png: boolean;
+  /** Accepted findings (qa/accepted.ts): marked in findings.json/csv, counted in summary.json's `review`. */
+  review?: { file: string; review: FindingReview };
 }
+
+/** findings.csv: the finding columns, then `review` (open, accepted or reopened). */
+export const FINDINGS_CSV_COLUMNS = [...FINDING_COLUMNS, 'review'] as const;
 
 /** Paths written, relative to `dir`. */
 export async function writeQaOutputs(result: QaResult, dir: string, options: WriteOptions): Promise<string[]> {
@@ -32,9 +39,14 @@ export async function writeQaOutputs(result: QaResult, dir: string, options: Wri
     pending.push(writeFile(join(dir, name), content));
     written.push(name);
   };
-  write('findings.json', `${JSON.stringify(result.findings, null, 1)}\n`);
-  write('findings.csv', toCsv(FINDING_COLUMNS, result.findings));
-  write('summary.json', `${JSON.stringify(result.summary, null, 2)}\n`);
+  // Every written finding carries its stable id (finding-id.ts); the report shows it too.
+  const findings = withFindingIds(result.findings);
+  result = { ...result, findings };
+  const review = options.review;
+  write('findings.json', `${JSON.stringify(findings.map((f) => reviewedFinding(f, review?.review)), null, 1)}\n`);
+  write('findings.csv', toCsv(FINDINGS_CSV_COLUMNS, findings.map((f) => ({ ...f, review: reviewState(f, review?.review) }))));
+  const summary = review ? { ...result.summary, review: reviewSummary(findings, review.review, review.file) } : result.summary;
+  write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
   write('calculated.csv', toCsv(CALCULATED_COLUMNS, result.calculated));
 
   const charts = buildReportCharts(result);

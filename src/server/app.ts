@@ -22,7 +22,7 @@ import { isDatasetResource, type DatasetResource } from './resources.js';
 import { Store, WRITE_RESOURCES, type WriteResource } from './store.js';
 import { obtainToken, TOKEN_BODY_LIMIT_BYTES, TOKEN_PATH, Tokens } from './tokens.js';
 import { statisticsItem, substanceStatistics, type HasTables } from './views.js';
-import { DEFAULT_BODY_LIMIT_BYTES, authenticate, createDataFile, createRecord, dataFileItem, readBody } from './writes.js';
+import { DEFAULT_BODY_LIMIT_BYTES, authenticate, createDataFile, createRecord, dataFileItem, readBody, requireJsonContentType } from './writes.js';
 
 export const API_PREFIX = '/api/v1/';
 
@@ -235,6 +235,7 @@ class Api {
 
   private async create(resource: WriteResource, req: IncomingMessage): Promise<Reply> {
     const username = await this.user(req);
+    if (resource !== '_datafiles') requireJsonContentType(req);
     const body = await readBody(req, this.options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES);
     if (resource === '_datafiles') {
       const id = await createDataFile(req, body, username, this.store);

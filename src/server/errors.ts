@@ -20,3 +20,5 @@ export const unauthorized = (detail: string): ApiError =>
   new ApiError(401, { detail }, { 'WWW-Authenticate': 'Basic realm="pkdb"' });
 export const tooLarge = (limitBytes: number): ApiError =>
   new ApiError(413, { detail: `Request body too large: the limit is ${limitBytes} bytes.` });
+export const unsupportedMediaType = (type: string): ApiError =>
+  new ApiError(415, { detail: `Unsupported media type "${type}" in request.` });

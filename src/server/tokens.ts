@@ -173,7 +173,8 @@ export async function obtainToken(request: IncomingMessage, body: Buffer, users:
   const username = credentialField(form, 'username', errors);
   const password = credentialField(form, 'password', errors);
   if (Object.keys(errors).length > 0) throw badRequest(errors);
-  const verified = users ? await users.verify(username, password) : null;
+  // The failed-login limit (auth.ts) counts these attempts like Basic ones, per username and address.
+  const verified = users ? await users.verify(username, password, request.socket.remoteAddress) : null;
   if (verified === null) throw badRequest({ non_field_errors: ['Unable to log in with provided credentials.'] });
   return { token: await tokens.issue(verified, password) };
 }

@@ -9,17 +9,19 @@ import type { z } from 'zod';
 import { WriteReference, WriteStudy } from '../api/schemas/index.js';
 import type { UserTable } from './auth.js';
 import { basicCredentials } from './auth.js';
-import { ApiError, badRequest, tooLarge, unauthorized } from './errors.js';
+import { ApiError, badRequest, tooLarge, unauthorized, unsupportedMediaType } from './errors.js';
 import type { Store, WriteResource } from './store.js';
 
 /** Request bodies above this are refused with 413 (a study upload is well under 1 MB). */
 export const DEFAULT_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+/** JSON bodies nested deeper than this are a 400, checked before parsing (an upload nests under 10 levels). */
+export const MAX_JSON_DEPTH = 64;
 
 /** The user a request authenticates as; 401 with a Basic challenge otherwise. */
 export async function authenticate(request: IncomingMessage, users: UserTable | undefined): Promise<string> {
   const credentials = basicCredentials(request.headers.authorization);
   if (!credentials) throw unauthorized('Authentication credentials were not provided.');
-  const username = users ? await users.verify(credentials.username, credentials.password) : null;
+  const username = users ? await users.verify(credentials.username, credentials.password, request.socket.remoteAddress) : null;
   if (!username) throw unauthorized('Invalid username/password.');
   return username;
 }
@@ -40,7 +42,8 @@ export async function readBody(request: IncomingMessage, limit: number): Promise
 
 /** zod issues as DRF field errors: `{"a.b": ["message"]}`, root problems under `non_field_errors`. */
 export function fieldErrors(error: z.ZodError): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  // Keys are paths of the client's JSON (`constructor`, `__proto__`…): no prototype to collide with.
+  const out: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const issue of error.issues) {
     const key = issue.path.length > 0 ? issue.path.map(String).join('.') : 'non_field_errors';
     (out[key] ??= []).push(issue.message);
@@ -48,12 +51,97 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   return out;
 }
 
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch (error) {
-    throw new ApiError(400, { detail: `JSON parse error - ${(error as Error).message}` });
+/**
+ * JSON writes need `Content-Type: application/json` (415 otherwise, as DRF's
+ * JSONParser), in UTF-8 (RFC 8259 §8.1) when a charset is named.
+ */
+export function requireJsonContentType(request: IncomingMessage): void {
+  const type = request.headers['content-type'] ?? '';
+  const [media, ...params] = type.split(';').map((part) => part.trim().toLowerCase());
+  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  if (media !== 'application/json' || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+    throw unsupportedMediaType(type);
   }
+}
+
+/** True when `[`/`{` nest deeper than `limit` anywhere outside strings: one linear pass, no recursion. */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+const parseError = (detail: string): ApiError => new ApiError(400, { detail: `JSON parse error - ${detail}` });
+
+/** The body as JSON: strict UTF-8 (no silent U+FFFD), bounded depth, then JSON.parse. */
+function parseJson(body: Buffer): unknown {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    throw parseError('the body is not valid UTF-8.');
+  }
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw parseError(`nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw parseError((error as Error).message);
+  }
+}
+
+/** A real calendar date `YYYY-MM-DD` (the API schema checks only the shape; `2020-13-45` is not one). */
+export function isCalendarDate(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/**
+ * Text no write may store: control characters (tab, newline and carriage
+ * return are allowed in free text), lone surrogates (a `\ud800` escape) and
+ * U+FFFD, the mark of a bad decoding upstream. Identifiers (`sid`, `name`)
+ * allow no control character at all.
+ */
+const NOT_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\p{Cs}\uFFFD]/u;
+const NOT_IDENTIFIER = /[\p{Cc}\p{Cs}\uFFFD]/u;
+const IDENTIFIERS = new Set(['sid', 'name']);
+/** Problems reported per body; the walk stops there. */
+const MAX_TEXT_PROBLEMS = 20;
+
+/** Every string and key of a write body must be text; `sid`/`name` at the top must be printable; `date` a real date. */
+function checkWrite(value: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  let problems = 0;
+  const report = (path: (string | number)[], message: string) => {
+    if (problems++ < MAX_TEXT_PROBLEMS) ctx.addIssue({ code: 'custom', path, message });
+  };
+  // Depth is bounded by MAX_JSON_DEPTH (checked before parsing), so recursion is safe.
+  const walk = (node: unknown, path: (string | number)[]) => {
+    if (problems >= MAX_TEXT_PROBLEMS) return;
+    if (typeof node === 'string') {
+      const identifier = path.length === 1 && IDENTIFIERS.has(String(path[0]));
+      if ((identifier ? NOT_IDENTIFIER : NOT_TEXT).test(node)) report(path, 'contains a control character, an invalid code point or U+FFFD.');
+    } else if (Array.isArray(node)) node.forEach((v, i) => walk(v, [...path, i]));
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, v] of Object.entries(node)) {
+        if (NOT_IDENTIFIER.test(key)) report(path, 'has a key with a control character, an invalid code point or U+FFFD.');
+        walk(v, [...path, key]);
+      }
+    }
+  };
+  walk(value, []);
+  if (typeof value.date === 'string' && !isCalendarDate(value.date)) report(['date'], `"${value.date}" is not a calendar date.`);
 }
 
 export interface WriteContext {
@@ -64,7 +152,8 @@ export interface WriteContext {
   datasetHasReference(sid: string): boolean;
 }
 
-const JSON_SCHEMAS = { _studies: WriteStudy, _references: WriteReference } as const;
+/** The write schemas of the API, plus what only a server storing the data must check. */
+const JSON_SCHEMAS = { _studies: WriteStudy.superRefine(checkWrite), _references: WriteReference.superRefine(checkWrite) } as const;
 
 /** Validates and stores a JSON write; resolves to the created item. */
 export async function createRecord(
@@ -88,9 +177,7 @@ export async function createRecord(
 /** Parses a multipart upload with the platform's own parser (WHATWG Request.formData). */
 async function formDataOf(request: IncomingMessage, body: Buffer): Promise<FormData> {
   const type = request.headers['content-type'] ?? '';
-  if (!/^multipart\/form-data/i.test(type)) {
-    throw new ApiError(415, { detail: `Unsupported media type "${type}" in request.` });
-  }
+  if (!/^multipart\/form-data/i.test(type)) throw unsupportedMediaType(type);
   try {
     return await new Request('http://upload.invalid/', { method: 'POST', headers: { 'content-type': type }, body }).formData();
   } catch (error) {

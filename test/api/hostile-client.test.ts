@@ -204,7 +204,7 @@ describe('pages', () => {
     });
     const error = await failure(client({ baseUrl: server.baseUrl }).list('interventions'));
     expect(error).toBeInstanceOf(SchemaError);
-    expect(error.message).toBe(`GET ${server.baseUrl}interventions/?page=1: last_page: is 1000000000, more than the 100000 pages the client fetches (maxPages)`);
+    expect(error.message).toBe(`GET ${server.baseUrl}interventions/?page=1: last_page: is 1000000000, but count 45 in pages of 20 items makes 3`);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -219,16 +219,17 @@ describe('pages', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('a consistent list longer than maxPages is refused before page 2', async () => {
+  it('a consistent list longer than maxPages is refused by all() before page 2; page() still reads one page of it', async () => {
     const server = await serve((request, response) => {
       const page = Number(request.query.get('page'));
       sendJson(response, 200, { current_page: page, last_page: 500, next_page_url: null, prev_page_url: null, data: { count: 10_000, data: interventions(20) } });
     });
-    const error = await failure(client({ baseUrl: server.baseUrl, maxPages: 100 }).list('interventions'));
+    const pkdb = client({ baseUrl: server.baseUrl, maxPages: 100 });
+    const error = await failure(pkdb.list('interventions'));
     expect(error).toBeInstanceOf(SchemaError);
-    expect((error as SchemaError).path).toBe('last_page');
-    expect(error.message).toContain('is 500, more than the 100 pages the client fetches (maxPages)');
+    expect(error.message).toBe(`GET ${server.baseUrl}interventions/?page=1: last_page: is 500, more than the 100 pages the client fetches (maxPages)`);
     expect(server.requests).toHaveLength(1);
+    expect((await pkdb.page('interventions', { page: 7 })).current_page).toBe(7);
   });
 
   it('a wrong current_page is a SchemaError and is not cached', async () => {

@@ -38,6 +38,12 @@ describe('parseCsv', () => {
     expect(rows[0].cells).toEqual(['1\r\n2', 'x\ry']);
   });
 
+  it('flags a quote inside an unquoted field, naming the field', () => {
+    const { rows } = parseCsv('a,b\n1,x"y\n3,4\n');
+    expect(rows[0]).toEqual({ line: 2, cells: ['1', 'x"y'], error: 'stray quote in unquoted field 2 (at character 2 of the field)', errorField: 1 });
+    expect(rows[1]).toEqual({ line: 3, cells: ['3', '4'] });
+  });
+
   it('flags a broken row but keeps reading', () => {
     const { rows } = parseCsv('a,b\n"1"x,2\n3,4\n"open,5\n6,7\n');
     expect(rows[0].error).toMatch(/after a closing quote in field 1/);
@@ -80,6 +86,13 @@ describe('Python repr', () => {
     expect(() => parsePyValue('(mor+m3g+m6g)/(cod+c6g)')).toThrow(/not a Python literal/);
     expect(() => parsePyValue('[1, 2')).toThrow(/expected ',' or '\]' at character 6/);
     expect(() => parsePyValue('[1] x')).toThrow(/unexpected text after the value/);
+  });
+
+  it('refuses deep nesting and out-of-range escapes with a message, not a stack overflow', () => {
+    expect(parsePyValue(`${'['.repeat(32)}${']'.repeat(32)}`)).toHaveLength(1);
+    expect(parsePyValue('[[], [[]], ()]')).toEqual([[], [[]], []]);
+    expect(() => parsePyValue('['.repeat(1_000_000))).toThrow(/nested deeper than 32 at character 33/);
+    expect(() => parsePyValue("['\\U00110000']")).toThrow(/bad \\U escape/);
   });
 
   it('reads flat number lists fast and everything else through the general parser', () => {

@@ -5,11 +5,13 @@
  * fflate at level 9 (or, for members of hundreds of MB, one deflated block
  * repeated, so that no test compresses gigabytes).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants, deflateRawSync } from 'node:zlib';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { formatProblem, readExport, type ExportReadResult } from '../../src/data/export/read.js';
 import { PROJECT_ROOT } from '../helpers/shared.js';
 
@@ -105,9 +107,9 @@ const BOMB_BLOCK = strToU8(
 );
 
 describe('readExport on hostile archives', () => {
-  it('keeps the first 1000 of millions of malformed rows and counts them all, in seconds', async () => {
+  it('keeps the first 1000 of a million malformed rows and counts them all, in seconds', async () => {
     const header = strFromU8(fixture['studies.csv']).split('\n')[0];
-    const lines = 2_000_000;
+    const lines = 1_000_000;
     const zip = rezip({ 'studies.csv': strToU8(`${header}\n${'x\n'.repeat(lines)}`) });
     expect(zip.length).toBeLessThan(1 * MiB);
     const { value, ms } = await timed(() => readExport(zip, { name: 'lines.zip' }));
@@ -119,6 +121,22 @@ describe('readExport on hostile archives', () => {
     expect(ms).toBeLessThan(20_000);
     const few = await readExport(zip, { maxProblems: 3 });
     expect([few.problems.length, few.problemCount]).toEqual([3, lines]);
+
+    // The CLI reports the full count, and a normal read works afterwards.
+    const path = join(mkdtempSync(join(tmpdir(), 'pkdb-hostile-')), 'lines.zip');
+    writeFileSync(path, zip);
+    const err: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      expect(await main(['summary', '--export', path])).toBe(0);
+    } finally {
+      spy.mockRestore();
+      out.mockRestore();
+    }
+    expect(err.join('')).toContain(`pkdb: warning: ${path}: skipped 1000000 malformed rows, first studies.csv line 2: expected 12 cells, found 1`);
+    const normal = await readExport(rezip({}));
+    expect([normal.problemCount, normal.tables.studies.length]).toEqual([0, 5]);
   });
 
   it('refuses seven 285 MiB members before inflating any, naming the first', async () => {
@@ -226,6 +244,17 @@ describe('readExport on hostile archives', () => {
       column: 'name',
       message: 'unexpected text after a closing quote in field 3',
     });
+  });
+
+  it('counts every bad row past the kept ones, whatever the defect', async () => {
+    const header = strFromU8(fixture['studies.csv']).split('\n')[0];
+    const latin1 = concat(strToU8(`${header}\n`), ...Array.from({ length: 3000 }, () => new Uint8Array([0x78, 0xb5, 0x0a])));
+    const quotes = strToU8(`${header}\n${'x"y\n'.repeat(3000)}`);
+    for (const bytes of [latin1, quotes]) {
+      const { problems, problemCount } = await readExport(rezip({ 'studies.csv': bytes }));
+      expect([problems.length, problemCount]).toEqual([1000, 3000]);
+      expect(problems[999]).toMatchObject({ file: 'studies.csv', line: 1001 });
+    }
   });
 
   it('refuses a header with invalid UTF-8', async () => {

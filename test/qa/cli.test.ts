@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -35,10 +35,15 @@ describe('pkdb qa', () => {
     for (const file of ['findings.json', 'findings.csv', 'summary.json', 'calculated.csv', 'report.html']) {
       expect(existsSync(join(out, file)), file).toBe(true);
     }
-    expect(readFileSync(join(out, 'findings.csv'), 'utf8').split('\n')[0]).toBe(FINDING_COLUMNS.join(','));
+    expect(readFileSync(join(out, 'findings.csv'), 'utf8').split('\n')[0]).toBe([...FINDING_COLUMNS, 'review'].join(','));
+    expect(FINDING_COLUMNS[0]).toBe('id');
     expect(readFileSync(join(out, 'calculated.csv'), 'utf8').split('\n')[0]).toBe(CALCULATED_COLUMNS.join(','));
-    const findings = JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as unknown[];
+    const findings = JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { id: string }[];
     expect(findings).toHaveLength(summary.findings);
+    for (const f of findings) expect(f.id).toMatch(/^F-[0-9a-f]{12}$/);
+    // findings.csv carries the same ids in the same order.
+    const csvIds = readFileSync(join(out, 'findings.csv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split(',')[0]);
+    expect(csvIds).toEqual(findings.map((f) => f.id));
     expect(readdirSync(join(out, 'plots')).filter((f) => f.endsWith('.vl.json')).length).toBeGreaterThanOrEqual(3);
   });
 
@@ -62,5 +67,69 @@ describe('pkdb qa', () => {
     const study = await pkdb(['qa', '--out', join(dir, 'z'), '--study', 'NOPE0000']);
     expect(study.code).toBe(2);
     expect(study.stderr).toMatch(/NOPE0000/);
+  });
+
+  it('takes study names as well as sids for --study', async () => {
+    const byName = await pkdb(['qa', '--out', join(dir, 'named'), '--study', 'Synthetic2020b', '--no-html', '--json']);
+    const bySid = await pkdb(['qa', '--out', join(dir, 'sid'), '--study', 'SYN0002', '--no-html', '--json']);
+    expect(byName.code).toBe(1);
+    expect(bySid.code).toBe(1);
+    const a = JSON.parse(byName.stdout) as { studies: number; by_study: Record<string, unknown> };
+    expect(a.studies).toBe(1);
+    expect(Object.keys(a.by_study)).toEqual(['SYN0002']);
+    expect(readFileSync(join(dir, 'named', 'findings.json'), 'utf8')).toBe(readFileSync(join(dir, 'sid', 'findings.json'), 'utf8'));
+  });
+});
+
+describe('pkdb qa --accepted and --accept-all-to', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pkdb-qa-accepted-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const accepted = join(dir, 'accepted.json');
+
+  it('writes the major findings as a starting file, refuses to overwrite it without --force', async () => {
+    const first = await pkdb(['qa', '--out', join(dir, 'r1'), '--no-html', '--accept-all-to', accepted, '--who', 'jdoe', '--why', 'reviewed in test']);
+    expect(first.code).toBe(1);
+    const file = JSON.parse(readFileSync(accepted, 'utf8')) as { accepted: { id: string; who: string; why: string; seen: object }[] };
+    const majors = (JSON.parse(readFileSync(join(dir, 'r1', 'findings.json'), 'utf8')) as { id: string; severity: string }[]).filter((f) => f.severity === 'major');
+    expect(file.accepted.map((e) => e.id)).toEqual(majors.map((f) => f.id));
+    expect(file.accepted[0]).toMatchObject({ who: 'jdoe', why: 'reviewed in test' });
+    const again = await pkdb(['qa', '--out', join(dir, 'r1b'), '--no-html', '--accept-all-to', accepted]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/accepted\.json exists; give --force/);
+    expect((await pkdb(['qa', '--out', join(dir, 'r1c'), '--no-html', '--accept-all-to', accepted, '--who', 'jdoe', '--force'])).code).toBe(1);
+  });
+
+  it('with every major finding accepted exits 0; the summary counts them apart and lists stale entries', async () => {
+    const file = JSON.parse(readFileSync(accepted, 'utf8')) as { accepted: Record<string, unknown>[] };
+    file.accepted.push({ id: 'F-000000000000', who: 'jdoe', when: '2024-01-01', why: 'old', seen: { reported: null, recomputed: null, ratio: null } });
+    writeFileSync(accepted, JSON.stringify(file));
+    const run = await pkdb(['qa', '--out', join(dir, 'r2'), '--no-html', '--accepted', accepted]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/accepted in .*accepted\.json: \d+; re-opened \(values changed\): 0; open: 0 major/);
+    expect(run.stdout).toMatch(/stale accepted entries \(id no longer found\): F-000000000000/);
+    const summary = JSON.parse(readFileSync(join(dir, 'r2', 'summary.json'), 'utf8')) as { by_severity: { major: number }; review: { accepted: number; stale: { id: string }[] } };
+    expect(summary.review.accepted).toBe(summary.by_severity.major);
+    expect(summary.review.stale.map((s) => s.id)).toEqual(['F-000000000000']);
+    const findings = JSON.parse(readFileSync(join(dir, 'r2', 'findings.json'), 'utf8')) as { severity: string; accepted?: { who: string } }[];
+    for (const f of findings) expect(Boolean(f.accepted)).toBe(f.severity === 'major');
+    expect(readFileSync(join(dir, 'r2', 'findings.csv'), 'utf8')).toMatch(/,accepted\n/);
+  });
+
+  it('re-opens an accepted finding whose values changed and fails again', async () => {
+    const file = JSON.parse(readFileSync(accepted, 'utf8')) as { accepted: { seen: { reported: number | null } }[] };
+    file.accepted[0].seen.reported = 12345;
+    writeFileSync(accepted, JSON.stringify(file));
+    const run = await pkdb(['qa', '--out', join(dir, 'r3'), '--no-html', '--accepted', accepted, '--json']);
+    expect(run.code).toBe(1);
+    const summary = JSON.parse(run.stdout) as { review: { reopened: number; open_by_severity: { major: number } } };
+    expect(summary.review).toMatchObject({ reopened: 1, open_by_severity: { major: 1 } });
+  });
+
+  it('exits 2 naming the file, entry and field of a malformed accepted file', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ accepted: [{ id: 'F-0123456789ab', who: 'x', when: '2024-01-01', seen: { reported: 1, recomputed: 1, ratio: 1 } }] }));
+    const run = await pkdb(['qa', '--out', join(dir, 'r4'), '--no-html', '--accepted', bad]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(`pkdb: ${bad}: entry 0 (F-0123456789ab): field 'why': missing`);
   });
 });

@@ -23,6 +23,10 @@ function hasCause(f: Finding, e: ExpectedFinding): boolean {
       return f.ratio !== null && near(f.ratio, e.factor as number) && /1\/1000/.test(f.suspected_cause ?? '');
     case 'duplicate-time':
       return /duplicate time/.test(f.message);
+    case 'after-last-sample':
+      return f.details?.rule === 'tmax-after-last-sample' && /×60/.test(f.suspected_cause ?? '');
+    case 'negative':
+      return f.details?.rule === 'negative' && (f.reported as number) < 0;
   }
 }
 

@@ -3,10 +3,12 @@
  * started server: the answer is a clear status with a JSON body, and the same
  * server still answers a normal request afterwards.
  */
+import { randomBytes, scryptSync } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixtures } from '../../src/data/fixtures.js';
 import { startServer, type RunningServer } from '../../src/server/app.js';
+import { UserTable } from '../../src/server/auth.js';
 import { tinyDataset } from './tiny-dataset.js';
 
 interface Answer {
@@ -16,10 +18,18 @@ interface Answer {
 }
 
 /** One request with a verbatim target and headers (fetch would normalise both). */
-function raw(server: RunningServer, target: string, headers: Record<string, string> = {}, method = 'GET', body?: Buffer): Promise<Answer> {
+function raw(
+  server: RunningServer,
+  target: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  body?: Buffer | string,
+  localAddress?: string,
+): Promise<Answer> {
   const base = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: base.hostname, port: base.port, path: target, method, headers, setHost: !('Host' in headers) }, (res) => {
+    const options = { host: base.hostname, port: base.port, path: target, method, headers, setHost: !('Host' in headers), localAddress };
+    const req = request(options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
@@ -179,5 +189,120 @@ describe('links with --public-url', () => {
   it('a public URL with a query or another scheme is refused at start', async () => {
     await expect(startServer({ dataset: tinyDataset(), port: 0, publicUrl: 'ftp://x/' })).rejects.toThrow(/http or https/);
     await expect(startServer({ dataset: tinyDataset(), port: 0, publicUrl: 'https://x/?a=1' })).rejects.toThrow(/query/);
+  });
+});
+
+const USER = 'curator';
+const PASSWORD = 'correct horse battery staple';
+const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+/** A users-file hash at scrypt N = 2^10: these tests authenticate ~30 times, the cost parameter is not what they test. */
+function cheapHash(password: string): string {
+  const salt = randomBytes(16);
+  return `scrypt$1024$8$1$${salt.toString('base64')}$${scryptSync(password, salt, 32, { N: 1024, r: 8, p: 1 }).toString('base64')}`;
+}
+const usersTable = () => new UserTable({ users: [{ username: USER, hash: cheapHash(PASSWORD) }] });
+
+describe('write bodies', () => {
+  let server: RunningServer;
+  const auth = basic(USER, PASSWORD);
+  const json = { 'Content-Type': 'application/json', Authorization: auth };
+  const post = (body: Buffer | string, headers: Record<string, string> = json) => raw(server, '/api/v1/_studies/', headers, 'POST', body);
+  const study = { sid: 'HOSTILE1', name: 'Hostile2024', date: '2024-02-29' };
+
+  beforeAll(async () => {
+    server = await startServer({ dataset: tinyDataset(), port: 0, users: usersTable() });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('a body nested 10^5 levels is a 400 before parsing, inside a study or alone', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    // Inside a valid study the old server answered 500 (the stack overflowed while storing it).
+    const inStudy = JSON.stringify({ ...study, sid: 'DEEP1', groupset: { groups: [{ characteristica: [{ x: 'DEEP' }] }] } }).replace('"DEEP"', deep);
+    const unknownKey = JSON.stringify({ ...study, sid: 'DEEP2', x: 'DEEP' }).replace('"DEEP"', deep);
+    for (const body of [inStudy, unknownKey, deep]) {
+      const answer = await post(body);
+      expect(answer.status).toBe(400);
+      expect(detailOf(answer)).toBe('JSON parse error - nested deeper than 64 levels.');
+    }
+    const fine = JSON.stringify({ ...study, sid: 'DEEP60', groupset: { groups: [{ characteristica: [{ x: JSON.parse(`${'['.repeat(50)}${']'.repeat(50)}`) }] }] } });
+    expect((await post(fine)).status).toBe(201);
+    await expectStillServing(server, 2);
+  });
+
+  it('writes need Content-Type: application/json in UTF-8 (415 otherwise); multipart stays for data files', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/jsonx']) {
+      const answer = await post(JSON.stringify(study), { 'Content-Type': type, Authorization: auth });
+      expect(answer.status, type).toBe(415);
+      expect(detailOf(answer)).toBe(`Unsupported media type "${type}" in request.`);
+    }
+    expect((await post(JSON.stringify(study), { Authorization: auth })).status).toBe(415);
+    const form = new FormData();
+    form.append('file', new Blob(['t,c\n0,1\n']), 'curve.csv');
+    const upload = await fetch(new URL('_datafiles/', server.url), { method: 'POST', headers: { authorization: auth }, body: form });
+    expect(upload.status).toBe(201);
+    expect((await post(JSON.stringify(study), { 'Content-Type': 'Application/JSON; charset="UTF-8"', Authorization: auth })).status).toBe(201);
+    await expectStillServing(server, 2);
+  });
+
+  it('dates must be calendar dates and text must be printable UTF-8, each 400 naming the field', async () => {
+    const errors = async (body: Buffer | string) => {
+      const answer = await post(body);
+      expect(answer.status).toBe(400);
+      return JSON.parse(answer.body) as Record<string, string[]>;
+    };
+    expect(await errors(JSON.stringify({ ...study, sid: 'DATE1', date: '2020-13-45' }))).toEqual({ date: ['"2020-13-45" is not a calendar date.'] });
+    expect(Object.keys(await errors(JSON.stringify({ ...study, sid: 'DATE2', date: '2023-02-29' })))).toEqual(['date']);
+    const refDate = await raw(server, '/api/v1/_references/', json, 'POST', JSON.stringify({ sid: 'R1', date: '2020-00-10' }));
+    expect(JSON.parse(refDate.body)).toEqual({ date: ['"2020-00-10" is not a calendar date.'] });
+    const badUtf8 = Buffer.concat([Buffer.from('{"sid": "BAD'), Buffer.from([0xff, 0xfe]), Buffer.from('", "name": "x"}')]);
+    const decoded = await post(badUtf8);
+    expect(decoded.status).toBe(400);
+    expect(detailOf(decoded)).toBe('JSON parse error - the body is not valid UTF-8.');
+    const unprintable = 'contains a control character, an invalid code point or U+FFFD.';
+    expect(await errors(JSON.stringify({ ...study, sid: 'A\u0001B' }))).toEqual({ sid: [unprintable] });
+    expect(await errors(JSON.stringify({ ...study, sid: 'A\tB' }))).toEqual({ sid: [unprintable] });
+    expect(await errors(JSON.stringify({ ...study, sid: 'TEXT2', name: 'Bad\uFFFDname' }))).toEqual({ name: [unprintable] });
+    expect(await errors('{"sid": "S\\ud800", "name": "x"}')).toEqual({ sid: [unprintable] });
+    expect(await errors(JSON.stringify({ ...study, sid: 'TEXT3', descriptions: ['ok', 'nul\u0000'] }))).toEqual({ 'descriptions.1': [unprintable] });
+    // Paths named after Object.prototype members are field names like any other.
+    expect(await errors('{"sid": "PROTO1", "name": "x", "constructor": "\\u0001"}')).toEqual({ constructor: [unprintable] });
+    expect(await errors('{"sid": "PROTO2", "name": "x", "hasOwnProperty": {"__proto__": "\\u0001"}}')).toEqual({ 'hasOwnProperty.__proto__': [unprintable] });
+    // Tabs and newlines are fine in free text.
+    expect((await post(JSON.stringify({ ...study, sid: 'TEXT1', descriptions: ['line 1\n\tline 2'] }))).status).toBe(201);
+    const stored = JSON.parse((await raw(server, '/api/v1/_studies/?page_size=100')).body) as { data: { data: { sid: string }[] } };
+    expect(stored.data.data.map((s) => s.sid).filter((sid) => !sid.startsWith('SYN')).sort()).toEqual(['DEEP60', 'HOSTILE1', 'TEXT1']);
+    await expectStillServing(server, 2);
+  });
+});
+
+describe('failed logins', () => {
+  let server: RunningServer;
+  const attempt = (user: string, password: string, from: string) =>
+    raw(server, '/api/v1/_studies/', { 'Content-Type': 'application/json', Authorization: basic(user, password) }, 'POST', '{}', from);
+
+  beforeAll(async () => {
+    server = await startServer({ dataset: tinyDataset(), port: 0, users: usersTable() });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('10 failures lock the username (from any address) and the address (for any username): 429 with Retry-After', async () => {
+    for (let i = 0; i < 10; i++) expect((await attempt(USER, `guess ${i}`, '127.0.0.2')).status).toBe(401);
+    const locked = await attempt(USER, 'guess 10', '127.0.0.2');
+    expect(locked.status).toBe(429);
+    const retryAfter = Number(locked.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(800);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+    expect(detailOf(locked)).toBe(`Too many failed login attempts. Try again in ${retryAfter} seconds.`);
+    // The right password from a fresh address: the username is locked.
+    expect((await attempt(USER, PASSWORD, '127.0.0.3')).status).toBe(429);
+    // Another username from the locked address: the address is locked.
+    expect((await attempt('someone', 'x', '127.0.0.2')).status).toBe(429);
+    // Another username from another address is judged on its own.
+    expect((await attempt('someone', 'x', '127.0.0.4')).status).toBe(401);
+    await expectStillServing(server, 2);
   });
 });

@@ -212,6 +212,33 @@ describe('POST /api-token-auth/ and Authorization: Token', () => {
   });
 });
 
+describe('failed logins at /api-token-auth/', () => {
+  it('count toward the failed-login limit: 429 with Retry-After, the right password included', async () => {
+    const server = await startServer({
+      dataset: tinyDataset(),
+      port: 0,
+      users: new UserTable({ users: [{ username: USER, hash: await hashPassword(PASSWORD) }] }),
+    });
+    const login = (password: string) =>
+      fetch(server.url.replace(/api\/v1\/$/, 'api-token-auth/'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: USER, password }),
+      });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) statuses.push((await login(`wrong ${i}`)).status);
+      expect(statuses.slice(0, 10)).toEqual(Array(10).fill(400));
+      expect(statuses[10]).toBe(429);
+      const throttled = await login(PASSWORD);
+      expect(throttled.status).toBe(429);
+      expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('tokens without a users file', () => {
   it('every login is refused', async () => {
     const server = await startServer({ dataset: tinyDataset(), port: 0 });

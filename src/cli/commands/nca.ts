@@ -5,11 +5,15 @@
  * every code as {value, unit}, the λz points and the notes on missing values.
  * Volumes and clearances come in --volume-unit (default L, per time unit for
  * clearances) when dose/conc converts to a volume (see src/nca/units.ts).
+ * The input is read strictly (../profile-table.ts): exit 2, naming line and
+ * column, for input that is not clean CSV with decimal numbers. Negative
+ * concentrations are used as given and noted (stderr; `inputNotes` in JSON).
  * Exit 1 when a subject could not be analysed (its row stays empty).
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { negativeNotes, readProfile } from '../profile-table.js';
 import { AUC_METHODS, ROUTES, codesForRoute, type AucMethod, type Route } from '../../nca/codes.js';
 import type { GroupResult } from '../../nca/group.js';
 import type { LambdaZSelection } from '../../nca/select-lambda-z.js';
@@ -55,20 +59,6 @@ export function parseLambdaZ(text: string): LambdaZSelection {
   return { start, end };
 }
 
-async function readTable(file: string, columns: string[]): Promise<Record<string, unknown>[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
-  }
-  const { fromCSV } = await import('arquero');
-  const table = fromCSV(text, { autoType: false });
-  const absent = columns.filter((c) => !table.columnNames().includes(c));
-  if (absent.length > 0) throw new UsageError(`${file}: no column ${absent.map((c) => `"${c}"`).join(', ')}`);
-  return table.objects() as Record<string, unknown>[];
-}
-
 function csvCell(text: string): string {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -86,12 +76,14 @@ export function formatCsv(results: GroupResult[], route: Route): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function formatJson(results: GroupResult[]): string {
-  const subjects = results.map(({ subject, result, error }) =>
-    result
-      ? { subject, parameters: result.parameters, lambdaZ: result.lambdaZ, notes: result.notes, excluded: result.excluded }
-      : { subject, error },
-  );
+/** `inputNotes`: per subject, notes on the input rows (negative concentrations), listed with the subject. */
+export function formatJson(results: GroupResult[], inputNotes: ReadonlyMap<string, string> = new Map()): string {
+  const subjects = results.map(({ subject, result, error }) => {
+    const notes = inputNotes.has(subject) ? { inputNotes: [inputNotes.get(subject)!] } : {};
+    return result
+      ? { subject, parameters: result.parameters, lambdaZ: result.lambdaZ, notes: result.notes, excluded: result.excluded, ...notes }
+      : { subject, error, ...notes };
+  });
   return `${JSON.stringify(subjects, null, 2)}\n`;
 }
 
@@ -119,7 +111,8 @@ async function run(file: string, options: NcaCliOptions, setExit: (code: number)
   await checkVolumeOption(options.volumeUnit);
 
   const columns = { subject: options.subject, time: options.time, conc: options.conc, dose: options.doseCol };
-  const rows = await readTable(file, [columns.subject, columns.time, columns.conc, ...(columns.dose ? [columns.dose] : [])]);
+  const table = await readProfile(file, { subject: columns.subject, numeric: [columns.time, columns.conc, ...(columns.dose ? [columns.dose] : [])] });
+  const rows = table.rows;
   const { ncaByGroup } = await import('../../nca/group.js');
   const results = ncaByGroup(
     rows,
@@ -135,9 +128,11 @@ async function run(file: string, options: NcaCliOptions, setExit: (code: number)
     },
     { aucMethod, lambdaZ },
   );
-  const text = format === 'csv' ? formatCsv(results, route) : formatJson(results);
+  const notes = negativeNotes(table, columns.subject, columns.conc);
+  const text = format === 'csv' ? formatCsv(results, route) : formatJson(results, notes);
   if (options.out) await writeFile(options.out, text);
   else process.stdout.write(text);
+  for (const [subject, note] of notes) process.stderr.write(`pkdb nca: note: ${file}: subject ${subject}: ${note}\n`);
   const failed = results.filter((r) => r.error !== null);
   for (const r of failed) process.stderr.write(`pkdb nca: ${r.error}\n`);
   setExit(failed.length > 0 ? 1 : 0);

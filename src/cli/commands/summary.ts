@@ -44,7 +44,7 @@ export function register(program: Command, setExit: (code: number) => void): voi
     .option('--base-url <url>', 'a PK-DB API base URL, e.g. https://pk-db.com/api/v1/')
     .option('--user <name>', 'API user (with --base-url)')
     .option('--password <password>', 'API password (with --base-url)')
-    .option('--study <sid...>', 'count only these studies')
+    .option('--study <sid-or-name...>', 'count only these studies (sids or names)')
     .option('--json', 'print the counts as one JSON object on stdout')
     .action(async (opts: SummaryCliOptions) => {
       const { loadSource } = await import('../source.js');

@@ -56,6 +56,17 @@ export class ProblemLog {
     if (this.strict) throw new ExportError(`${this.archive}: ${formatProblem(problem)}`, problem);
     if (this.count++ < this.max) this.problems.push(problem);
   }
+
+  /**
+   * Counts a problem without building it when it would not be kept; false
+   * when the caller must `add` it. For the per-row paths of a file that may
+   * have millions of bad rows.
+   */
+  countIfFull(): boolean {
+    if (this.strict || this.count < this.max) return false;
+    this.count++;
+    return true;
+  }
 }
 
 /**
@@ -194,17 +205,19 @@ export function* readRows<S extends CsvSpec>(
   rows: while (scanner.next()) {
     const line = scanner.line;
     if (nextBad >= 0 && nextBad < scanner.rowEnd) {
-      const { field, message } = badCell(scanner, bad!);
-      log.add({ file: spec.file, line, column: header[field] ?? null, message });
+      if (!log.countIfFull()) {
+        const { field, message } = badCell(scanner, bad!);
+        log.add({ file: spec.file, line, column: header[field] ?? null, message });
+      }
       nextBad = findFrom(bad!, text, scanner.rowEnd);
       continue;
     }
     if (scanner.error !== undefined) {
-      log.add({ file: spec.file, line, column: header[scanner.errorField] ?? null, message: scanner.error });
+      if (!log.countIfFull()) log.add({ file: spec.file, line, column: header[scanner.errorField] ?? null, message: scanner.error });
       continue;
     }
     if (scanner.width !== width) {
-      log.add({ file: spec.file, line, column: null, message: `expected ${width} cells, found ${scanner.width}` });
+      if (!log.countIfFull()) log.add({ file: spec.file, line, column: null, message: `expected ${width} cells, found ${scanner.width}` });
       continue;
     }
     for (let i = 0; i < count; i++) {

@@ -24,8 +24,12 @@ export function parsePyValue(text: string): PyValue {
   return value;
 }
 
+/** Export cells nest two deep at most (`[(1, 2)]`); a deeper one is refused before it can exhaust the stack. */
+const MAX_DEPTH = 32;
+
 class LiteralParser {
   pos = 0;
+  private depth = 0;
   constructor(private readonly text: string) {}
 
   fail(what: string): never {
@@ -48,11 +52,13 @@ class LiteralParser {
 
   /** `[a, b]`, `(a, b)`, `(a,)`, `[]`, `()`. */
   private sequence(close: string): PyValue[] {
+    if (++this.depth > MAX_DEPTH) this.fail(`nested deeper than ${MAX_DEPTH}`);
     this.pos++;
     const items: PyValue[] = [];
     this.skipSpace();
     if (this.text[this.pos] === close) {
       this.pos++;
+      this.depth--;
       return items;
     }
     for (;;) {
@@ -61,6 +67,7 @@ class LiteralParser {
       const c = this.text[this.pos];
       if (c === close) {
         this.pos++;
+        this.depth--;
         return items;
       }
       if (c !== ',') this.fail(`expected ',' or '${close}'`);
@@ -68,6 +75,7 @@ class LiteralParser {
       this.skipSpace();
       if (this.text[this.pos] === close) {
         this.pos++;
+        this.depth--;
         return items;
       }
     }
@@ -97,7 +105,7 @@ class LiteralParser {
       } else if (e === 'x' || e === 'u' || e === 'U') {
         const width = e === 'x' ? 2 : e === 'u' ? 4 : 8;
         const hex = text.slice(i + 2, i + 2 + width);
-        if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== width) {
+        if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== width || parseInt(hex, 16) > 0x10ffff) {
           this.pos = i;
           this.fail(`bad \\${e} escape`);
         }

@@ -1,0 +1,115 @@
+/**
+ * Which study gets which slip in which copy, deterministically from a seed.
+ * Each copy slips `perCopy` distinct studies, one slip each; the classes
+ * rotate over the copies' slots (slot g gets class g mod 11), so every class
+ * gets about copies·perCopy/11 samples. Per class, the eligible studies are
+ * drawn from a seeded shuffle without replacement until all were used once
+ * (then reshuffled), so the samples spread over as many studies as the class
+ * allows; within the study the record is drawn uniformly.
+ */
+import { SLIP_CLASSES, type Candidates, type SlipClassName } from './slip-classes.js';
+
+export interface PlanOptions {
+  copies: number;
+  /** Distinct studies slipped in each copy. */
+  perCopy: number;
+  seed: number;
+}
+
+export interface PlannedSlip {
+  copy: number;
+  study_sid: string;
+  slipClass: SlipClassName;
+  /** The output pk, subset pk or intervention pk hit (by the class's target). */
+  target: number;
+}
+
+/** mulberry32: a small, fast, well-mixed 32-bit PRNG; returns floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** FNV-1a of a text: one independent stream per (seed, class). */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** Fisher–Yates with the given generator; returns a new array. */
+export function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/** A class's studies in seeded order, reshuffled after each full round. */
+class StudyDeck {
+  private order: string[] = [];
+  private next = 0;
+  constructor(
+    private readonly studies: readonly string[],
+    private readonly random: () => number,
+  ) {}
+
+  /**
+   * The next study of this round not in `used`. When every study left in the
+   * round is used by this copy, one already drawn this round is repeated and
+   * the rest kept for later copies; null when every study is used.
+   */
+  draw(used: ReadonlySet<string>): string | null {
+    if (this.next >= this.order.length) {
+      this.order = shuffled(this.studies, this.random);
+      this.next = 0;
+    }
+    for (let k = this.next; k < this.order.length; k++) {
+      if (used.has(this.order[k])) continue;
+      [this.order[this.next], this.order[k]] = [this.order[k], this.order[this.next]];
+      return this.order[this.next++];
+    }
+    return this.order.slice(0, this.next).find((s) => !used.has(s)) ?? null;
+  }
+}
+
+function checkCount(name: string, value: number, min: number): void {
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got ${value}`);
+}
+
+/** The slips of every copy. A slot whose class has no study left in that copy stays empty. */
+export function planSlips(candidates: Candidates, options: PlanOptions): PlannedSlip[][] {
+  checkCount('copies', options.copies, 0);
+  checkCount('perCopy', options.perCopy, 1);
+  checkCount('seed', options.seed, 0);
+  const decks = new Map<SlipClassName, StudyDeck>();
+  const picks = new Map<SlipClassName, () => number>();
+  for (const c of SLIP_CLASSES) {
+    const studies = [...(candidates.get(c.name)?.keys() ?? [])].sort();
+    decks.set(c.name, new StudyDeck(studies, mulberry32(hash(`${options.seed}:deck:${c.name}`))));
+    picks.set(c.name, mulberry32(hash(`${options.seed}:pick:${c.name}`)));
+  }
+  const copies: PlannedSlip[][] = [];
+  for (let copy = 0; copy < options.copies; copy++) {
+    const used = new Set<string>();
+    const slips: PlannedSlip[] = [];
+    for (let slot = 0; slot < options.perCopy; slot++) {
+      const cls = SLIP_CLASSES[(copy * options.perCopy + slot) % SLIP_CLASSES.length].name;
+      const study = decks.get(cls)!.draw(used);
+      if (study === null) continue;
+      used.add(study);
+      const pks = candidates.get(cls)!.get(study)!;
+      slips.push({ copy, study_sid: study, slipClass: cls, target: pks[Math.floor(picks.get(cls)!() * pks.length)] });
+    }
+    copies.push(slips);
+  }
+  return copies;
+}

@@ -1,0 +1,104 @@
+/**
+ * Scoring a QA run on a slipped copy against the run on the original.
+ * A finding's identity is (kind, study, output_pk, subset_pk, measurement_type);
+ * a major finding of the copy whose identity the original run has no major
+ * for is new. A slip is found when its study has a new major, and pointed
+ * when such a major names one of the slip's records. New majors in studies
+ * the copy did not slip are false alarms.
+ */
+import type { Finding } from '../../src/index.js';
+import { SLIP_CLASSES, type SlipClassName, type SlipTarget } from './slip-classes.js';
+import type { Slip } from './slips.js';
+
+export function findingIdentity(f: Finding): string {
+  return JSON.stringify([f.kind, f.study_sid, f.output_pk, f.subset_pk, f.measurement_type]);
+}
+
+/** Major findings of `slipped` whose identity no major finding of `original` has. */
+export function newMajors(original: readonly Finding[], slipped: readonly Finding[]): Finding[] {
+  const known = new Set(original.filter((f) => f.severity === 'major').map(findingIdentity));
+  return slipped.filter((f) => f.severity === 'major' && !known.has(findingIdentity(f)));
+}
+
+export interface SlipScore {
+  slip: Slip;
+  found: boolean;
+  pointed: boolean;
+  /** Kinds of the new majors in the slip's study. */
+  kinds: string[];
+}
+
+export interface CopyScore {
+  scores: SlipScore[];
+  /** New majors in studies the copy did not slip (or in no study). */
+  falseAlarms: Finding[];
+}
+
+/** Intervention pks a finding names, where a check gives them (the Finding columns have none today). */
+function interventionsNamed(f: Finding): number[] {
+  const loose = f as unknown as Record<string, unknown>;
+  const named = [loose.intervention_pk, ...(Array.isArray(loose.intervention_pks) ? loose.intervention_pks : [])];
+  return named.filter((pk): pk is number => typeof pk === 'number');
+}
+
+export function pointsAt(f: Finding, slip: Slip): boolean {
+  const r = slip.records;
+  return (
+    (f.output_pk !== null && r.pointOutputs.includes(f.output_pk)) ||
+    (f.subset_pk !== null && r.pointSubsets.includes(f.subset_pk)) ||
+    interventionsNamed(f).some((pk) => r.interventions.includes(pk))
+  );
+}
+
+/** Scores the slips of one copy given that copy's new majors. */
+export function scoreCopy(slips: readonly Slip[], fresh: readonly Finding[]): CopyScore {
+  const byStudy = new Map<string, Finding[]>();
+  for (const f of fresh) {
+    const key = f.study_sid ?? '';
+    const list = byStudy.get(key);
+    if (list) list.push(f);
+    else byStudy.set(key, [f]);
+  }
+  const slipped = new Set(slips.map((s) => s.study_sid));
+  const scores = slips.map((slip) => {
+    const majors = byStudy.get(slip.study_sid) ?? [];
+    return { slip, found: majors.length > 0, pointed: majors.some((f) => pointsAt(f, slip)), kinds: [...new Set(majors.map((f) => f.kind))].sort() };
+  });
+  const falseAlarms = fresh.filter((f) => f.study_sid === null || !slipped.has(f.study_sid));
+  return { scores, falseAlarms };
+}
+
+export interface RecallRow {
+  label: string;
+  n: number;
+  found: number;
+  pointed: number;
+  /** found / n, null when n = 0. */
+  recall: number | null;
+  pointedRecall: number | null;
+  /** How often each finding kind was among a found slip's new majors. */
+  kinds: Map<string, number>;
+}
+
+function row(label: string, scores: readonly SlipScore[]): RecallRow {
+  const found = scores.filter((s) => s.found).length;
+  const pointed = scores.filter((s) => s.pointed).length;
+  const kinds = new Map<string, number>();
+  for (const s of scores) for (const k of s.kinds) kinds.set(k, (kinds.get(k) ?? 0) + 1);
+  const share = (k: number) => (scores.length === 0 ? null : k / scores.length);
+  return { label, n: scores.length, found, pointed, recall: share(found), pointedRecall: share(pointed), kinds };
+}
+
+const TARGET_LABELS: Record<SlipTarget, string> = { output: 'all reported-output slips', timecourse: 'all timecourse slips', time: 'all time slips', dose: 'all dose slips' };
+
+/** One row per class (in SLIP_CLASSES order), then one per target kind and one overall. */
+export function recallTable(scores: readonly SlipScore[]): RecallRow[] {
+  const of = (name: SlipClassName) => scores.filter((s) => s.slip.slipClass === name);
+  const rows = SLIP_CLASSES.map((c) => row(c.name, of(c.name)));
+  for (const [target, label] of Object.entries(TARGET_LABELS)) {
+    const names = new Set<string>(SLIP_CLASSES.filter((c) => c.target === target).map((c) => c.name));
+    rows.push(row(label, scores.filter((s) => names.has(s.slip.slipClass))));
+  }
+  rows.push(row('overall', scores));
+  return rows;
+}

@@ -1,0 +1,154 @@
+/**
+ * The curation slips the qa-recall bench plants (issue 13 §10), each its own
+ * class, and which records of an export each can hit. Eligibility follows the
+ * record's kind and its unit's dimension only, never a study or a substance,
+ * so the planter works on any export:
+ * - a reported output (normed, not calculated, not a timecourse or array point,
+ *   a non-zero value/mean/median) ×1000 or ×1/1000 when its unit carries mass,
+ *   amount, volume or activity; ×60, ×1/60 or ×24 when it carries time to the
+ *   power ±1 (t½, tmax, AUC, CL, kel, MRT); per-kg ×1/70 when it carries a
+ *   volume (CL, Vd: an absolute value curated as if per 70 kg);
+ * - a whole concentration timecourse (normed, ≥ 3 numeric points) ×10 or ×1000;
+ * - its times ×60 (minutes read as hours) when its time unit is the hour;
+ * - a dose (a normed `dosing` intervention with a non-zero value that some
+ *   output refers to) ×10 or ×1000.
+ */
+import { conversionFactor, parseUnit, UnitError } from '../../src/index.js';
+import type { DatasetTables, InterventionRecord, OutputRecord, TimecourseRecord } from '../../src/index.js';
+
+/** What a slip scales: a reported output, a timecourse's values, a timecourse's times, or a dose. */
+export type SlipTarget = 'output' | 'timecourse' | 'time' | 'dose';
+
+export interface SlipClass {
+  /** The label the bench prints, e.g. `output ×1000`. */
+  name: string;
+  target: SlipTarget;
+  factor: number;
+  /** For reported outputs: whether a unit of these dimension powers can suffer this slip. */
+  unitAllows?: (powers: DimensionPowers) => boolean;
+}
+
+/** Powers of the base dimensions of a unit, by pint name (`mass`, `length`, `time`, `substance`, …). */
+export type DimensionPowers = Record<string, number>;
+
+const power = (p: DimensionPowers, name: string): number => p[name] ?? 0;
+/** A unit slip of ×1000 needs a prefixable quantity: mass, amount, volume or activity, and no pressure-like time². */
+const hasAmount = (p: DimensionPowers) =>
+  ['mass', 'substance', 'length', 'activity_amount'].some((d) => power(p, d) !== 0) && Math.abs(power(p, 'time')) <= 1;
+/** min ↔ h or h ↔ day slips need time to the power ±1. */
+const hasTime = (p: DimensionPowers) => Math.abs(power(p, 'time')) === 1;
+/** A per-kg slip needs a body-size quantity: a volume (Vd) or volume per time (CL). */
+const hasVolume = (p: DimensionPowers) => power(p, 'length') === 3;
+
+export const SLIP_CLASSES = [
+  { name: 'output ×1000', target: 'output', factor: 1000, unitAllows: hasAmount },
+  { name: 'output ×1/1000', target: 'output', factor: 1 / 1000, unitAllows: hasAmount },
+  { name: 'output ×60', target: 'output', factor: 60, unitAllows: hasTime },
+  { name: 'output ×1/60', target: 'output', factor: 1 / 60, unitAllows: hasTime },
+  { name: 'output ×24', target: 'output', factor: 24, unitAllows: hasTime },
+  { name: 'output per-kg ×1/70', target: 'output', factor: 1 / 70, unitAllows: hasVolume },
+  { name: 'timecourse ×10', target: 'timecourse', factor: 10 },
+  { name: 'timecourse ×1000', target: 'timecourse', factor: 1000 },
+  { name: 'time ×60', target: 'time', factor: 60 },
+  { name: 'dose ×10', target: 'dose', factor: 10 },
+  { name: 'dose ×1000', target: 'dose', factor: 1000 },
+] as const satisfies readonly SlipClass[];
+
+export type SlipClassName = (typeof SLIP_CLASSES)[number]['name'];
+
+export function slipClass(name: SlipClassName): SlipClass {
+  return SLIP_CLASSES.find((c) => c.name === name) as SlipClass;
+}
+
+/**
+ * Dimension powers from a pint-style dimension key (`[mass] * [time] / [length] ** 3`,
+ * `1 / [time]`, `dimensionless`): left to right, `/` negates the factor after it.
+ */
+export function dimensionPowers(key: string): DimensionPowers {
+  const powers: DimensionPowers = {};
+  const factor = /(^|\s([*/])\s)\[(\w+)\](?:\s\*\*\s(-?[\d.]+))?/g;
+  for (const m of key.matchAll(factor)) {
+    const sign = m[2] === '/' ? -1 : 1;
+    powers[m[3]] = (powers[m[3]] ?? 0) + sign * Number(m[4] ?? 1);
+  }
+  return powers;
+}
+
+function unitPowers(unit: string | null): DimensionPowers | null {
+  if (unit === null || unit === '') return null;
+  try {
+    return dimensionPowers(parseUnit(unit).dimension.key);
+  } catch (error) {
+    if (error instanceof UnitError) return null;
+    throw error;
+  }
+}
+
+const nonZero = (v: number | null): boolean => v !== null && Number.isFinite(v) && v !== 0;
+const hasValue = (r: { value: number | null; mean: number | null; median: number | null }) => nonZero(r.value) || nonZero(r.mean) || nonZero(r.median);
+
+/** A curated single value: not calculated by PK-DB, not a point of a timecourse or scatter. */
+export function isReportedOutput(o: OutputRecord): boolean {
+  return o.normed && !o.calculated && o.output_type !== 'timecourse' && o.output_type !== 'array';
+}
+
+/** The concentration series PK-DB computes from: mean, else median, else value (pkdb-calculation.md §3.2). */
+export function concentrationSeries(tc: TimecourseRecord): (number | null)[] | null {
+  return tc.mean ?? tc.median ?? tc.value;
+}
+
+function isSlippableTimecourse(tc: TimecourseRecord): boolean {
+  if (!tc.normed || tc.measurement_type !== 'concentration') return false;
+  const series = concentrationSeries(tc);
+  return series !== null && series.filter((v) => v !== null && Number.isFinite(v)).length >= 3;
+}
+
+function isHourUnit(unit: string | null): boolean {
+  if (unit === null) return false;
+  try {
+    return conversionFactor(unit, 'hour') === 1;
+  } catch (error) {
+    if (error instanceof UnitError) return false;
+    throw error;
+  }
+}
+
+/** Per class, the pks each study offers (output pks, subset pks or intervention pks), ascending. */
+export type Candidates = Map<SlipClassName, Map<string, number[]>>;
+
+function add(byStudy: Map<string, number[]>, study: string, pk: number): void {
+  const list = byStudy.get(study);
+  if (list) list.push(pk);
+  else byStudy.set(study, [pk]);
+}
+
+/** Every record each slip class can hit, by study. */
+export function slipCandidates(tables: DatasetTables): Candidates {
+  const candidates: Candidates = new Map(SLIP_CLASSES.map((c) => [c.name, new Map<string, number[]>()]));
+  const powersByUnit = new Map<string | null, DimensionPowers | null>();
+  for (const o of [...tables.outputs].sort((a, b) => a.pk - b.pk)) {
+    if (!isReportedOutput(o) || !hasValue(o)) continue;
+    if (!powersByUnit.has(o.unit)) powersByUnit.set(o.unit, unitPowers(o.unit));
+    const powers = powersByUnit.get(o.unit);
+    if (!powers) continue;
+    for (const c of SLIP_CLASSES) {
+      if (c.target === 'output' && c.unitAllows(powers)) add(candidates.get(c.name)!, o.study_sid, o.pk);
+    }
+  }
+  for (const tc of [...tables.timecourses].sort((a, b) => a.subset_pk - b.subset_pk)) {
+    if (!isSlippableTimecourse(tc)) continue;
+    for (const c of SLIP_CLASSES) {
+      if (c.target === 'timecourse') add(candidates.get(c.name)!, tc.study_sid, tc.subset_pk);
+      if (c.target === 'time' && isHourUnit(tc.time_unit) && tc.time.filter((t) => t !== null).length >= 3) {
+        add(candidates.get(c.name)!, tc.study_sid, tc.subset_pk);
+      }
+    }
+  }
+  const referenced = new Set<number>();
+  for (const o of tables.outputs) if (o.normed) for (const pk of o.intervention_pks) referenced.add(pk);
+  const doses = tables.interventions.filter((i: InterventionRecord) => i.normed && i.measurement_type === 'dosing' && hasValue(i) && referenced.has(i.pk));
+  for (const i of doses.sort((a, b) => a.pk - b.pk)) {
+    for (const c of SLIP_CLASSES) if (c.target === 'dose') add(candidates.get(c.name)!, i.study_sid, i.pk);
+  }
+  return candidates;
+}

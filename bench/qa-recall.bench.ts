@@ -1,0 +1,124 @@
+/**
+ * Recall of `pkdb qa` on planted curation slips (issue 13 §10).
+ *
+ * Plants seeded slips in copies of the shared export (bench/lib: one slip per
+ * study, `--per-copy` studies per copy, the 11 classes rotating; PK-DB's
+ * stored calculated outputs of a slipped timecourse or dose re-derived with
+ * the pkdb profile), writes each copy as an export zip and reads it back,
+ * runs `runQa` on the original and on each copy in this process, and prints
+ * per class: slips, recall (the slipped study has a new major finding) and
+ * pointed recall (a new major names a slipped record); then the false alarms
+ * (new majors in unslipped studies) and the wall time.
+ *
+ * Options (command line or environment): `--copies N` (PKDB_BENCH_COPIES,
+ * default 9: ≥ 30 slips per class), `--per-copy N` (PKDB_BENCH_PER_COPY,
+ * default 40), `--seed S` (PKDB_BENCH_SEED, default 1), `--json FILE`
+ * (PKDB_BENCH_JSON): every slip with its records and score, and every false
+ * alarm, for whoever improves the checks.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Dataset, readExport, runQa, writeExport, type DatasetTables, type Finding } from '../src/index.js';
+import { intOption, parseBenchArgs } from './lib/args.js';
+import { planSlips } from './lib/plan.js';
+import { newMajors, recallTable, scoreCopy, type SlipScore } from './lib/recall.js';
+import { SLIP_CLASSES, slipCandidates, slipClass } from './lib/slip-classes.js';
+import { plantSlips } from './lib/slips.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SHARED_EXPORT = join(process.env.PKDB_SHARED_DIR ?? resolve(ROOT, '..', 'shared'), 'data', 'pkdb-export-2020-10-16-shared.zip');
+
+const pct = (share: number | null) => (share === null ? '   –' : `${(100 * share).toFixed(0).padStart(3)} %`);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function qaFindings(tables: DatasetTables, location: string): Finding[] {
+  return runQa(Dataset.fromTables(tables, { kind: 'export', location })).findings;
+}
+
+function countBy<T>(items: readonly T[], key: (item: T) => string): string {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ') || '–';
+}
+
+export async function run(): Promise<void> {
+  if (!existsSync(SHARED_EXPORT)) {
+    console.log(`skipped: ${SHARED_EXPORT} not found`);
+    return;
+  }
+  const args = parseBenchArgs(process.argv.slice(2));
+  const options = { copies: intOption(args, 'copies', 9), perCopy: intOption(args, 'per-copy', 40), seed: intOption(args, 'seed', 1) };
+  const start = performance.now();
+  const cpuStart = process.cpuUsage();
+  const phase = { plant: 0, write: 0, read: 0, qa: 0 };
+  const lap = <T>(name: keyof typeof phase, fn: () => T): T => {
+    const t = performance.now();
+    const value = fn();
+    phase[name] += performance.now() - t;
+    return value;
+  };
+
+  const { tables, problems } = await readExport(SHARED_EXPORT);
+  if (problems.length > 0) console.log(`  note: the original export read with ${problems.length} skipped row(s)`);
+  const original = lap('qa', () => qaFindings(tables, SHARED_EXPORT));
+  const candidates = slipCandidates(tables);
+  const plan = planSlips(candidates, options);
+  console.log(`copies ${options.copies}, ${options.perCopy} studies slipped per copy, seed ${options.seed}; ${tables.studies.length} studies, ${original.filter((f) => f.severity === 'major').length} majors in the original run`);
+  console.log(`eligible studies per class: ${SLIP_CLASSES.map((c) => `${c.name} ${candidates.get(c.name)?.size ?? 0}`).join(', ')}`);
+
+  const scores: SlipScore[] = [];
+  const falseAlarms: Finding[][] = [];
+  let dropped = 0;
+  let unstored = 0;
+  for (const [copy, planned] of plan.entries()) {
+    const planted = lap('plant', () => plantSlips(tables, planned));
+    const zip = lap('write', () => writeExport(planted.tables));
+    const t = performance.now();
+    const back = await readExport(zip, { name: `slipped copy ${copy}` });
+    phase.read += performance.now() - t;
+    if (back.problems.length > 0) throw new Error(`slipped copy ${copy} read back with ${back.problems.length} skipped row(s): the writer or the planter broke the format`);
+    const fresh = newMajors(original, lap('qa', () => qaFindings(back.tables, `slipped copy ${copy}`)));
+    const score = scoreCopy(planted.slips, fresh);
+    scores.push(...score.scores);
+    falseAlarms.push(score.falseAlarms);
+    for (const s of planted.slips) {
+      dropped += s.records.dropped.length;
+      unstored += s.records.unstored;
+    }
+  }
+
+  console.log('');
+  console.log(`  ${'class'.padEnd(26)} ${'n'.padStart(4)} ${'recall'.padStart(7)} ${'pointed'.padStart(8)}   new-major kinds in found slips`);
+  for (const row of recallTable(scores)) {
+    if (row.label === 'all reported-output slips') console.log(`  ${'-'.repeat(26)}`);
+    const kinds = [...row.kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ');
+    console.log(`  ${row.label.padEnd(26)} ${String(row.n).padStart(4)} ${pct(row.recall).padStart(7)} ${pct(row.pointedRecall).padStart(8)}   ${kinds}`);
+  }
+  const outputSlips = scores.filter((s) => slipClass(s.slip.slipClass).target === 'output');
+  const typeOf = new Map(tables.outputs.map((o) => [o.pk, o.measurement_type]));
+  const byType = new Map<string, { n: number; found: number }>();
+  for (const s of outputSlips) {
+    const type = typeOf.get(s.slip.target) ?? '?';
+    const entry = byType.get(type) ?? { n: 0, found: 0 };
+    entry.n++;
+    if (s.found) entry.found++;
+    byType.set(type, entry);
+  }
+  console.log(`  reported-output slips found / planted, by measurement type: ${[...byType].sort((a, b) => b[1].n - a[1].n).map(([t, e]) => `${t} ${e.found}/${e.n}`).join(', ')}`);
+  const alarms = falseAlarms.flat();
+  const alarmStudies = new Set(alarms.map((f) => f.study_sid ?? '(no study)'));
+  console.log('');
+  console.log(`  false alarms (new majors in unslipped studies): ${alarms.length} in ${alarmStudies.size} studies; per copy ${falseAlarms.map((a) => a.length).join(', ')}`);
+  if (alarms.length > 0) console.log(`    by kind: ${countBy(alarms, (f) => f.kind)}`);
+  console.log(`  planter: ${dropped} stored calculated output(s) dropped, ${unstored} newly produced left unstored (re-derivation edge cases)`);
+  const jsonPath = args.options.get('json') ?? process.env.PKDB_BENCH_JSON;
+  if (jsonPath) {
+    const slips = scores.map(({ slip, found, pointed, kinds }) => ({ ...slip, measurement_type: slipClass(slip.slipClass).target === 'output' ? typeOf.get(slip.target) : undefined, found, pointed, kinds }));
+    writeFileSync(jsonPath, JSON.stringify({ options, slips, falseAlarms: falseAlarms.map((list, copy) => list.map((f) => ({ copy, ...f, details: undefined }))).flat() }, null, 1));
+    console.log(`  slips and false alarms written to ${jsonPath}`);
+  }
+  const cpu = process.cpuUsage(cpuStart);
+  // On a shared machine the CPU time is the figure other processes do not inflate.
+  console.log(`  wall ${seconds(performance.now() - start)}, CPU ${seconds((cpu.user + cpu.system) / 1000)} (wall: plant ${seconds(phase.plant)}, write ${seconds(phase.write)}, read back ${seconds(phase.read)}, runQa ${seconds(phase.qa)} for ${options.copies + 1} runs)`);
+}

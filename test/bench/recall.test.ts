@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { findingIdentity, newMajors, pointsAt, recallTable, scoreCopy } from '../../bench/lib/recall.js';
+import type { Slip } from '../../bench/lib/slips.js';
+import { finding, type Finding } from '../../src/index.js';
+
+const major = (fields: Partial<Finding>): Finding => finding({ kind: 'reported-vs-recomputed', severity: 'major', message: 'm', ...fields });
+
+function slip(study: string, slipClass: Slip['slipClass'], records: Partial<Slip['records']> = {}): Slip {
+  return {
+    copy: 0, study_sid: study, slipClass, factor: 1000, target: 1,
+    records: { outputs: [], subsets: [], interventions: [], derived: [], dropped: [], unstored: 0, pointOutputs: [], pointSubsets: [], ...records },
+  };
+}
+
+describe('newMajors', () => {
+  it('keeps majors whose (kind, study, output, subset, type) the original has no major for', () => {
+    const original = [major({ study_sid: 'A', output_pk: 1, measurement_type: 'cmax' }), { ...major({ study_sid: 'A', output_pk: 2 }), severity: 'minor' as const }];
+    const slipped = [
+      major({ study_sid: 'A', output_pk: 1, measurement_type: 'cmax', message: 'other words, same identity' }),
+      major({ study_sid: 'A', output_pk: 2 }),
+      major({ study_sid: 'A', output_pk: 1, measurement_type: 'cmax', kind: 'calculated' }),
+      { ...major({ study_sid: 'B', output_pk: 9 }), severity: 'minor' as const },
+    ];
+    expect(newMajors(original, slipped).map(findingIdentity)).toEqual([
+      findingIdentity(major({ study_sid: 'A', output_pk: 2 })),
+      findingIdentity(major({ study_sid: 'A', output_pk: 1, measurement_type: 'cmax', kind: 'calculated' })),
+    ]);
+  });
+});
+
+describe('scoreCopy and recallTable', () => {
+  it('finds by study, points by record, counts majors elsewhere as false alarms', () => {
+    const slips = [
+      slip('A', 'output ×1000', { outputs: [10], pointOutputs: [10] }),
+      slip('B', 'timecourse ×10', { subsets: [5], pointSubsets: [5], pointOutputs: [50, 51] }),
+      slip('C', 'dose ×10', { interventions: [7], pointOutputs: [70] }),
+    ];
+    const fresh = [
+      major({ study_sid: 'A', output_pk: 11 }), // found, not pointed
+      major({ study_sid: 'B', subset_pk: 5 }), // found and pointed
+      major({ study_sid: 'D', output_pk: 1 }), // false alarm
+      major({ study_sid: null }), // false alarm without study
+    ];
+    const { scores, falseAlarms } = scoreCopy(slips, fresh);
+    expect(scores.map((s) => [s.slip.study_sid, s.found, s.pointed])).toEqual([['A', true, false], ['B', true, true], ['C', false, false]]);
+    expect(falseAlarms.map((f) => f.study_sid)).toEqual(['D', null]);
+    const rows = new Map(recallTable(scores).map((r) => [r.label, r]));
+    expect(rows.get('output ×1000')).toMatchObject({ n: 1, found: 1, pointed: 0, recall: 1, pointedRecall: 0 });
+    expect(rows.get('dose ×10')).toMatchObject({ n: 1, found: 0, recall: 0 });
+    expect(rows.get('time ×60')).toMatchObject({ n: 0, recall: null });
+    expect(rows.get('overall')).toMatchObject({ n: 3, found: 2, pointed: 1 });
+    expect(rows.get('overall')!.recall).toBeCloseTo(2 / 3, 12);
+    expect([...rows.get('overall')!.kinds]).toEqual([['reported-vs-recomputed', 2]]);
+  });
+
+  it('a dose slip is pointed at by a finding naming the intervention or an output given it', () => {
+    const s = slip('C', 'dose ×1000', { interventions: [7, 6], pointOutputs: [70], pointSubsets: [3] });
+    expect(pointsAt(major({ study_sid: 'C', output_pk: 70 }), s)).toBe(true);
+    expect(pointsAt(major({ study_sid: 'C', subset_pk: 3 }), s)).toBe(true);
+    expect(pointsAt({ ...major({ study_sid: 'C' }), intervention_pk: 6 } as Finding, s)).toBe(true);
+    expect(pointsAt(major({ study_sid: 'C', output_pk: 71 }), s)).toBe(false);
+  });
+});

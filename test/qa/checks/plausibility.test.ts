@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { Dataset } from '../../../src/data/dataset.js';
+import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
+import { plausibilityCheck } from '../../../src/qa/checks/plausibility.js';
+import { prepareContext } from '../../../src/qa/context.js';
+import type { Finding } from '../../../src/qa/finding.js';
+
+const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
+const study = { study_sid: 'T1', study_name: 'Test' };
+
+function dosing(pk: number, time = '0'): InterventionRecord {
+  return {
+    ...STATS, ...study, pk, raw_pk: null, normed: true, name: `d${pk}`, route: 'oral', form: 'tablet', application: 'single dose',
+    time, time_end: null, time_unit: 'hr', measurement_type: 'dosing', calculation_type: null, choice: null, substance: 'x', value: 0.1, unit: 'gram',
+  };
+}
+
+let nextPk = 100;
+function output(fields: Partial<OutputRecord>): OutputRecord {
+  return {
+    ...STATS, ...study, pk: nextPk++, raw_pk: null, normed: true, calculated: false, group_pk: 1, individual_pk: null, intervention_pks: [1],
+    tissue: 'plasma', method: null, label: null, output_type: 'output', time: null, time_unit: null, measurement_type: 'cmax',
+    calculation_type: null, choice: null, substance: 'x', subset_pk: null, unit: 'gram / liter', ...fields,
+  };
+}
+
+/** A timecourse of substance `substance` for group 1 with intervention `intervention`, sampled at `times` hours. */
+function timecourse(subsetPk: number, substance: string, intervention: number, times: number[]): { tc: TimecourseRecord; points: OutputRecord[] } {
+  const points = times.map((t) => output({ output_type: 'timecourse', measurement_type: 'concentration', substance, intervention_pks: [intervention], time: t, time_unit: 'hr', value: 1, subset_pk: subsetPk }));
+  const tc = {
+    ...study, subset_pk: subsetPk, subset_name: 'tc', output_pk: points.map((p) => p.pk), intervention_pk: [intervention], group_pk: 1, individual_pk: null,
+    normed: true, tissue: 'plasma', tissue_label: 'plasma', method: null, method_label: null, label: null, time: times, time_unit: 'hr',
+    measurement_type: 'concentration', measurement_type_label: null, choice: null, choice_label: null, substance, substance_label: substance,
+    value: times.map(() => 1), mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null, unit: 'gram / liter',
+  } as TimecourseRecord;
+  return { tc, points };
+}
+
+function run(outputs: OutputRecord[], timecourses: { tc: TimecourseRecord; points: OutputRecord[] }[] = [], interventions = [dosing(1)]): Finding[] {
+  const tables = {
+    studies: [], groups: [], individuals: [], interventions, scatters: [], terms: [],
+    outputs: [...outputs, ...timecourses.flatMap((t) => t.points)], timecourses: timecourses.map((t) => t.tc),
+  };
+  return plausibilityCheck.run(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })));
+}
+const about = (findings: Finding[], o: OutputRecord) => findings.filter((f) => f.output_pk === o.pk);
+
+describe('plausibility: signs', () => {
+  it('reports a negative half-life or range minimum and a zero volume as major, a zero Cmax as minor', () => {
+    const thalf = output({ measurement_type: 'thalf', unit: 'hour', mean: -4.9, substance: 'a' });
+    const clMin = output({ measurement_type: 'clearance', unit: 'liter / hour', mean: 5, min: -1, substance: 'b' });
+    const vd = output({ measurement_type: 'vd', unit: 'liter', value: 0, substance: 'c' });
+    const cmax = output({ measurement_type: 'cmax', value: 0, substance: 'd' });
+    const renal = output({ measurement_type: 'clearance_renal', unit: 'liter / hour', value: 0, substance: 'e' });
+    const fine = output({ measurement_type: 'thalf', unit: 'hour', mean: 4.9, substance: 'f' });
+    const findings = run([thalf, clMin, vd, cmax, renal, fine]);
+    expect(about(findings, thalf)).toMatchObject([{ kind: 'plausibility', severity: 'major', reported: -4.9, reported_unit: 'hour', details: { rule: 'negative' } }]);
+    expect(about(findings, clMin)).toMatchObject([{ severity: 'major', details: { rule: 'negative' } }]);
+    expect(about(findings, clMin)[0].message).toMatch(/range minimum -1 liter \/ hour is negative/);
+    expect(about(findings, vd)).toMatchObject([{ severity: 'major', details: { rule: 'zero' } }]);
+    expect(about(findings, cmax)).toMatchObject([{ severity: 'minor', details: { rule: 'zero' } }]);
+    expect(about(findings, renal)).toEqual([]);
+    expect(about(findings, fine)).toEqual([]);
+  });
+});
+
+describe('plausibility: fractions', () => {
+  it('converts percentages, lets 1 < f ≤ 1.3 pass as minor and names ×100 beyond', () => {
+    const fu = output({ measurement_type: 'fraction_unbound', unit: 'dimensionless', mean: 3.19, substance: 'a' });
+    const percent = output({ measurement_type: 'bioavailability', unit: 'percent', mean: 85, substance: 'b' });
+    const recovery = output({ measurement_type: 'recovery', unit: 'dimensionless', value: 1.2, substance: 'c' });
+    const binding = output({ measurement_type: 'plasma_binding', unit: 'dimensionless', mean: 313, substance: 'd' });
+    const negative = output({ measurement_type: 'fraction_absorbed', unit: 'dimensionless', mean: -0.2, substance: 'e' });
+    const findings = run([fu, percent, recovery, binding, negative]);
+    // 3.19 as a fraction is impossible; 3.19 % = 0.0319 is midazolam's fraction unbound.
+    expect(about(findings, fu)).toMatchObject([{ severity: 'major', ratio: 3.19, details: { rule: 'fraction-above-1', cause_factors: [100] } }]);
+    expect(about(findings, fu)[0].suspected_cause).toMatch(/×100: a percentage \(3.19 %\)/);
+    expect(about(findings, percent)).toEqual([]); // 85 % = 0.85
+    expect(about(findings, recovery)).toMatchObject([{ severity: 'minor' }]);
+    expect(about(findings, binding)).toMatchObject([{ severity: 'major', suspected_cause: null }]); // 313 is no percentage either
+    expect(about(findings, negative)).toMatchObject([{ severity: 'major', details: { rule: 'negative' } }]);
+  });
+});
+
+describe('plausibility: tmax', () => {
+  it('reports a reported tmax after the last sample (8 h), naming ×60 when tmax/60 falls inside the sampled window', () => {
+    const tc = timecourse(1, 'x', 1, [0, 0.5, 1, 2, 4, 8]);
+    const slip = output({ measurement_type: 'tmax', unit: 'hour', mean: 60 });
+    const rounding = output({ measurement_type: 'tmax', unit: 'hour', median: 8.3, group_pk: 1 });
+    const late = output({ measurement_type: 'tmax', unit: 'minute', value: 510 }); // 8.5 h: 6 % after the end; 8.5/60 h is before the first sample
+    const findings = run([slip, rounding, late], [tc]);
+    expect(about(findings, slip)).toMatchObject([{ severity: 'major', recomputed: 8, ratio: 7.5, details: { rule: 'tmax-after-last-sample', cause_factors: [60] } }]);
+    expect(about(findings, slip)[0].suspected_cause).toMatch(/×60/);
+    expect(about(findings, rounding)).toEqual([]);
+    expect(about(findings, late)).toMatchObject([{ severity: 'major', reported: 8.5, suspected_cause: null }]);
+  });
+
+  it('measures the last sample from the dose: samples to 8 h after a dose at 2 h end 6 h after it', () => {
+    const tc = timecourse(1, 'x', 2, [2, 3, 4, 6, 8]);
+    const tmax = output({ measurement_type: 'tmax', unit: 'hour', mean: 7, intervention_pks: [2] });
+    const findings = run([tmax], [tc], [dosing(2, '2')]);
+    expect(about(findings, tmax)).toMatchObject([{ severity: 'major', recomputed: 6 }]);
+  });
+
+  it('reports a stored calculated tmax before the dose: negative, or earlier than a dose at 1 h', () => {
+    const negative = timecourse(1, 'x', 1, [-0.5, 0.5, 1, 2]);
+    const early = timecourse(2, 'y', 3, [0, 0.5, 1, 2]);
+    const calcNegative = output({ calculated: true, output_type: null, measurement_type: 'tmax', unit: 'hour', value: -0.5, subset_pk: 1 });
+    const calcEarly = output({ calculated: true, output_type: null, measurement_type: 'tmax', unit: 'hour', value: 0.5, subset_pk: 2, substance: 'y', intervention_pks: [3] });
+    const findings = run([calcNegative, calcEarly], [negative, early], [dosing(1), { ...dosing(3, '1'), substance: 'y' }]);
+    expect(about(findings, calcNegative)).toMatchObject([{ severity: 'major', details: { rule: 'negative', source: 'calculated' } }]);
+    expect(about(findings, calcEarly)).toMatchObject([{ severity: 'major', recomputed: 1, details: { rule: 'tmax-before-dose' } }]);
+  });
+});
+
+describe('plausibility: AUC∞ ≥ AUClast', () => {
+  it('flags AUC∞ below AUClast of the same key: minor within 10 %, major beyond, ×1/1000 named', () => {
+    const end = (substance: string) => output({ measurement_type: 'auc_end', unit: 'gram * hour / liter', mean: 0.01, substance });
+    const inf = (substance: string, mean: number, unit = 'gram * hour / liter') => output({ measurement_type: 'auc_inf', unit, mean, substance });
+    const [endA, infA] = [end('a'), inf('a', 0.0095)]; // AUClast / AUC∞ = 1.053: minor
+    const [endB, infB] = [end('b'), inf('b', 0.005)]; // 2: major
+    const [endC, infC] = [end('c'), inf('c', 0.01, 'milligram * hour / liter')]; // 0.01 mg·h/L = 1e-5 g·h/L: ×1/1000
+    const [endD, infD] = [end('d'), inf('d', 0.0101)]; // 1 % above: rounding, fine
+    const findings = run([endA, infA, endB, infB, endC, infC, endD, infD]);
+    expect(about(findings, infA)).toMatchObject([{ severity: 'minor', details: { rule: 'auc-inf-below-auc-end' } }]);
+    expect(about(findings, infB)).toMatchObject([{ severity: 'major', ratio: 0.5, recomputed: 0.01 }]);
+    expect(about(findings, infC)).toMatchObject([{ severity: 'major', reported: 1e-5, details: { cause_factors: [0.001] } }]);
+    expect(about(findings, infC)[0].suspected_cause).toMatch(/×1\/1000/);
+    expect(about(findings, infD)).toEqual([]);
+    expect(findings.filter((f) => f.measurement_type === 'auc_end')).toEqual([]);
+  });
+});

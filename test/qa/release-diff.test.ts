@@ -1,0 +1,73 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { finding } from '../../src/qa/finding.js';
+import { findingId } from '../../src/qa/finding-id.js';
+import { diffFindings, diffReleases, factorLabel, type ReleaseDiff } from '../../src/qa/release-diff.js';
+import { runQa } from '../../src/qa/run.js';
+import { SLIP_OUTPUT, plantedReleases, type PlantedReleases } from '../helpers/planted-release.js';
+
+describe('factorLabel', () => {
+  it('names slip factors with the QA vocabulary, others as a plain factor', () => {
+    expect(factorLabel(1000)).toMatch(/^×1000 \(milli\/micro prefix slip/);
+    expect(factorLabel(0.001)).toMatch(/^×1\/1000 \(/);
+    expect(factorLabel(1e6 * 1.001)).toMatch(/^×10⁶ /);
+    expect(factorLabel(1 / 60)).toMatch(/^×1\/60 \(minutes vs hours\)/);
+    expect(factorLabel(1.5)).toBe('×1.5');
+    expect(factorLabel(null)).toBeNull();
+    expect(factorLabel(0)).toBeNull();
+  });
+});
+
+describe('diffFindings', () => {
+  const base = finding({ kind: 'reported-vs-recomputed', severity: 'major', study_sid: 'S', output_pk: 1, subset_pk: 2, measurement_type: 'cmax', reported: 1, recomputed: 1000, ratio: 0.001, message: 'm' });
+  it('counts a major finding that became info (a fixed slip) as resolved, and the reverse as introduced', () => {
+    const fixed = { ...base, severity: 'info' as const, reported: 1000, ratio: 1 };
+    expect(diffFindings([base], [fixed])).toMatchObject({ resolved: [{ id: findingId(base), severity: 'major' }], introduced: [], changed: [], unchanged: 0 });
+    expect(diffFindings([fixed], [base])).toMatchObject({ resolved: [], introduced: [{ id: findingId(base) }] });
+  });
+  it('reports a finding with other values or severity as changed, an equal one as unchanged', () => {
+    const minor = { ...base, severity: 'minor' as const, ratio: 0.5 };
+    expect(diffFindings([base], [minor]).changed).toEqual([expect.objectContaining({ id: findingId(base), changed: ['severity', 'ratio'] })]);
+    expect(diffFindings([base], [{ ...base }])).toMatchObject({ resolved: [], introduced: [], changed: [], unchanged: 1 });
+  });
+  it('compares renumbered records through the remap', () => {
+    const renumbered = { ...base, output_pk: 101, subset_pk: 102 };
+    expect(diffFindings([base], [renumbered]).unchanged).toBe(0);
+    expect(diffFindings([base], [renumbered], (_t, pk) => pk + 100)).toMatchObject({ resolved: [], introduced: [], unchanged: 1 });
+  });
+});
+
+describe('diffReleases on the fixtures with planted changes', () => {
+  let planted: PlantedReleases;
+  let diff: ReleaseDiff;
+  beforeAll(async () => {
+    planted = await plantedReleases();
+    diff = diffReleases(planted.oldDs, planted.newDs);
+  });
+
+  it('names the fixed slip ×1000 and resolves its finding', () => {
+    const slip = diff.records.find((r) => r.change === 'changed' && r.old_pk === SLIP_OUTPUT)!;
+    expect(slip.fields[0].factor_label).toMatch(/^×1000 \(milli\/micro prefix slip/);
+    const oldSlip = runQa(planted.oldDs).findings.find((f) => f.output_pk === SLIP_OUTPUT && f.severity === 'major')!;
+    expect(diff.findings!.resolved.map((f) => f.id)).toEqual([findingId(oldSlip)]);
+  });
+
+  it('keeps the findings of the renumbered study unchanged and introduces only those of the added study', () => {
+    const f = diff.findings!;
+    expect(f.changed).toEqual([]);
+    for (const x of f.introduced) expect(x.study_sid).toBe('SYN0099');
+    const copyFindings = runQa(planted.newDs).findings.filter((x) => x.study_sid === 'SYN0099' && x.severity !== 'info');
+    expect(f.introduced).toHaveLength(copyFindings.length);
+    // SYN0005's four dose findings (renumbered by +70000) are among the unchanged ones.
+    const unchangedSyn5 = runQa(planted.oldDs).findings.filter((x) => x.study_sid === 'SYN0005' && x.severity !== 'info').length;
+    expect(unchangedSyn5).toBeGreaterThanOrEqual(4);
+    expect(f.unchanged).toBeGreaterThanOrEqual(unchangedSyn5);
+    expect(diff.differences).toBe(true);
+  });
+
+  it('finds no differences between a release and itself', () => {
+    const same = diffReleases(planted.oldDs, planted.oldDs);
+    expect(same.differences).toBe(false);
+    expect(same.findings).toMatchObject({ resolved: [], introduced: [], changed: [] });
+    expect(diffReleases(planted.oldDs, planted.newDs, { qa: false }).findings).toBeNull();
+  });
+});
