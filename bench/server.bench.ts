@@ -25,6 +25,7 @@ import { SHARED_EXPORT } from '../test/helpers/shared.js';
 
 const REQUESTS = 2000;
 const TOKEN_WRITES = 2000;
+const WARMUP_WRITES = 500;
 const BASIC_WRITES = 40;
 const FILTERS = 400;
 const CONCURRENCY = 8;
@@ -111,6 +112,8 @@ async function benchWrites(): Promise<void> {
         await response.body.arrayBuffer();
         if (response.statusCode !== 201) throw new Error(`POST answered ${response.statusCode}`);
       };
+      // Warm-up (JIT, connections, the database's first pages), not counted.
+      await load(WARMUP_WRITES, 10, (i) => post(`W${size}-${i}`, `Token ${token}`));
       console.log(`-- writes, ${label}; RSS before ${rssMb().toFixed(0)} MB`);
       const sequential = await load(TOKEN_WRITES, 1, (i) => post(`S${size}-${i}`, `Token ${token}`));
       report('POST /_studies/ with a token, sequential', TOKEN_WRITES, 'writes', sequential);
