@@ -60,7 +60,7 @@ export interface ReleaseDiff {
   new: { kind: string; location: string };
   studies: DatasetDiff['studies'];
   counts: DatasetDiff['counts'];
-  records: (RecordChange & { fields: (RecordChange['fields'][number] & { factor_label: string | null })[] })[];
+  records: (Omit<RecordChange, 'fields'> & { fields: (RecordChange['fields'][number] & { factor_label: string | null })[] })[];
   findings: FindingsDiff | null;
   /** Whether anything differs (the CLI's exit code 1). */
   differences: boolean;
