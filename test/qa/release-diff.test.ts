@@ -36,6 +36,8 @@ describe('diffFindings', () => {
     const renumbered = { ...base, output_pk: 101, subset_pk: 102 };
     expect(diffFindings([base], [renumbered]).unchanged).toBe(0);
     expect(diffFindings([base], [renumbered], (_t, pk) => pk + 100)).toMatchObject({ resolved: [], introduced: [], unchanged: 1 });
+    expect(diffFindings([base], [renumbered], (_t, pk) => pk + 100).renamed).toEqual([{ old_id: findingId(base), new_id: findingId(renumbered) }]);
+    expect(diffFindings([base], [{ ...base }]).renamed).toEqual([]);
   });
 });
 
@@ -64,6 +66,8 @@ describe('diffReleases on the fixtures with planted changes', () => {
     const unchangedSyn5 = runQa(planted.oldDs).findings.filter((x) => x.study_sid === 'SYN0005' && x.severity !== 'info').length;
     expect(unchangedSyn5).toBeGreaterThanOrEqual(4);
     expect(f.unchanged).toBeGreaterThanOrEqual(unchangedSyn5);
+    // Their ids changed with the pks: the diff names old and new id, to carry an accepted file over.
+    expect(f.renamed).toHaveLength(unchangedSyn5);
     expect(diff.differences).toBe(true);
   });
 
