@@ -23,7 +23,7 @@ export interface Finding {
   /**
    * Stable id (`F-` + 12 hex digits) from the kind, the record ids and the
    * measurement type, never the position or the values: see finding-id.ts.
-   * Filled in where findings are written (`withFindingIds`).
+   * Set by `runQa` (`withFindingIds`).
    */
   id?: string;
   /** A stable code of the check that produced it (e.g. `input/duplicate-times`); part of the id when set. */
