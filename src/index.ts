@@ -57,7 +57,8 @@ export { tablesFromApi, crawlDataset, type ApiItems, type CrawlOptions } from '.
 /** The bundled synthetic dataset and its planted errors. */
 export { loadFixtures, FIXTURES_DIR, FIXTURES_EXPORT, expectedFixtureFindings, type ExpectedFinding } from './data/fixtures.js';
 /** Restricts tables to some studies. */
-export { filterStudies } from './data/select.js';
+export { filterStudies, resolveStudies } from './data/select.js';
+export { diffDatasets, type DatasetDiff, type RecordChange, type FieldChange } from './data/diff.js';
 /** arquero DataFrame views of the tables, for notebooks. */
 export { frames, type DatasetFrames } from './data/frames.js';
 
@@ -116,6 +117,10 @@ export {
   type FindingKind,
   type Severity,
 } from './qa/index.js';
+/** Stable finding ids, accepted findings and the comparison of two releases. */
+export { findingId, withFindingIds } from './qa/finding-id.js';
+export { readAcceptedFile, parseAcceptedFile, reviewFindings, acceptAll, AcceptedFileError, type AcceptedEntry } from './qa/accepted.js';
+export { diffReleases, diffFindings, factorLabel, type ReleaseDiff } from './qa/release-diff.js';
 
 // ---- plots and report ----------------------------------------------------------
 /** Vega-Lite spec builders and headless SVG/PNG rendering. */
@@ -130,6 +135,7 @@ export {
 } from './plots/index.js';
 /** The self-contained HTML report and the files of a QA run. */
 export { renderReport, writeQaOutputs } from './report/index.js';
+export { writeDiffOutputs, renderDiffHtml } from './report/diff.js';
 
 // ---- server ------------------------------------------------------------------
 /** The local PK-DB v1 service over a dataset. */

@@ -14,7 +14,10 @@
  * - timecourses: study + normed + subset name + subject + intervention names +
  *   measurement type, substance, tissue, method, label.
  * A key shared by several records of either release is ambiguous: those
- * records fall back to their pk (`<key>#pk:<pk>`) and match only the same pk.
+ * records add their unit (`<key>#unit=…`: a clearance in L/h and one per kg),
+ * then, if still shared, their rank in pk order (`#1`, `#2`): a re-upload
+ * renumbers records but keeps their order. (Matching ambiguous records by pk
+ * would fail exactly when pks change.)
  *
  * Linear in the number of records: one key map per table and side.
  * The factor of a numeric change is new / old (null for zero or non-finite);
@@ -123,6 +126,13 @@ class Names {
     for (const i of tables.individuals) this.individual.set(i.pk, i.name);
     for (const i of tables.interventions) this.intervention.set(i.pk, i.name);
   }
+  /**
+   * A group by name. Exports list only groups that have outputs: 457 of the shared export's 770 groups
+   * name a parent that is not in groups.csv, and its pk must not count as a value (a re-upload changes it).
+   */
+  groupName(pk: number | null): string | null {
+    return pk === null ? null : (this.group.get(pk) ?? '(a group not in this release)');
+  }
   subject(r: { group_pk: number | null; individual_pk: number | null }): string {
     if (r.group_pk !== null) return `group:${this.group.get(r.group_pk) ?? `pk${r.group_pk}`}`;
     if (r.individual_pk !== null) return `individual:${this.individual.get(r.individual_pk) ?? `pk${r.individual_pk}`}`;
@@ -140,6 +150,8 @@ interface TableSpec<R> {
   pk: (r: R) => number | string;
   study: (r: R) => string;
   values: (r: R, n: Names) => Record<string, unknown>;
+  /** Tells apart records that share a key (a clearance in L/h and per kg), before their order does. */
+  tiebreak?: (r: R) => string;
 }
 
 const k = (...parts: unknown[]) => parts.map((p) => (p === null || p === undefined ? '-' : String(p))).join('|');
@@ -182,14 +194,14 @@ const KEYS: { [T in DiffTable]: TableSpec<never> } = {
     key: (g: GroupRecord) => k(g.study_sid, g.name),
     pk: (g: GroupRecord) => g.pk,
     study: (g: GroupRecord) => g.study_sid,
-    values: (g: GroupRecord, n) => ({ count: g.count, parent: g.parent_pk === null ? null : (n.group.get(g.parent_pk) ?? g.parent_pk), ...characteristica(g.characteristica) }),
+    values: (g: GroupRecord, n) => ({ count: g.count, parent: n.groupName(g.parent_pk), ...characteristica(g.characteristica) }),
   } satisfies TableSpec<GroupRecord>,
   individuals: {
     records: (t) => t.individuals,
     key: (i: IndividualRecord) => k(i.study_sid, i.name),
     pk: (i: IndividualRecord) => i.pk,
     study: (i: IndividualRecord) => i.study_sid,
-    values: (i: IndividualRecord, n) => ({ group: i.group_pk === null ? null : (n.group.get(i.group_pk) ?? i.group_pk), ...characteristica(i.characteristica) }),
+    values: (i: IndividualRecord, n) => ({ group: n.groupName(i.group_pk), ...characteristica(i.characteristica) }),
   } satisfies TableSpec<IndividualRecord>,
   interventions: {
     records: (t) => t.interventions,
@@ -200,6 +212,7 @@ const KEYS: { [T in DiffTable]: TableSpec<never> } = {
       route: i.route, form: i.form, application: i.application, time: i.time, time_end: i.time_end, time_unit: i.time_unit,
       measurement_type: i.measurement_type, calculation_type: i.calculation_type, choice: i.choice, substance: i.substance, ...stats(i),
     }),
+    tiebreak: (i: InterventionRecord) => `unit=${i.unit}`,
   } satisfies TableSpec<InterventionRecord>,
   outputs: {
     // Timecourse points are compared inside their timecourse.
@@ -210,6 +223,7 @@ const KEYS: { [T in DiffTable]: TableSpec<never> } = {
     pk: (o: OutputRecord) => o.pk,
     study: (o: OutputRecord) => o.study_sid,
     values: (o: OutputRecord) => ({ output_type: o.output_type, choice: o.choice, ...stats(o) }),
+    tiebreak: (o: OutputRecord) => `unit=${o.unit}`,
   } satisfies TableSpec<OutputRecord>,
   timecourses: {
     records: (t) => t.timecourses,
@@ -218,6 +232,7 @@ const KEYS: { [T in DiffTable]: TableSpec<never> } = {
         tc.measurement_type, tc.substance, tc.tissue, tc.method, tc.label),
     pk: (tc: TimecourseRecord) => tc.subset_pk,
     study: (tc: TimecourseRecord) => tc.study_sid,
+    tiebreak: (tc: TimecourseRecord) => `unit=${tc.unit}`,
     values: (tc: TimecourseRecord) => ({
       time: tc.time, time_unit: tc.time_unit, choice: tc.choice, value: tc.value, mean: tc.mean, median: tc.median,
       min: tc.min, max: tc.max, sd: tc.sd, se: tc.se, cv: tc.cv, unit: tc.unit,
@@ -225,24 +240,57 @@ const KEYS: { [T in DiffTable]: TableSpec<never> } = {
   } satisfies TableSpec<TimecourseRecord>,
 } as unknown as { [T in DiffTable]: TableSpec<never> };
 
-/** Keys used by more than one record of `records`. */
-function sharedKeys<R>(spec: TableSpec<R>, records: readonly R[], names: Names, into: Set<string>): void {
+/** Keys used by more than one record of `records`, under `keyOf`. */
+function sharedKeys<R>(records: readonly R[], keyOf: (r: R) => string, into: Set<string>): void {
   const seen = new Set<string>();
   for (const r of records) {
-    const key = spec.key(r, names);
+    const key = keyOf(r);
     if (seen.has(key)) into.add(key);
     seen.add(key);
   }
 }
 
-/** Records by key; a key that is ambiguous on either side falls back to `<key>#pk:<pk>` on both. */
-function keyed<R>(spec: TableSpec<R>, records: readonly R[], names: Names, ambiguous: ReadonlySet<string>): Map<string, R> {
-  const out = new Map<string, R>();
-  for (const r of records) {
-    const key = spec.key(r, names);
-    out.set(ambiguous.has(key) ? `${key}#pk:${spec.pk(r)}` : key, r);
-  }
-  return out;
+/**
+ * Records by key. A key shared by several records of either release is
+ * ambiguous: those records add their tiebreak (`#unit=…`), and where that is
+ * still shared, their rank in pk order (`#2`): a re-upload renumbers records
+ * but keeps their order.
+ */
+function keyedPair<R>(spec: TableSpec<R>, oldRecords: readonly R[], newRecords: readonly R[], oldNames: Names, newNames: Names): [Map<string, R>, Map<string, R>] {
+  const oldKey = new Map(oldRecords.map((r) => [r, spec.key(r, oldNames)]));
+  const newKey = new Map(newRecords.map((r) => [r, spec.key(r, newNames)]));
+  const ambiguous = new Set<string>();
+  sharedKeys(oldRecords, (r) => oldKey.get(r)!, ambiguous);
+  sharedKeys(newRecords, (r) => newKey.get(r)!, ambiguous);
+  const tiebroken = (keys: Map<R, string>) => (r: R) => {
+    const key = keys.get(r)!;
+    return ambiguous.has(key) && spec.tiebreak ? `${key}#${spec.tiebreak(r)}` : key;
+  };
+  const oldTie = tiebroken(oldKey);
+  const newTie = tiebroken(newKey);
+  const stillAmbiguous = new Set<string>();
+  sharedKeys(oldRecords, oldTie, stillAmbiguous);
+  sharedKeys(newRecords, newTie, stillAmbiguous);
+  const build = (records: readonly R[], keyOf: (r: R) => string) => {
+    const out = new Map<string, R>();
+    const rank = new Map<string, number>();
+    const byPk = stillAmbiguous.size > 0 ? [...records].sort((a, b) => comparePk(spec.pk(a), spec.pk(b))) : records;
+    for (const r of byPk) {
+      const key = keyOf(r);
+      if (!stillAmbiguous.has(key)) out.set(key, r);
+      else {
+        const n = (rank.get(key) ?? 0) + 1;
+        rank.set(key, n);
+        out.set(`${key}#${n}`, r);
+      }
+    }
+    return out;
+  };
+  return [build(oldRecords, oldTie), build(newRecords, newTie)];
+}
+
+function comparePk(a: number | string, b: number | string): number {
+  return typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b));
 }
 
 const PK_TABLE: Partial<Record<DiffTable, PkTable>> = { groups: 'group', individuals: 'individual', interventions: 'intervention', outputs: 'output', timecourses: 'subset' };
@@ -255,13 +303,7 @@ export function diffDatasets(oldTables: DatasetTables, newTables: DatasetTables)
   const pkMap: DatasetDiff['pkMap'] = { output: new Map(), subset: new Map(), group: new Map(), individual: new Map(), intervention: new Map() };
   for (const table of DIFF_TABLES) {
     const spec = KEYS[table] as unknown as TableSpec<unknown>;
-    const oldRecords = spec.records(oldTables);
-    const newRecords = spec.records(newTables);
-    const ambiguous = new Set<string>();
-    sharedKeys(spec, oldRecords, oldNames, ambiguous);
-    sharedKeys(spec, newRecords, newNames, ambiguous);
-    const before = keyed(spec, oldRecords, oldNames, ambiguous);
-    const after = keyed(spec, newRecords, newNames, ambiguous);
+    const [before, after] = keyedPair(spec, spec.records(oldTables), spec.records(newTables), oldNames, newNames);
     const c = { added: 0, removed: 0, changed: 0, unchanged: 0 };
     for (const [key, r] of before) {
       const n = after.get(key);

@@ -44,6 +44,8 @@ export const AcceptedEntry = z.object({
   when: isoDate,
   why: z.string().trim().min(1, 'must not be empty'),
   seen: SeenValues,
+  /** The finding's study: an entry of a study the run did not check (--study) is not stale. */
+  study_sid: z.string().nullable().optional(),
   about: z.string().optional(),
 });
 export type AcceptedEntry = z.infer<typeof AcceptedEntry>;
@@ -135,8 +137,11 @@ export interface FindingReview {
   stale: AcceptedEntry[];
 }
 
-/** Matches findings (with ids) against accepted entries. Linear: one map lookup per finding. */
-export function reviewFindings(findings: readonly Finding[], accepted: readonly AcceptedEntry[]): FindingReview {
+/**
+ * Matches findings (with ids) against accepted entries. Linear: one map lookup per finding.
+ * `checkedStudies`: the studies the run covered (--study); entries of other studies are not stale.
+ */
+export function reviewFindings(findings: readonly Finding[], accepted: readonly AcceptedEntry[], checkedStudies?: ReadonlySet<string>): FindingReview {
   const byId = new Map(accepted.map((e) => [e.id, e]));
   const entries: FindingReview['entries'] = new Map();
   const found = new Set<string>();
@@ -148,7 +153,8 @@ export function reviewFindings(findings: readonly Finding[], accepted: readonly 
     const changed = changedValues(f, entry);
     entries.set(id, { state: changed.length > 0 ? 'reopened' : 'accepted', entry, changed });
   }
-  return { entries, stale: accepted.filter((e) => !found.has(e.id)) };
+  const checked = (e: AcceptedEntry) => !checkedStudies || !e.study_sid || checkedStudies.has(e.study_sid);
+  return { entries, stale: accepted.filter((e) => !found.has(e.id) && checked(e)) };
 }
 
 export function reviewState(f: Finding, review: FindingReview | undefined): ReviewState {
@@ -203,6 +209,7 @@ export function acceptedEntryFor(f: Finding, who: string, when: string, why: str
     when,
     why,
     seen: { reported: f.reported, recomputed: f.recomputed, ratio: f.ratio },
+    study_sid: f.study_sid,
     about: aboutText(f),
   };
 }

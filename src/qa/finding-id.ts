@@ -116,5 +116,9 @@ export function findingId(f: Finding, remap?: PkRemap): string {
 
 /** The findings with `id` set (first, so it leads in JSON); those that have one keep it. */
 export function withFindingIds(findings: readonly Finding[]): Finding[] {
-  return findings.map((f) => (f.id ? f : Object.assign({ id: findingId(f) }, f, { id: findingId(f) })));
+  return findings.map((f) => {
+    if (f.id) return f;
+    const id = findingId(f);
+    return Object.assign({ id }, f, { id });
+  });
 }

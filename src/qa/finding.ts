@@ -17,11 +17,13 @@ export type FindingKind =
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 
+export type Culprit = 'output' | 'timecourse' | 'dose';
+
 export interface Finding {
   /**
    * Stable id (`F-` + 12 hex digits) from the kind, the record ids and the
    * measurement type, never the position or the values: see finding-id.ts.
-   * Filled in where findings are written (`withFindingIds`).
+   * Set by `runQa` (`withFindingIds`).
    */
   id?: string;
   /** A stable code of the check that produced it (e.g. `input/duplicate-times`); part of the id when set. */
@@ -42,6 +44,13 @@ export interface Finding {
   /** reported / recomputed, in the same unit. */
   ratio: number | null;
   suspected_cause: string | null;
+  /**
+   * The record most likely holding the slip, where the checks can tell: the reported `output`
+   * (output_pk), the `timecourse` (subset_pk) or the `dose` (intervention_pk); null when undecided.
+   */
+  culprit?: Culprit | null;
+  /** The dosing intervention concerned (a dose slip, a dose the comparison used). */
+  intervention_pk?: number | null;
   message: string;
   /** Anything else a check wants to keep (both records, the expected value, ...); JSON only. */
   details?: Record<string, unknown>;
@@ -63,6 +72,8 @@ export const FINDING_COLUMNS = [
   'recomputed_unit',
   'ratio',
   'suspected_cause',
+  'culprit',
+  'intervention_pk',
   'message',
 ] as const satisfies readonly (keyof Finding)[];
 

@@ -53,6 +53,11 @@ export interface FindingsDiff {
   introduced: DiffFinding[];
   changed: FindingChange[];
   unchanged: number;
+  /**
+   * Findings present in both whose id changed because their records were
+   * renumbered (a re-upload): old id → new id, to carry an accepted file over.
+   */
+  renamed: { old_id: string; new_id: string }[];
 }
 
 export interface ReleaseDiff {
@@ -60,7 +65,7 @@ export interface ReleaseDiff {
   new: { kind: string; location: string };
   studies: DatasetDiff['studies'];
   counts: DatasetDiff['counts'];
-  records: (RecordChange & { fields: (RecordChange['fields'][number] & { factor_label: string | null })[] })[];
+  records: (Omit<RecordChange, 'fields'> & { fields: (RecordChange['fields'][number] & { factor_label: string | null })[] })[];
   findings: FindingsDiff | null;
   /** Whether anything differs (the CLI's exit code 1). */
   differences: boolean;
@@ -78,10 +83,10 @@ const counts = (f: Finding) => SEVERITY_RANK[f.severity] >= SEVERITY_RANK.minor;
 /** Compares two runs' findings by id; `remap` translates old pks to new ones. Linear: one map per side. */
 export function diffFindings(oldFindings: readonly Finding[], newFindings: readonly Finding[], remap?: PkRemap): FindingsDiff {
   const before = new Map<string, Finding>();
-  for (const f of oldFindings) before.set(findingId(f, remap), f);
+  for (const f of oldFindings) before.set(remap ? findingId(f, remap) : (f.id ?? findingId(f)), f);
   const after = new Map<string, Finding>();
   for (const f of newFindings) after.set(findingId(f), f);
-  const out: FindingsDiff = { resolved: [], introduced: [], changed: [], unchanged: 0 };
+  const out: FindingsDiff = { resolved: [], introduced: [], changed: [], unchanged: 0, renamed: [] };
   for (const [id, o] of before) {
     if (!counts(o)) continue;
     const n = after.get(id);
@@ -91,6 +96,8 @@ export function diffFindings(oldFindings: readonly Finding[], newFindings: reado
   for (const [id, n] of after) {
     if (!counts(n)) continue;
     const o = before.get(id);
+    const oldId = o && (o.id ?? findingId(o));
+    if (o && oldId !== id) out.renamed.push({ old_id: oldId!, new_id: id });
     if (!o || !counts(o)) {
       out.introduced.push(slim(n, id));
       continue;

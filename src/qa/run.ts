@@ -10,6 +10,7 @@ import { CHECKS } from './checks/index.js';
 import type { Comparison } from './checks/reported-vs-recomputed.js';
 import { prepareContext, type QaContext, type QaContextOptions, type RecomputedTimecourse } from './context.js';
 import { SEVERITY_RANK, type Finding } from './finding.js';
+import { withFindingIds } from './finding-id.js';
 import { summarize, type QaSummary } from './summary.js';
 
 export interface QaOptions extends QaContextOptions {
@@ -48,7 +49,8 @@ function comparisonsOf(ctx: QaContext): Comparison[] {
 
 export function runQa(dataset: Dataset, options: QaOptions = {}): QaResult {
   const ctx = prepareContext(dataset, options);
-  const findings = sortFindings([...ctx.findings, ...runChecks(ctx, options.checks ?? CHECKS)]);
+  // Ids from the kind and record ids (finding-id.ts), so every consumer of the result sees the same ones.
+  const findings = withFindingIds(sortFindings([...ctx.findings, ...runChecks(ctx, options.checks ?? CHECKS)]));
   const comparisons = comparisonsOf(ctx);
   const summary = summarize({
     source: ctx.source,

@@ -330,11 +330,12 @@ async function handle(api: Api, req: IncomingMessage, res: ServerResponse, log: 
 
 /** Starts the API; resolves once it listens. `close()` stops it and flushes the database. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  // Checked first: a bad public URL must fail before anything is opened.
+  const publicBase = options.publicUrl === undefined ? undefined : publicBaseOf(options.publicUrl);
   const users = typeof options.users === 'string' ? await loadUsers(options.users) : options.users;
   const store = await Store.open(options.dataDir);
   const api = new Api(new Catalog(options.dataset), store, users, options);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const publicBase = options.publicUrl === undefined ? undefined : publicBaseOf(options.publicUrl);
   const server = createServer((req, res) => {
     handle(api, req, res, log).catch(() => res.destroy());
   });

@@ -61,12 +61,15 @@ export async function hashPassword(password: string): Promise<string> {
 
 /**
  * Failed-login limits: `failures` per username and per client address within
- * `windowSeconds` (a window starts at a key's first failure), tracking at most
- * `maxTracked` keys of each kind (memory stays bounded under a spray of
- * usernames or addresses: expired keys go first, then the oldest).
+ * `windowSeconds` (a window starts at a key's first failure), at most
+ * `maxInFlight` attempts of one key being checked at once (so a burst of
+ * parallel guesses cannot all pass before the first one fails, while a client
+ * with up to 64 parallel requests is never throttled for succeeding), and at
+ * most `maxTracked` keys of each kind (memory stays bounded under a spray of
+ * usernames or addresses: settled and expired keys go first, then the oldest).
  */
-export const LOGIN_LIMIT = { failures: 10, windowSeconds: 15 * 60, maxTracked: 10_000 } as const;
-export type LoginLimitOptions = { failures: number; windowSeconds: number; maxTracked: number };
+export const LOGIN_LIMIT = { failures: 10, windowSeconds: 15 * 60, maxInFlight: 64, maxTracked: 10_000 } as const;
+export type LoginLimitOptions = { failures: number; windowSeconds: number; maxInFlight: number; maxTracked: number };
 
 /** 429 for a login attempt over the limit; `Retry-After` in whole seconds (RFC 9110 §10.2.3). */
 export class LoginThrottled extends ApiError {
@@ -79,62 +82,75 @@ export class LoginThrottled extends ApiError {
   }
 }
 
-/** Attempts per key in fixed windows; a Map in insertion order, so the first entry is the oldest window. */
+interface Attempts {
+  failures: number;
+  /** When the first failure of the current window happened. */
+  start: number;
+  inFlight: number;
+}
+
+/** Attempts per key; a Map in insertion order, so the first entry is the oldest. */
 class AttemptCounter {
-  private readonly entries = new Map<string, { count: number; start: number }>();
+  private readonly entries = new Map<string, Attempts>();
 
   constructor(private readonly limit: LoginLimitOptions) {}
 
-  private live(key: string, now: number): { count: number; start: number } | undefined {
-    const entry = this.entries.get(key);
-    if (entry && now - entry.start >= this.limit.windowSeconds * 1000) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry;
+  private expired(entry: Attempts, now: number): boolean {
+    return entry.failures > 0 && now - entry.start >= this.limit.windowSeconds * 1000;
   }
 
   /** Seconds until `key` may try again; 0 when it may now. */
   blockedFor(key: string, now: number): number {
-    const entry = this.live(key, now);
-    if (!entry || entry.count < this.limit.failures) return 0;
-    return Math.max(1, Math.ceil((entry.start + this.limit.windowSeconds * 1000 - now) / 1000));
-  }
-
-  add(key: string, now: number, delta: number): void {
-    const entry = this.live(key, now);
-    if (entry) {
-      entry.count = Math.max(0, entry.count + delta);
-      return;
+    const entry = this.entries.get(key);
+    if (!entry) return 0;
+    if (this.expired(entry, now)) entry.failures = 0;
+    if (entry.failures >= this.limit.failures) {
+      return Math.max(1, Math.ceil((entry.start + this.limit.windowSeconds * 1000 - now) / 1000));
     }
-    if (delta <= 0) return;
-    if (this.entries.size >= this.limit.maxTracked) this.evict(now);
-    this.entries.set(key, { count: delta, start: now });
+    return entry.inFlight >= this.limit.maxInFlight ? 1 : 0;
   }
 
-  delete(key: string): void {
-    this.entries.delete(key);
+  begin(key: string, now: number): void {
+    let entry = this.entries.get(key);
+    if (!entry) {
+      if (this.entries.size >= this.limit.maxTracked) this.evict(now);
+      this.entries.set(key, (entry = { failures: 0, start: 0, inFlight: 0 }));
+    }
+    entry.inFlight++;
+  }
+
+  /** Ends an attempt: a failure counts in the window; `reset` clears the failures (a username's success). */
+  end(key: string, now: number, outcome: 'failed' | 'succeeded' | 'reset'): void {
+    let entry = this.entries.get(key);
+    if (!entry) {
+      if (outcome !== 'failed') return;
+      if (this.entries.size >= this.limit.maxTracked) this.evict(now);
+      this.entries.set(key, (entry = { failures: 0, start: 0, inFlight: 1 }));
+    }
+    entry.inFlight = Math.max(0, entry.inFlight - 1);
+    if (this.expired(entry, now)) entry.failures = 0;
+    if (outcome === 'reset') entry.failures = 0;
+    if (outcome === 'failed' && entry.failures++ === 0) entry.start = now;
+    if (entry.failures === 0 && entry.inFlight === 0) this.entries.delete(key);
   }
 
   get size(): number {
     return this.entries.size;
   }
 
-  /** Expired windows first; if none, the oldest one. */
+  /** Settled and expired keys first; if none, the oldest one. */
   private evict(now: number): void {
     for (const [key, entry] of this.entries) {
-      if (now - entry.start >= this.limit.windowSeconds * 1000) this.entries.delete(key);
+      if (entry.inFlight === 0 && (entry.failures === 0 || this.expired(entry, now))) this.entries.delete(key);
     }
     if (this.entries.size >= this.limit.maxTracked) this.entries.delete(this.entries.keys().next().value as string);
   }
 }
 
 /**
- * Login attempts per username and per client address. An attempt counts as a
- * failure from the moment it starts (so parallel guesses cannot all pass the
- * check before the first one fails); a success clears its username's count
- * and takes back only its own attempt from the address, so interleaving a
- * valid login does not reset an address that keeps failing.
+ * Login attempts per username and per client address. A success clears its
+ * username's failures but not its address's, so interleaving a valid login
+ * does not reset an address that keeps failing.
  */
 export class LoginLimiter {
   private readonly byUser: AttemptCounter;
@@ -159,13 +175,15 @@ export class LoginLimiter {
     const user = LoginLimiter.userKey(username);
     const wait = Math.max(this.byUser.blockedFor(user, now), this.byClient.blockedFor(client, now));
     if (wait > 0) throw new LoginThrottled(wait);
-    this.byUser.add(user, now, 1);
-    this.byClient.add(client, now, 1);
+    this.byUser.begin(user, now);
+    this.byClient.begin(client, now);
   }
 
-  succeeded(username: string, client: string): void {
-    this.byUser.delete(LoginLimiter.userKey(username));
-    this.byClient.add(client, this.now(), -1);
+  /** Ends an attempt `begin` let through. */
+  end(username: string, client: string, succeeded: boolean): void {
+    const now = this.now();
+    this.byUser.end(LoginLimiter.userKey(username), now, succeeded ? 'reset' : 'failed');
+    this.byClient.end(client, now, succeeded ? 'succeeded' : 'failed');
   }
 
   /** Keys tracked (usernames, addresses), for tests of the memory bound. */
@@ -198,13 +216,17 @@ export class UserTable {
    */
   async verify(username: string, password: string, client = 'unknown'): Promise<string | null> {
     this.limiter.begin(username, client);
-    const known = this.users.get(username);
-    const entry = known ?? this.decoy;
-    const derived = await derive(password, entry.salt, entry, entry.key.length);
-    const equal = derived.length === entry.key.length && timingSafeEqual(derived, entry.key);
-    if (!known || !equal) return null;
-    this.limiter.succeeded(username, client);
-    return username;
+    let valid = false;
+    try {
+      const known = this.users.get(username);
+      const entry = known ?? this.decoy;
+      const derived = await derive(password, entry.salt, entry, entry.key.length);
+      const equal = derived.length === entry.key.length && timingSafeEqual(derived, entry.key);
+      valid = known !== undefined && equal;
+    } finally {
+      this.limiter.end(username, client, valid);
+    }
+    return valid ? username : null;
   }
 }
 

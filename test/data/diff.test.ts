@@ -70,13 +70,23 @@ describe('diffDatasets', () => {
     expect(diff.pkMap.output.get(SLIP_OUTPUT)).toBe(SLIP_OUTPUT);
   });
 
-  it('falls back to the pk when a key is ambiguous', async () => {
+  it('tells apart records sharing a key by unit, then by their order, which survives renumbering', async () => {
     const { tables } = await loadFixtures();
     const g = tables.groups[0];
     const twin = { ...g, pk: 9999 };
     const withTwin = { ...tables, groups: [...tables.groups, twin] };
     const d = diffDatasets(tables, withTwin);
-    // Ambiguous in the new release: both sides match that name by pk, so only the twin is new.
-    expect(d.records.map((r) => [r.change, r.key])).toEqual([['added', `${g.study_sid}|${g.name}#pk:9999`]]);
+    // Ambiguous in the new release: both sides number that name in pk order, so only the twin is new.
+    expect(d.records.map((r) => [r.change, r.key])).toEqual([['added', `${g.study_sid}|${g.name}#2`]]);
+    // Two outputs alike but for their unit (clearance absolute and per kg) match by unit even when renumbered.
+    const o = tables.outputs.find((x) => x.output_type !== 'timecourse' && x.unit !== null)!;
+    const perKg = { ...o, pk: 90_001, unit: `${o.unit} / kilogram`, value: 0.27 };
+    const before = { ...tables, outputs: [...tables.outputs, perKg] };
+    const after = { ...tables, outputs: [...tables.outputs.filter((x) => x !== o), { ...o, pk: 90_002 }, { ...perKg, pk: 80_000, value: 0.28 }] };
+    const byUnit = diffDatasets(before, after);
+    expect(byUnit.records).toHaveLength(1);
+    expect(byUnit.records[0]).toMatchObject({ change: 'changed', old_pk: 90_001, new_pk: 80_000, fields: [{ field: 'value', old: 0.27, new: 0.28 }] });
+    expect(byUnit.records[0].key).toContain('#unit=');
+    expect(byUnit.pkMap.output.get(o.pk)).toBe(90_002);
   });
 });

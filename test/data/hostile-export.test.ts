@@ -281,6 +281,11 @@ describe('readExport on hostile archives', () => {
     await expect(readExport(short, { name: 'short.zip' })).rejects.toThrow(
       'short.zip: cannot inflate outputs.csv (data runs past the end of the archive (truncated?))',
     );
+    const path = join(mkdtempSync(join(tmpdir(), 'pkdb-hostile-')), 'big.zip');
+    writeFileSync(path, zip);
+    await expect(readExport(path, { limits: { maxTotalBytes: 1000 } })).rejects.toThrow(
+      `${path}: cannot read (${zip.length} bytes, over the 1000-byte total budget)`,
+    );
     for (const bytes of [new Uint8Array(0), strToU8('sid,name\nSYN1,x\n'), new Uint8Array(100_000).fill(0x50)]) {
       await expect(readExport(bytes, { name: 'n.zip' })).rejects.toThrow(/^n\.zip: not a readable zip archive \(/);
     }

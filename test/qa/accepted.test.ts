@@ -55,6 +55,9 @@ describe('accepted findings', () => {
     const summary = reviewSummary([slip], review, 'accepted.json');
     expect(summary).toMatchObject({ accepted_file: 'accepted.json', accepted: 1, reopened: 0, open_by_severity: { major: 0, minor: 0, info: 0 } });
     expect(summary.stale.map((s) => s.id)).toEqual([dose.id]);
+    // A run over other studies (--study) does not call S1's entries stale.
+    expect(reviewFindings([], [entry(slip), gone], new Set(['S2'])).stale).toEqual([]);
+    expect(reviewFindings([], [entry(slip)], new Set(['S1'])).stale).toEqual([entry(slip)]);
   });
 
   it('round-trip through the file acceptAll writes', () => {

@@ -1,9 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Dataset } from '../../src/data/dataset.js';
 import { finding } from '../../src/qa/finding.js';
 import { findingId } from '../../src/qa/finding-id.js';
 import { diffFindings, diffReleases, factorLabel, type ReleaseDiff } from '../../src/qa/release-diff.js';
 import { runQa } from '../../src/qa/run.js';
 import { SLIP_OUTPUT, plantedReleases, type PlantedReleases } from '../helpers/planted-release.js';
+import { cloneTables, renumberStudy } from '../helpers/releases.js';
+import { SHARED_EXPORT, describeShared } from '../helpers/shared.js';
 
 describe('factorLabel', () => {
   it('names slip factors with the QA vocabulary, others as a plain factor', () => {
@@ -33,6 +36,8 @@ describe('diffFindings', () => {
     const renumbered = { ...base, output_pk: 101, subset_pk: 102 };
     expect(diffFindings([base], [renumbered]).unchanged).toBe(0);
     expect(diffFindings([base], [renumbered], (_t, pk) => pk + 100)).toMatchObject({ resolved: [], introduced: [], unchanged: 1 });
+    expect(diffFindings([base], [renumbered], (_t, pk) => pk + 100).renamed).toEqual([{ old_id: findingId(base), new_id: findingId(renumbered) }]);
+    expect(diffFindings([base], [{ ...base }]).renamed).toEqual([]);
   });
 });
 
@@ -61,6 +66,8 @@ describe('diffReleases on the fixtures with planted changes', () => {
     const unchangedSyn5 = runQa(planted.oldDs).findings.filter((x) => x.study_sid === 'SYN0005' && x.severity !== 'info').length;
     expect(unchangedSyn5).toBeGreaterThanOrEqual(4);
     expect(f.unchanged).toBeGreaterThanOrEqual(unchangedSyn5);
+    // Their ids changed with the pks: the diff names old and new id, to carry an accepted file over.
+    expect(f.renamed).toHaveLength(unchangedSyn5);
     expect(diff.differences).toBe(true);
   });
 
@@ -70,4 +77,27 @@ describe('diffReleases on the fixtures with planted changes', () => {
     expect(same.findings).toMatchObject({ resolved: [], introduced: [], changed: [] });
     expect(diffReleases(planted.oldDs, planted.newDs, { qa: false }).findings).toBeNull();
   });
+});
+
+describeShared('diffReleases on the shared export', SHARED_EXPORT, () => {
+  it('finds exactly a planted ×1000 among 360 studies, with one study renumbered, and unique finding ids', async () => {
+    const { dataset } = await Dataset.fromExport(SHARED_EXPORT);
+    const tables = cloneTables(dataset.tables);
+    const renumbered = tables.timecourses[0].study_sid;
+    renumberStudy(tables, renumbered, 10_000_000);
+    // A reported cmax of another study, multiplied by 1000: the slip a release can introduce.
+    const target = tables.outputs.find((o) => o.study_sid !== renumbered && o.measurement_type === 'cmax' && !o.calculated && o.value !== null)!;
+    target.value = (target.value as number) * 1000;
+    const diff = diffReleases(dataset, Dataset.fromTables(tables, { kind: 'export', location: 'planted' }));
+    expect(diff.records).toHaveLength(1);
+    expect(diff.records[0]).toMatchObject({ table: 'outputs', change: 'changed', old_pk: target.pk, new_pk: target.pk });
+    expect(diff.records[0].fields.map((f) => [f.field, f.factor_label?.slice(0, 5)])).toEqual([['value', '×1000']]);
+    expect(diff.studies).toEqual({ added: [], removed: [], changed: [target.study_sid] });
+    const f = diff.findings!;
+    expect(f.resolved).toEqual([]);
+    for (const x of [...f.introduced, ...f.changed.map((c) => c.new)]) expect(x.output_pk).toBe(target.pk);
+    expect(f.unchanged).toBeGreaterThan(1000);
+    const ids = runQa(dataset).findings.map((x) => findingId(x));
+    expect(new Set(ids).size).toBe(ids.length);
+  }, 120_000);
 });

@@ -20,6 +20,7 @@ function releaseDiff(over: Partial<ReleaseDiff> = {}): ReleaseDiff {
       introduced: [],
       changed: [],
       unchanged: 4,
+      renamed: [],
     },
     differences: true,
     ...over,

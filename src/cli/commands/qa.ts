@@ -131,7 +131,9 @@ export function register(program: Command, setExit: (code: number) => void): voi
       const { reviewFindings, reviewSummary, openBySeverity } = await import('../../qa/accepted.js');
       const { withFindingIds } = await import('../../qa/finding-id.js');
       const findings = withFindingIds(result.findings);
-      const review = accepted ? { file: accepted.file, review: reviewFindings(findings, accepted.entries) } : undefined;
+      // With --study, entries of studies not checked are not stale.
+      const checked = opts.study?.length ? new Set(dataset.tables.studies.map((st) => st.sid)) : undefined;
+      const review = accepted ? { file: accepted.file, review: reviewFindings(findings, accepted.entries, checked) } : undefined;
       const files = await writeQaOutputs({ ...result, findings }, opts.out, { html: opts.html, png: Boolean(opts.png), review });
       const s = result.summary;
       const reviewed = review ? reviewSummary(findings, review.review, review.file) : undefined;

@@ -10,7 +10,7 @@
  * per member and in total, checked before and while inflating) and at most
  * `maxProblems` problems kept (all are counted).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { DatasetTables } from '../model.js';
 import { decodeMember, DEFAULT_MAX_PROBLEMS, ExportError, ProblemLog, readRows, type ExportProblem } from './cells.js';
 import { EXPORT_CSVS, GROUPS, INDIVIDUALS, INTERVENTIONS, OUTPUTS, SCATTERS, STUDIES, TIMECOURSES } from './columns.js';
@@ -48,9 +48,10 @@ export interface ExportReadResult {
  */
 export async function readExport(source: string | Uint8Array, options: ReadExportOptions = {}): Promise<ExportReadResult> {
   const archive = options.name ?? (typeof source === 'string' ? source : 'export zip');
-  const bytes = typeof source === 'string' ? await readArchive(source, archive) : source;
+  const limits = { ...DEFAULT_ZIP_LIMITS, ...options.limits };
+  const bytes = typeof source === 'string' ? await readArchive(source, archive, limits.maxTotalBytes) : source;
   const wanted = new Set(EXPORT_CSVS.map((spec) => spec.file));
-  const members = openZip(bytes, archive, { ...DEFAULT_ZIP_LIMITS, ...options.limits });
+  const members = openZip(bytes, archive, limits);
   const missing = [...wanted].filter((file) => !members.has(file));
   if (missing.length > 0) throw new ExportError(`${archive}: missing ${missing.join(', ')} (not a PK-DB export?)`);
 
@@ -75,8 +76,11 @@ export async function readExport(source: string | Uint8Array, options: ReadExpor
   return { tables, problems: log.problems, problemCount: log.count };
 }
 
-async function readArchive(path: string, archive: string): Promise<Uint8Array> {
+/** The archive's bytes; one larger than the total budget is refused unread (even stored members would exceed it). */
+async function readArchive(path: string, archive: string, maxBytes: number): Promise<Uint8Array> {
   try {
+    const { size } = await stat(path);
+    if (size > maxBytes) throw new Error(`${size} bytes, over the ${maxBytes}-byte total budget`);
     return await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
