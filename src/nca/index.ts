@@ -6,6 +6,7 @@ export * as derived from './derived.js';
 export { ncaIntervals, type Dose, type IntervalSpec, type IntervalOptions, type IntervalResult } from './intervals.js';
 export { superpose, steadyState, type SuperpositionOptions, type SteadyStateOptions, type SteadyStatePrediction } from './superposition.js';
 export { aucInterval, partialAreas, concentrationAt, type AucIntervalOptions, type AucType } from './partial-auc.js';
+export { urineNca, collectionsFromCumulative, excretionRate, renalClearance, URINE_CODES, type UrineInput, type UrineResult, type UrineCode, type Collection, type CollectionRow } from './urine.js';
 export { nca, type NcaInput, type NcaOptions, type NcaResult, type ParameterValue, type LambdaZPoints } from './nca.js';
 export type { LambdaZSelection } from './select-lambda-z.js';
 export { ncaByGroup, type GroupColumns, type GroupResult } from './group.js';
