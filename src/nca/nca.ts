@@ -12,6 +12,7 @@
  * without a sample there get C(0) = 0, an IV bolus gets C0.
  */
 import { ROUTES, type AucMethod, type Pptestcd, type Route } from './codes.js';
+import { applyBlq, blqRules, type BlqPreset, type BlqRules } from './blq.js';
 import { cleanProfile, NcaInputError, type CleanProfile } from './clean.js';
 import { backExtrapolatedC0, firstMaxIndex, lastPositiveIndex, tlag } from './observed.js';
 import { parameterRows, type Quantities } from './parameters.js';
@@ -36,11 +37,17 @@ export interface NcaInput {
   route?: Route;
   /** Infusion duration in time units; required for `iv-infusion`. */
   duration?: number;
+  /** Per row: the cell was below the limit of quantification (./blq.ts). */
+  blq?: readonly boolean[];
+  /** LLOQ of the profile or of each row: a value below it is BLQ (./blq.ts). */
+  lloq?: number | readonly (number | null)[];
 }
 
 export interface NcaOptions {
   aucMethod?: AucMethod;
   lambdaZ?: LambdaZSelection;
+  /** What BLQ samples become by position (default PKNCA's: first keep as 0, middle drop, last keep as 0). */
+  blq?: BlqRules | BlqPreset;
 }
 
 export interface LambdaZPoints {
@@ -58,8 +65,8 @@ export interface NcaResult {
   lambdaZ: LambdaZPoints | null;
   /** Why a parameter is null. */
   notes: Partial<Record<Pptestcd, string>>;
-  /** Input rows left out: missing time or concentration, or sampled before the dose. */
-  excluded: { missing: number[]; predose: number[] };
+  /** Input rows left out: missing time or concentration, sampled before the dose, or BLQ dropped by a rule (when BLQ input was given). */
+  excluded: { missing: number[]; predose: number[]; blq?: number[] };
 }
 
 export function checkedRoute(route: Route | undefined): Route {
@@ -185,8 +192,11 @@ export function nca(input: NcaInput, options: NcaOptions = {}): NcaResult {
     volume: input.volumeUnit ?? DEFAULT_UNITS.volume,
   });
   const rows = parameterRows(route);
-  const profile = cleanProfile(input.time, input.conc);
-  const excluded = { missing: profile.missing, predose: profile.predose };
+  const applied = input.blq !== undefined || input.lloq !== undefined ? applyBlq(input, blqRules(options.blq)) : null;
+  const profile = cleanProfile(input.time, applied ? applied.conc : input.conc);
+  const excluded: NcaResult['excluded'] = applied
+    ? { missing: withoutRows(profile.missing, applied.dropped), predose: profile.predose, blq: applied.dropped }
+    : { missing: profile.missing, predose: profile.predose };
   if (profile.time.length === 0) {
     const empty = emptyQuantities(route, dose, volumeFactor, 'no usable post-dose sample');
     const { parameters } = evaluate(rows, empty, units);
@@ -203,6 +213,13 @@ export function nca(input: NcaInput, options: NcaOptions = {}): NcaResult {
     lambdaZ: q.fit ? lambdaZPoints(profile, q.fit.points, q.fit.intercept, q.fit.slope) : null,
     excluded,
   };
+}
+
+/** `rows` without those in `drop` (BLQ rows a rule dropped are not missing values). */
+function withoutRows(rows: number[], drop: readonly number[]): number[] {
+  if (drop.length === 0) return rows;
+  const set = new Set(drop);
+  return rows.filter((r) => !set.has(r));
 }
 
 /** Quantities of a profile without a usable sample: everything missing for `reason`. */

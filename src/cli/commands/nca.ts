@@ -17,6 +17,7 @@ import { negativeNotes, readProfile } from '../profile-table.js';
 import { AUC_METHODS, ROUTES, codesForRoute, type AucMethod, type Route } from '../../nca/codes.js';
 import type { GroupResult } from '../../nca/group.js';
 import type { LambdaZSelection } from '../../nca/select-lambda-z.js';
+import { BLQ_PRESETS, BLQ_RULES, type BlqPreset, type BlqRule, type BlqRules } from '../../nca/blq.js';
 
 interface NcaCliOptions {
   subject: string;
@@ -32,6 +33,9 @@ interface NcaCliOptions {
   duration?: string;
   aucMethod: string;
   lambdaZ: string;
+  lloq?: string;
+  lloqCol?: string;
+  blq: string;
   format: string;
   out?: string;
 }
@@ -57,6 +61,17 @@ export function parseLambdaZ(text: string): LambdaZSelection {
     throw new UsageError(`--lambda-z must be best-fit or FIRST:LAST times with FIRST < LAST, got "${text}"`);
   }
   return { start, end };
+}
+
+/** `pknca` | `missing` | `zero`, or FIRST,MIDDLE,LAST rules (drop, zero, lloq/2, lloq, keep). */
+export function parseBlq(text: string): BlqRules | BlqPreset {
+  if (text in BLQ_PRESETS) return text as BlqPreset;
+  const parts = text.split(',').map((p) => p.trim());
+  if (parts.length !== 3 || !parts.every((p) => (BLQ_RULES as readonly string[]).includes(p))) {
+    throw new UsageError(`--blq must be ${Object.keys(BLQ_PRESETS).join(' | ')} or FIRST,MIDDLE,LAST each one of ${BLQ_RULES.join(', ')}, got "${text}"`);
+  }
+  const [first, middle, last] = parts as BlqRule[];
+  return { first, middle, last };
 }
 
 function csvCell(text: string): string {
@@ -104,14 +119,18 @@ async function run(file: string, options: NcaCliOptions, setExit: (code: number)
   const aucMethod = oneOf<AucMethod>('--auc-method', options.aucMethod, AUC_METHODS);
   const format = oneOf('--format', options.format, ['csv', 'json'] as const);
   const lambdaZ = parseLambdaZ(options.lambdaZ);
+  const blq = parseBlq(options.blq);
+  if (options.lloq !== undefined && options.lloqCol !== undefined) throw new UsageError('give either --lloq or --lloq-col, not both');
+  const lloq = positiveNumber('--lloq', options.lloq);
   if (options.dose !== undefined && options.doseCol !== undefined) throw new UsageError('give either --dose or --dose-col, not both');
   const dose = positiveNumber('--dose', options.dose);
   const duration = positiveNumber('--duration', options.duration);
   if (route === 'iv-infusion' && duration === undefined) throw new UsageError('--route iv-infusion needs --duration');
   await checkVolumeOption(options.volumeUnit);
 
-  const columns = { subject: options.subject, time: options.time, conc: options.conc, dose: options.doseCol };
-  const table = await readProfile(file, { subject: columns.subject, numeric: [columns.time, columns.conc, ...(columns.dose ? [columns.dose] : [])] });
+  const columns = { subject: options.subject, time: options.time, conc: options.conc, dose: options.doseCol, lloq: options.lloqCol };
+  const numeric = [columns.time, columns.conc, ...(columns.dose ? [columns.dose] : []), ...(columns.lloq ? [columns.lloq] : [])];
+  const table = await readProfile(file, { subject: columns.subject, numeric, blq: [columns.conc] });
   const rows = table.rows;
   const { ncaByGroup } = await import('../../nca/group.js');
   const results = ncaByGroup(
@@ -125,8 +144,9 @@ async function run(file: string, options: NcaCliOptions, setExit: (code: number)
       volumeUnit: options.volumeUnit,
       route,
       duration,
+      ...(lloq !== undefined ? { lloq } : {}),
     },
-    { aucMethod, lambdaZ },
+    { aucMethod, lambdaZ, blq },
   );
   const notes = negativeNotes(table, columns.subject, columns.conc);
   const text = format === 'csv' ? formatCsv(results, route) : formatJson(results, notes);
@@ -156,6 +176,9 @@ export function register(program: Command, setExit: (code: number) => void): voi
     .option('--duration <h>', 'infusion duration in time units (iv-infusion)')
     .option('--auc-method <method>', AUC_METHODS.join(' | '), 'linear')
     .option('--lambda-z <sel>', 'best-fit | FIRST:LAST (time range)', 'best-fit')
+    .option('--lloq <n>', 'limit of quantification: values below it are BLQ')
+    .option('--lloq-col <col>', 'per-row LLOQ column')
+    .option('--blq <rules>', 'BLQ cells (BLQ, <0.1) by position: pknca (first keep as 0, middle drop, last keep as 0) | missing | zero | FIRST,MIDDLE,LAST of drop, zero, lloq/2, lloq, keep', 'pknca')
     .option('--format <fmt>', 'csv | json', 'csv')
     .option('--out <file>', 'write here instead of stdout')
     .action((file: string, options: NcaCliOptions) => run(file, options, setExit));
