@@ -17,7 +17,8 @@ import { cleanProfile, NcaInputError, type CleanProfile } from './clean.js';
 import { backExtrapolatedC0, firstMaxIndex, lastPositiveIndex, tlag } from './observed.js';
 import { parameterRows, type Quantities } from './parameters.js';
 import { integrate } from './trapezoid.js';
-import { selectLambdaZ, type LambdaZSelection } from './select-lambda-z.js';
+import { selectLambdaZ, type LambdaZControls, type LambdaZSelection } from './select-lambda-z.js';
+import { qualityFlags, type FlagThresholds, type QualityFlag } from './flags.js';
 import { DEFAULT_UNITS, parameterUnits } from './units.js';
 import { evaluate, type Notes, type ParameterValue } from './sheet.js';
 
@@ -46,6 +47,12 @@ export interface NcaInput {
 export interface NcaOptions {
   aucMethod?: AucMethod;
   lambdaZ?: LambdaZSelection;
+  /** Best-fit controls: minimum points, adjusted-R² tolerance, excluded rows, Tmax allowed (./select-lambda-z.ts). */
+  lambdaZControls?: LambdaZControls;
+  /** A λz given by the user (e.g. from another profile): no regression; AUC∞ and the rest use it. */
+  lambdaZValue?: number;
+  /** Thresholds of the quality flags (./flags.ts; default PKNCA's: span ≥ 2, R²adj ≥ 0.9, %extrapolated ≤ 20). */
+  flags?: Partial<FlagThresholds>;
   /** What BLQ samples become by position (default PKNCA's: first keep as 0, middle drop, last keep as 0). */
   blq?: BlqRules | BlqPreset;
 }
@@ -65,6 +72,8 @@ export interface NcaResult {
   lambdaZ: LambdaZPoints | null;
   /** Why a parameter is null. */
   notes: Partial<Record<Pptestcd, string>>;
+  /** Quality flags of the λz fit and the extrapolation (./flags.ts); empty when none is raised. */
+  flags: QualityFlag[];
   /** Input rows left out: missing time or concentration, sampled before the dose, or BLQ dropped by a rule (when BLQ input was given). */
   excluded: { missing: number[]; predose: number[]; blq?: number[] };
 }
@@ -133,6 +142,7 @@ export interface ProfileSettings {
   method: AucMethod;
   lambdaZ: LambdaZSelection;
   volumeFactor: number;
+  controls?: LambdaZControls;
 }
 
 /**
@@ -148,7 +158,7 @@ export function profileQuantities(profile: CleanProfile, s: ProfileSettings): Qu
   const grid = integrationGrid(profile, route);
   const toLast = iLast < 0 ? null : integrate(grid.time, grid.conc, 0, iLast + grid.offset, method);
   const all = integrate(grid.time, grid.conc, 0, grid.time.length - 1, method);
-  const outcome = selectLambdaZ(profile, route, s.duration, s.lambdaZ, { cmax: iMax, last: iLast });
+  const outcome = selectLambdaZ(profile, route, s.duration, s.lambdaZ, { cmax: iMax, last: iLast }, s.controls);
   const fit = outcome.fit;
   return {
     route,
@@ -202,17 +212,27 @@ export function nca(input: NcaInput, options: NcaOptions = {}): NcaResult {
     const { parameters } = evaluate(rows, empty, units);
     const notes: Notes = {};
     for (const row of rows) notes[row.code] = 'no usable post-dose sample';
-    return { parameters, lambdaZ: null, notes, excluded };
+    return { parameters, lambdaZ: null, notes, flags: [], excluded };
   }
-  const settings = { route, dose, duration, method: options.aucMethod ?? 'linear', lambdaZ: options.lambdaZ ?? 'best-fit', volumeFactor };
+  const settings = {
+    route, dose, duration, method: options.aucMethod ?? 'linear', lambdaZ: options.lambdaZ ?? 'best-fit', volumeFactor, controls: options.lambdaZControls,
+  };
   const q = profileQuantities(profile, settings);
+  if (options.lambdaZValue !== undefined) userLambdaZ(q, options.lambdaZValue);
   const { parameters, notes } = evaluate(rows, q, units);
   return {
     parameters,
     notes,
+    flags: qualityFlags(parameters, options.flags),
     lambdaZ: q.fit ? lambdaZPoints(profile, q.fit.points, q.fit.intercept, q.fit.slope) : null,
     excluded,
   };
+}
+
+/** A user-supplied λz replaces the regression (PKNCA `lambda.z` given; WinNonlin's fixed Lambda_z). */
+export function userLambdaZ(q: Quantities, value: number): void {
+  if (!(Number.isFinite(value) && value > 0)) throw new NcaInputError(`lambdaZValue must be a positive number, got ${value}`);
+  Object.assign(q, { lamz: value, fit: null, fitReason: 'λz given by the user (no regression)', lamzFirst: null, lamzLast: null });
 }
 
 /** `rows` without those in `drop` (BLQ rows a rule dropped are not missing values). */
