@@ -108,29 +108,43 @@ function subjectProfile(
   return anyBlq ? { time, conc, dose, blq, lloq } : { time, conc, dose };
 }
 
+/**
+ * Runs `analyse` on each subject's input, in order of first appearance; a
+ * subject whose rows are unusable (or whose analysis throws) gets an error
+ * naming it, and the others still run.
+ */
+export function bySubject<R>(
+  rows: readonly Record<string, unknown>[],
+  columns: GroupColumns,
+  profile: Omit<NcaInput, 'time' | 'conc'>,
+  analyse: (input: NcaInput) => R,
+): ({ subject: string; result: R; error: null } | { subject: string; result: null; error: string })[] {
+  const groups = new Map<string, number[]>();
+  rows.forEach((row, r) => {
+    const subject = String(row[columns.subject] ?? '');
+    const list = groups.get(subject);
+    if (list) list.push(r);
+    else groups.set(subject, [r]);
+  });
+  const results: ({ subject: string; result: R; error: null } | { subject: string; result: null; error: string })[] = [];
+  for (const [subject, rowNumbers] of groups) {
+    try {
+      const { time, conc, dose, blq, lloq } = subjectProfile(rows, rowNumbers, columns);
+      const rowLloq = lloq && typeof profile.lloq === 'number' ? lloq.map((l) => l ?? (profile.lloq as number)) : lloq ?? profile.lloq;
+      const input = { ...profile, time, conc, dose: dose ?? profile.dose, ...(blq ? { blq } : {}), ...(rowLloq !== undefined ? { lloq: rowLloq } : {}) };
+      results.push({ subject, result: analyse(input), error: null });
+    } catch (error) {
+      results.push({ subject, result: null, error: `subject ${subject}: ${(error as Error).message}` });
+    }
+  }
+  return results;
+}
+
 export function ncaByGroup(
   rows: readonly Record<string, unknown>[],
   columns: GroupColumns,
   profile: Omit<NcaInput, 'time' | 'conc'> = {},
   options: NcaOptions = {},
 ): GroupResult[] {
-  const bySubject = new Map<string, number[]>();
-  rows.forEach((row, r) => {
-    const subject = String(row[columns.subject] ?? '');
-    const list = bySubject.get(subject);
-    if (list) list.push(r);
-    else bySubject.set(subject, [r]);
-  });
-  const results: GroupResult[] = [];
-  for (const [subject, rowNumbers] of bySubject) {
-    try {
-      const { time, conc, dose, blq, lloq } = subjectProfile(rows, rowNumbers, columns);
-      const rowLloq = lloq && typeof profile.lloq === 'number' ? lloq.map((l) => l ?? (profile.lloq as number)) : lloq ?? profile.lloq;
-      const result = nca({ ...profile, time, conc, dose: dose ?? profile.dose, ...(blq ? { blq } : {}), ...(rowLloq !== undefined ? { lloq: rowLloq } : {}) }, options);
-      results.push({ subject, result, error: null });
-    } catch (error) {
-      results.push({ subject, result: null, error: `subject ${subject}: ${(error as Error).message}` });
-    }
-  }
-  return results;
+  return bySubject(rows, columns, profile, (input) => nca(input, options));
 }
