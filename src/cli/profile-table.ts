@@ -5,12 +5,13 @@
  * naming the file, the line and the column — an empty file, invalid UTF-8 or
  * a NUL byte, a stray or unterminated quote, a row with another number of
  * cells than the header, a numeral such as `0x4`, `1e`, `4,5`, `Infinity`,
- * `1_000` or a cell of spaces (see numericCell). A UTF-8 byte-order mark is
+ * `1_000` or a cell of spaces (see numericCell); BLQ cells (`BLQ`, `<0.1`) only in
+ * the `blq` columns. A UTF-8 byte-order mark is
  * skipped. Negative concentrations are kept, and noted (`negativeNotes`).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { CsvScanner } from '../data/export/csv.js';
-import { numericCell } from '../nca/group.js';
+import { concentrationCell, numericCell } from '../nca/group.js';
 import { UsageError } from './errors.js';
 
 /** A sample table larger than this is refused before reading (a decoded file must also fit one string). */
@@ -20,6 +21,8 @@ export interface ProfileColumns {
   subject: string;
   /** Columns read as numbers: time, concentration, dose. */
   numeric: readonly string[];
+  /** Numeric columns that may also hold BLQ cells ("BLQ", "<0.1"; ../nca/group.ts concentrationCell), kept as their text. */
+  blq?: readonly string[];
 }
 
 export interface ProfileTable {
@@ -79,7 +82,13 @@ export function parseProfile(text: string, file: string, columns: ProfileColumns
     const row: Record<string, string | number | null> = { [columns.subject]: scanner.cell(subjectAt) };
     for (const { name, at } of numeric) {
       try {
-        row[name] = numericCell(scanner.cell(at), `${file} line ${line}, column ${name}`);
+        const where = `${file} line ${line}, column ${name}`;
+        if (columns.blq?.includes(name)) {
+          const text = scanner.cell(at);
+          row[name] = concentrationCell(text, where).blq ? text.trim() : numericCell(text, where);
+          continue;
+        }
+        row[name] = numericCell(scanner.cell(at), where);
       } catch (error) {
         throw new UsageError((error as Error).message);
       }

@@ -147,3 +147,11 @@ export function timeToSteadyState(lambdaZ: number | null, fraction = 0.9): numbe
   if (!(isNum(lambdaZ) && lambdaZ > 0 && fraction > 0 && fraction < 1)) return null;
   return -Math.log1p(-fraction) / lambdaZ;
 }
+
+/**
+ * λz span ratio: the number of half-lives the regression covers,
+ * (LAMZUL − LAMZLL)/t½ (CDISC LAMZSPN; PKNCA `span.ratio`, flagged below 2).
+ */
+export function spanRatio(first: number | null, last: number | null, halfLifeValue: number | null): number | null {
+  return isNum(first) && isNum(last) && isNum(halfLifeValue) && halfLifeValue > 0 ? (last - first) / halfLifeValue : null;
+}

@@ -1,13 +1,17 @@
 /** Non-compartmental analysis: the standard profile and PK-DB's 2020 `pkdb` profile. */
 export { PPTESTCD, ROUTES, AUC_METHODS, codesForRoute, type Pptestcd, type Route, type AucMethod } from './codes.js';
 export { NcaInputError } from './clean.js';
+export { applyBlq, blqRules, BLQ_PRESETS, BLQ_RULES, type BlqRule, type BlqRules, type BlqPreset } from './blq.js';
 export { PARAMETERS, PARAMETER, parameterRows, type ParameterRow, type UnitRule, type Scope } from './parameters.js';
 export * as derived from './derived.js';
 export { ncaIntervals, type Dose, type IntervalSpec, type IntervalOptions, type IntervalResult } from './intervals.js';
 export { superpose, steadyState, type SuperpositionOptions, type SteadyStateOptions, type SteadyStatePrediction } from './superposition.js';
 export { aucInterval, partialAreas, concentrationAt, type AucIntervalOptions, type AucType } from './partial-auc.js';
+export { urineNca, collectionsFromCumulative, excretionRate, renalClearance, URINE_CODES, type UrineInput, type UrineResult, type UrineCode, type Collection, type CollectionRow } from './urine.js';
+export { ncaInput, ncaRoute, type PkdbNcaInput } from './from-pkdb.js';
 export { nca, type NcaInput, type NcaOptions, type NcaResult, type ParameterValue, type LambdaZPoints } from './nca.js';
-export type { LambdaZSelection } from './select-lambda-z.js';
+export type { LambdaZSelection, LambdaZControls } from './select-lambda-z.js';
+export { qualityFlags, DEFAULT_FLAG_THRESHOLDS, type QualityFlag, type FlagThresholds } from './flags.js';
 export { ncaByGroup, type GroupColumns, type GroupResult } from './group.js';
 export {
   pkdbNca,

@@ -250,7 +250,7 @@ export function ncaIntervals(input: NcaInput, options: IntervalOptions): { inter
     const origin = dose ? dose.time : spec.start;
     const duration = route === 'iv-infusion' ? checkedDuration(route, dose?.duration ?? input.duration) : 0;
     const selection = typeof spec.lambdaZ === 'object' || typeof spec.lambdaZ === 'string' ? spec.lambdaZ : options.lambdaZ ?? 'best-fit';
-    const settings: ProfileSettings = { route, dose: dose?.amount ?? null, duration, method, lambdaZ: selection, volumeFactor };
+    const settings: ProfileSettings = { route, dose: dose?.amount ?? null, duration, method, lambdaZ: selection, volumeFactor, controls: options.lambdaZControls };
     const atDose = dose !== null && dose.time === spec.start;
     const w = window(profile, spec.start, spec.end, origin);
     const q = intervalQuantities(profile, doseTimes, w, k, atDose, settings, spec, origin, options.trough ?? 'end');

@@ -45,10 +45,18 @@ function ensureScratch(n: number): void {
  * Best-fit window over the positive concentrations in profile indices
  * [start, end] (end = Tlast). Returns the first index of the chosen window
  * (the window runs from there to `end`, positive points only), or -1 when no
- * window of ≥ 3 points has a negative slope.
+ * window of ≥ `minPoints` (default 3) points has a negative slope; `tolerance` is the
+ * adjusted-R² margin within which more points win (default 1e-4).
  */
-export function bestFitStart(time: readonly number[], conc: readonly number[], start: number, end: number): number {
-  if (end - start + 1 < MIN_LAMBDA_Z_POINTS) return -1;
+export function bestFitStart(
+  time: readonly number[],
+  conc: readonly number[],
+  start: number,
+  end: number,
+  minPoints = MIN_LAMBDA_Z_POINTS,
+  tolerance = ADJ_R2_TOLERANCE,
+): number {
+  if (end - start + 1 < minPoints) return -1;
   ensureScratch(end - start + 2);
   const tRef = time[end];
   const yRef = Math.log(conc[end]);
@@ -72,7 +80,7 @@ export function bestFitStart(time: readonly number[], conc: readonly number[], s
     syy += y * y;
     adjByCount[n] = NaN;
     firstByCount[n] = i;
-    if (n < MIN_LAMBDA_Z_POINTS) continue;
+    if (n < minPoints) continue;
     const ssx = sxx - (sx * sx) / n;
     const ssxy = sxy - (sx * sy) / n;
     const ssy = syy - (sy * sy) / n;
@@ -83,8 +91,8 @@ export function bestFitStart(time: readonly number[], conc: readonly number[], s
     if (adj > maxAdj) maxAdj = adj;
   }
   if (maxAdj === -Infinity) return -1;
-  for (let k = n; k >= MIN_LAMBDA_Z_POINTS; k--) {
-    if (adjByCount[k] >= maxAdj - ADJ_R2_TOLERANCE) return firstByCount[k];
+  for (let k = n; k >= minPoints; k--) {
+    if (adjByCount[k] >= maxAdj - tolerance) return firstByCount[k];
   }
   return -1;
 }

@@ -12,11 +12,13 @@
  * without a sample there get C(0) = 0, an IV bolus gets C0.
  */
 import { ROUTES, type AucMethod, type Pptestcd, type Route } from './codes.js';
+import { applyBlq, blqRules, type BlqPreset, type BlqRules } from './blq.js';
 import { cleanProfile, NcaInputError, type CleanProfile } from './clean.js';
 import { backExtrapolatedC0, firstMaxIndex, lastPositiveIndex, tlag } from './observed.js';
 import { parameterRows, type Quantities } from './parameters.js';
 import { integrate } from './trapezoid.js';
-import { selectLambdaZ, type LambdaZSelection } from './select-lambda-z.js';
+import { selectLambdaZ, type LambdaZControls, type LambdaZSelection } from './select-lambda-z.js';
+import { qualityFlags, type FlagThresholds, type QualityFlag } from './flags.js';
 import { DEFAULT_UNITS, parameterUnits } from './units.js';
 import { evaluate, type Notes, type ParameterValue } from './sheet.js';
 
@@ -36,11 +38,23 @@ export interface NcaInput {
   route?: Route;
   /** Infusion duration in time units; required for `iv-infusion`. */
   duration?: number;
+  /** Per row: the cell was below the limit of quantification (./blq.ts). */
+  blq?: readonly boolean[];
+  /** LLOQ of the profile or of each row: a value below it is BLQ (./blq.ts). */
+  lloq?: number | readonly (number | null)[];
 }
 
 export interface NcaOptions {
   aucMethod?: AucMethod;
   lambdaZ?: LambdaZSelection;
+  /** Best-fit controls: minimum points, adjusted-R² tolerance, excluded rows, Tmax allowed (./select-lambda-z.ts). */
+  lambdaZControls?: LambdaZControls;
+  /** A λz given by the user (e.g. from another profile): no regression; AUC∞ and the rest use it. */
+  lambdaZValue?: number;
+  /** Thresholds of the quality flags (./flags.ts; default PKNCA's: span ≥ 2, R²adj ≥ 0.9, %extrapolated ≤ 20). */
+  flags?: Partial<FlagThresholds>;
+  /** What BLQ samples become by position (default PKNCA's: first keep as 0, middle drop, last keep as 0). */
+  blq?: BlqRules | BlqPreset;
 }
 
 export interface LambdaZPoints {
@@ -58,8 +72,10 @@ export interface NcaResult {
   lambdaZ: LambdaZPoints | null;
   /** Why a parameter is null. */
   notes: Partial<Record<Pptestcd, string>>;
-  /** Input rows left out: missing time or concentration, or sampled before the dose. */
-  excluded: { missing: number[]; predose: number[] };
+  /** Quality flags of the λz fit and the extrapolation (./flags.ts); empty when none is raised. */
+  flags: QualityFlag[];
+  /** Input rows left out: missing time or concentration, sampled before the dose, or BLQ dropped by a rule (when BLQ input was given). */
+  excluded: { missing: number[]; predose: number[]; blq?: number[] };
 }
 
 export function checkedRoute(route: Route | undefined): Route {
@@ -126,6 +142,7 @@ export interface ProfileSettings {
   method: AucMethod;
   lambdaZ: LambdaZSelection;
   volumeFactor: number;
+  controls?: LambdaZControls;
 }
 
 /**
@@ -141,7 +158,7 @@ export function profileQuantities(profile: CleanProfile, s: ProfileSettings): Qu
   const grid = integrationGrid(profile, route);
   const toLast = iLast < 0 ? null : integrate(grid.time, grid.conc, 0, iLast + grid.offset, method);
   const all = integrate(grid.time, grid.conc, 0, grid.time.length - 1, method);
-  const outcome = selectLambdaZ(profile, route, s.duration, s.lambdaZ, { cmax: iMax, last: iLast });
+  const outcome = selectLambdaZ(profile, route, s.duration, s.lambdaZ, { cmax: iMax, last: iLast }, s.controls);
   const fit = outcome.fit;
   return {
     route,
@@ -185,24 +202,44 @@ export function nca(input: NcaInput, options: NcaOptions = {}): NcaResult {
     volume: input.volumeUnit ?? DEFAULT_UNITS.volume,
   });
   const rows = parameterRows(route);
-  const profile = cleanProfile(input.time, input.conc);
-  const excluded = { missing: profile.missing, predose: profile.predose };
+  const applied = input.blq !== undefined || input.lloq !== undefined ? applyBlq(input, blqRules(options.blq)) : null;
+  const profile = cleanProfile(input.time, applied ? applied.conc : input.conc);
+  const excluded: NcaResult['excluded'] = applied
+    ? { missing: withoutRows(profile.missing, applied.dropped), predose: profile.predose, blq: applied.dropped }
+    : { missing: profile.missing, predose: profile.predose };
   if (profile.time.length === 0) {
     const empty = emptyQuantities(route, dose, volumeFactor, 'no usable post-dose sample');
     const { parameters } = evaluate(rows, empty, units);
     const notes: Notes = {};
     for (const row of rows) notes[row.code] = 'no usable post-dose sample';
-    return { parameters, lambdaZ: null, notes, excluded };
+    return { parameters, lambdaZ: null, notes, flags: [], excluded };
   }
-  const settings = { route, dose, duration, method: options.aucMethod ?? 'linear', lambdaZ: options.lambdaZ ?? 'best-fit', volumeFactor };
+  const settings = {
+    route, dose, duration, method: options.aucMethod ?? 'linear', lambdaZ: options.lambdaZ ?? 'best-fit', volumeFactor, controls: options.lambdaZControls,
+  };
   const q = profileQuantities(profile, settings);
+  if (options.lambdaZValue !== undefined) userLambdaZ(q, options.lambdaZValue);
   const { parameters, notes } = evaluate(rows, q, units);
   return {
     parameters,
     notes,
+    flags: qualityFlags(parameters, options.flags),
     lambdaZ: q.fit ? lambdaZPoints(profile, q.fit.points, q.fit.intercept, q.fit.slope) : null,
     excluded,
   };
+}
+
+/** A user-supplied λz replaces the regression (PKNCA `lambda.z` given; WinNonlin's fixed Lambda_z). */
+export function userLambdaZ(q: Quantities, value: number): void {
+  if (!(Number.isFinite(value) && value > 0)) throw new NcaInputError(`lambdaZValue must be a positive number, got ${value}`);
+  Object.assign(q, { lamz: value, fit: null, fitReason: 'λz given by the user (no regression)', lamzFirst: null, lamzLast: null });
+}
+
+/** `rows` without those in `drop` (BLQ rows a rule dropped are not missing values). */
+function withoutRows(rows: number[], drop: readonly number[]): number[] {
+  if (drop.length === 0) return rows;
+  const set = new Set(drop);
+  return rows.filter((r) => !set.has(r));
 }
 
 /** Quantities of a profile without a usable sample: everything missing for `reason`. */

@@ -23,7 +23,7 @@ import type { LogLinearFit } from './lambda-z.js';
 import {
   accumulationIndex, aucInfinity, aumcInfinity, averageConcentration, clearance, fluctuation, halfLife,
   meanResidenceTime, peakTroughRatio, percentBackExtrapolated, percentExtrapolated, ratio, steadyStateMrt,
-  steadyStateVolume, swing, terminalVolume,
+  spanRatio, steadyStateVolume, swing, terminalVolume,
 } from './derived.js';
 
 /** How a parameter's unit is composed from the time (T), concentration (C) and dose (D) units (./units.ts). */
@@ -156,6 +156,8 @@ export const PARAMETERS = [
     (q) => (q.fit ? q.fit.points.length : null)),
   row('LAMZLL', ALL, BOTH, 'time', 'Lambda z Lower Limit', 'Time of the first λz point', ['lambdaZ'], (q) => q.lamzFirst),
   row('LAMZUL', ALL, BOTH, 'time', 'Lambda z Upper Limit', 'Time of the last λz point', ['lambdaZ'], (q) => q.lamzLast),
+  row('LAMZSPN', ALL, BOTH, 'ratio', 'Lambda z Span', 'Half-lives the λz points span: (LAMZUL − LAMZLL)/LAMZHL', ['lambdaZ'],
+    (q, v) => spanRatio(q.lamzFirst, q.lamzLast, v.LAMZHL)),
   row('R2', ALL, BOTH, 'ratio', 'R Squared', 'R² of the λz regression', ['lambdaZ'], (q) => fit(q)?.r2 ?? null),
   row('R2ADJ', ALL, BOTH, 'ratio', 'R Squared Adjusted', '1 − (1 − R²)(n − 1)/(n − 2)', ['lambdaZ'], (q) => fit(q)?.adjR2 ?? null),
   row('CORRXY', ALL, BOTH, 'ratio', 'Correlation Between TimeX and Log ConcY', 'Correlation of t and ln C in the λz regression',

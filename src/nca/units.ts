@@ -98,3 +98,28 @@ export function parameterUnits(system: UnitSystem): ParameterUnits {
   }
   return units;
 }
+
+/** Units each input must convert to one of (dimension check): mass, molar or IU amounts; per volume for concentrations. */
+const EXPECTED: Record<'time' | 'conc' | 'dose', { targets: readonly string[]; what: string }> = {
+  time: { targets: ['h'], what: 'a time (h, min, day)' },
+  conc: { targets: ['mg/L', 'mol/L', 'IU/L'], what: 'a concentration (mg/L, ng/mL, µmol/L, IU/L)' },
+  dose: { targets: ['mg', 'mol', 'IU', 'mg/kg', 'mol/kg'], what: 'an amount (mg, µg, µmol, IU, mg/kg)' },
+};
+
+/**
+ * Throws NcaInputError unless `unit` is a known spelling of the right kind
+ * (`mgg` or a time given as a dose unit are refused instead of labelling every
+ * result with nonsense).
+ */
+export function checkInputUnit(kind: 'time' | 'conc' | 'dose', unit: string): void {
+  const { targets, what } = EXPECTED[kind];
+  for (const target of targets) {
+    try {
+      conversionFactor(unit, target);
+      return;
+    } catch (e) {
+      if (!(e instanceof UnitError)) throw e;
+    }
+  }
+  throw new NcaInputError(`${kind} unit must be ${what}, got "${unit}"`);
+}

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { describeShared, SHARED_NCA_DIR } from '../helpers/shared.js';
+import { describeShared, PROJECT_ROOT, SHARED_NCA_DIR } from '../helpers/shared.js';
 
-/** Parses the command's CSV (no quoted cells in these tests) into subject -> code -> cell. */
+/** Parses the command's CSV (no quoted cells in these tests) into subject -> code -> cell; `CODE [unit]` headers keyed by code. */
 function parseCsv(text: string): Map<string, Record<string, string>> {
   const [header, ...lines] = text.trim().split('\n');
-  const names = header.split(',');
+  const names = header.split(',').map((n) => n.replace(/ \[.*\]$/, ''));
   return new Map(lines.map((line) => {
     const cells = line.split(',');
     return [cells[0], Object.fromEntries(names.map((n, i) => [n, cells[i]]))];
@@ -100,5 +100,42 @@ describeShared('pkdb nca on Theoph vs WinNonlin', SHARED_NCA_DIR, () => {
       expect(Math.abs(Number(ours.get(subject)!.LAMZ) / Number(ref.Lambda_z) - 1)).toBeLessThan(1e-6);
       expect(Number(ours.get(subject)!.CMAX)).toBe(Number(ref.Cmax));
     }
+  });
+});
+
+describe('pkdb nca: units, intervals, the shipped example', () => {
+  const example = join(PROJECT_ROOT, 'docs', 'examples', 'nca-profiles.csv');
+  const dir = mkdtempSync(join(tmpdir(), 'pkdb-nca-glue-'));
+
+  it('refuses unknown or wrong-kind unit spellings (exit 2, naming the option)', async () => {
+    for (const [option, unit] of [['--dose-unit', 'mgg'], ['--time-unit', 'mg'], ['--conc-unit', 'h'], ['--dose-unit', 'L']]) {
+      stderr = [];
+      expect(await main(['nca', example, option, unit])).toBe(2);
+      expect(stderr.join('')).toContain(`${option}:`);
+    }
+    expect(await main(['nca', example, '--dose-col', 'dose', '--dose-unit', 'ug', '--conc-unit', 'ng/mL', '--out', join(dir, 'ok.csv')])).toBe(0);
+  });
+
+  it('prints units in the CSV header: CODE [unit], ratios bare; ug with ng/mL gives volumes in L', async () => {
+    const out = join(dir, 'units.csv');
+    expect(await main(['nca', example, '--dose-col', 'dose', '--dose-unit', 'ug', '--conc-unit', 'ng/mL', '--time-unit', 'min', '--out', out])).toBe(0);
+    const header = readFileSync(out, 'utf8').split('\n')[0].split(',');
+    expect(header).toEqual(expect.arrayContaining(['CMAX [ng/mL]', 'AUCLST [min*ng/mL]', 'LAMZ [1/min]', 'VZFO [L]', 'CLFO [L/min]', 'R2', 'AUCPEO [%]']));
+  });
+
+  it('--interval START:END and an interval file give one row per subject and interval (AUCINT 0–12 = AUCLST of the 12-h data)', async () => {
+    const file = join(dir, 'intervals.csv');
+    writeFileSync(file, 'start,end,parameters\n0,12,AUCINT CMAX\n');
+    const out = join(dir, 'iv.csv');
+    expect(await main(['nca', example, '--dose-col', 'dose', '--interval', '0:24', '--intervals', file, '--out', out])).toBe(0);
+    const [header, ...lines] = readFileSync(out, 'utf8').trim().split('\n');
+    expect(header.startsWith('subject,start,end,dose_time,CMAX [mg/L]')).toBe(true);
+    expect(lines.map((l) => l.split(',').slice(0, 3).join(','))).toEqual(['S01,0,24', 'S01,0,12', 'S02,0,24', 'S02,0,12']);
+    const col = header.split(',').indexOf('AUCINT [h*mg/L]');
+    // S01 to 12 h, linear trapezoids: 0.5·(0+5.37)/2 + 0.5·(5.37+7.47)/2 + (7.47+7.96)/2 + (7.96+7.09)/2 + (7.09+6.06)/2 + (6.06+4.34) + (4.34+3.09) + 2·(3.09+1.56)
+    expect(Number(lines[1].split(',')[col])).toBeCloseTo(1.3425 + 3.21 + 7.715 + 7.525 + 6.575 + 10.4 + 7.43 + 9.3, 10);
+    expect(await main(['nca', example, '--interval', '5:1'])).toBe(2);
+    writeFileSync(file, 'start,stop\n0,12\n');
+    expect(await main(['nca', example, '--intervals', file])).toBe(2);
   });
 });

@@ -23,7 +23,7 @@ describe('parameter table', () => {
   it('keeps the single-dose sets and their order (the CSV columns of pkdb nca)', () => {
     const common = [
       'CMAX', 'TMAX', 'CLST', 'TLST', 'CLSTP', 'AUCLST', 'AUCALL', 'AUCIFO', 'AUCIFP', 'AUCPEO', 'AUCPEP',
-      'LAMZ', 'LAMZHL', 'LAMZNPT', 'LAMZLL', 'LAMZUL', 'R2', 'R2ADJ', 'CORRXY',
+      'LAMZ', 'LAMZHL', 'LAMZNPT', 'LAMZLL', 'LAMZUL', 'LAMZSPN', 'R2', 'R2ADJ', 'CORRXY',
       'AUMCLST', 'AUMCIFO', 'AUMCIFP', 'AUMCPEO', 'AUMCPEP', 'CMAXD', 'AUCIFOD', 'AUCIFPD',
     ];
     const iv = ['MRTIVLST', 'MRTIVIFO', 'MRTIVIFP', 'CLO', 'CLP', 'VZO', 'VZP', 'VSSO', 'VSSP'];
