@@ -16,7 +16,7 @@
 
 // ---- source: the PK-DB API client and its resource schemas -------------------
 /** Typed client for every GET endpoint, `/filter/` and its zip download, Basic-auth writes, retries, cache. */
-export { PkdbClient, type PkdbClientOptions, type PageProgress, type AllOptions } from './api/client.js';
+export { PkdbClient, type PkdbClientOptions, type PageProgress, type AllOptions, type FilterDownload } from './api/client.js';
 /** Typed errors naming the URL that failed. */
 export { HttpError, SchemaError, NetworkError } from './api/errors.js';
 /** Query builder for `/filter/` (prefixed parameters, `__in` lists, uuid reuse, concise). */
@@ -44,6 +44,8 @@ export type {
 // ---- source: export zips -----------------------------------------------------
 /** Reads a PK-DB filter download zip into dataset tables; malformed rows become `problems`. */
 export { readExport, ExportError, formatProblem, type ExportProblem, type ExportReadResult, type ReadExportOptions } from './data/export/read.js';
+/** GET /filter/?download=true through a client, read by the export reader. */
+export { downloadExport, type FilterDownloader } from './data/export/download.js';
 /** Writes dataset tables as a zip in PK-DB's own export format. */
 export { writeExport } from './data/export/write.js';
 

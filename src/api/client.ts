@@ -9,7 +9,6 @@
 import { Blob } from 'node:buffer';
 import { FormData } from 'undici';
 import type { z } from 'zod';
-import { readExport, type ExportReadResult } from '../data/export/read.js';
 import {
   basicAuthorization,
   cacheScope,
@@ -112,6 +111,13 @@ export type StatisticsAccessor = (() => Promise<Statistics>) & {
   overview(): Promise<Statistics>;
   substances(): Promise<SubstanceStatistics[]>;
 };
+
+/** What `filterDownload` returns: the zip's bytes and how messages name them. */
+export interface FilterDownload {
+  bytes: Uint8Array;
+  /** `GET <url>` without credentials. */
+  source: string;
+}
 
 /** A file for `uploadDataFile`. */
 export interface DataFileUpload {
@@ -264,22 +270,18 @@ export class PkdbClient {
   }
 
   /**
-   * GET /filter/?download=true, read by the export reader: the result's
-   * tables, and the rows it had to skip (each naming file, line and column).
+   * The bytes of GET /filter/?download=true (a zip of CSV tables, not cached),
+   * with `source`, how messages about its contents name it (`GET <url>`, any
+   * credentials removed). Reading the zip is the data layer's work:
+   * `downloadExport(client, query)` (src/data/export/download.ts) returns its tables.
    */
-  async filterDownload(query: FilterQuery = {}, options: { strict?: boolean } = {}): Promise<ExportReadResult> {
-    const url = this.url('filter/');
-    url.search = filterParams(query, { download: true }).toString();
-    return readExport(await this.filterDownloadBytes(query), { strict: options.strict, name: `GET ${publicUrl(url)}` });
-  }
-
-  /** The bytes of GET /filter/?download=true (a zip of CSV tables); not cached. */
-  async filterDownloadBytes(query: FilterQuery = {}): Promise<Uint8Array> {
+  async filterDownload(query: FilterQuery = {}): Promise<FilterDownload> {
     const url = this.url('filter/');
     url.search = filterParams(query, { download: true }).toString();
     // Bounded by maxResponseBytes like every response: an endless zip is cut off before it is parsed.
     const response = await this.send({ method: 'GET', url, headers: { accept: 'application/zip, application/x-zip-compressed, */*' } });
-    return new Uint8Array(response.body.buffer, response.body.byteOffset, response.body.byteLength);
+    const bytes = new Uint8Array(response.body.buffer, response.body.byteOffset, response.body.byteLength);
+    return { bytes, source: `GET ${publicUrl(url)}` };
   }
 
   /** POST /_studies/ (HTTP Basic auth): the created study as the server echoes it. */

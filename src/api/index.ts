@@ -1,5 +1,5 @@
 /** The PK-DB API v1 client, its errors and the resource schemas. */
-export { PkdbClient, normaliseBaseUrl, type PkdbClientOptions, type PageProgress, type AllOptions, type StatisticsAccessor, type DataFileUpload } from './client.js';
+export { PkdbClient, normaliseBaseUrl, type PkdbClientOptions, type PageProgress, type AllOptions, type StatisticsAccessor, type DataFileUpload, type FilterDownload } from './client.js';
 export { HttpError, SchemaError, NetworkError, LimitError, type ClientLimit, type RequestContext } from './errors.js';
 export { CLIENT_DEFAULTS } from './client.js';
 export { redactUrlText, type AuthMode } from './auth.js';

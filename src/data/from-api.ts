@@ -12,7 +12,7 @@ import type { PageProgress, PkdbClient } from '../api/client.js';
 import type { DataPoint, FlatIntervention, ResourceName, Group, Individual, InfoNode, Intervention, Output, Reference, Study, Subset, SubsetOutput, TermRef } from '../api/schemas/index.js';
 import { Dataset } from './dataset.js';
 import type { CharacteristicaRecord, DatasetTables, GroupRecord, IndividualRecord, InfoNodeRecord, InterventionRecord } from './model.js';
-import type { OutputRecord, ReferenceRecord, ScatterRecord, StatsFields, StudyRecord, TermRecord, TimecourseRecord } from './model.js';
+import type { OutputRecord, ReferenceRecord, ScatterRecord, Stats, StudyRecord, TermRecord, TimecourseRecord } from './model.js';
 
 export interface ApiItems {
   studies: Study[];
@@ -32,7 +32,7 @@ export interface ApiItems {
 
 const nameOf = (term: TermRef | null | undefined): string | null => term?.name ?? null;
 
-function statsOf(item: StatsFields): StatsFields {
+function statsOf(item: Stats): Stats {
   const { value, mean, median, min, max, sd, se, cv, unit } = item;
   return { value, mean, median, min, max, sd, se, cv, unit };
 }

@@ -12,18 +12,12 @@
  * - pks are integers; `study_sid` is always a string.
  */
 
-/** The statistics block PK-DB attaches to characteristica, interventions and outputs. */
-export interface StatsFields {
-  value: number | null;
-  mean: number | null;
-  median: number | null;
-  min: number | null;
-  max: number | null;
-  sd: number | null;
-  se: number | null;
-  cv: number | null;
-  unit: string | null;
-}
+import type { Stats } from '../api/schemas/common.js';
+
+/** The statistics block PK-DB attaches to characteristica, interventions and outputs: the API schema's type. */
+export type { Stats };
+/** @deprecated The old name of `Stats`, kept until every module says `Stats`. */
+export type StatsFields = Stats;
 
 export const STAT_KEYS = ['value', 'mean', 'median', 'min', 'max', 'sd', 'se', 'cv'] as const;
 export type StatKey = (typeof STAT_KEYS)[number];
@@ -89,7 +83,7 @@ export interface StudyRecord {
   };
 }
 
-export interface CharacteristicaRecord extends StatsFields {
+export interface CharacteristicaRecord extends Stats {
   pk: number;
   /** Number of subjects with this characteristic. */
   count: number | null;
@@ -122,7 +116,7 @@ export interface IndividualRecord {
   characteristica: CharacteristicaRecord[];
 }
 
-export interface InterventionRecord extends StatsFields {
+export interface InterventionRecord extends Stats {
   pk: number;
   /** For a normed copy: the pk of the curated (raw) record it was derived from. */
   raw_pk: number | null;
@@ -143,7 +137,7 @@ export interface InterventionRecord extends StatsFields {
   substance: string | null;
 }
 
-export interface OutputRecord extends StatsFields {
+export interface OutputRecord extends Stats {
   pk: number;
   raw_pk: number | null;
   normed: boolean;

@@ -6,9 +6,8 @@
  */
 import type { DatasetTables } from '../data/model.js';
 import { notFound } from './errors.js';
-import type { Selection } from './filter.js';
 import { fieldFilters, orderItems, searchPredicate } from './query.js';
-import type { DatasetResource, ResourceView } from './resources.js';
+import type { DatasetResource, ResourceView, Selection } from './resources.js';
 import { DATASET_VIEWS } from './resources.js';
 import type { HasTables, ViewContext } from './views.js';
 import { contextOf } from './views.js';

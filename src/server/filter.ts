@@ -7,11 +7,11 @@
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import type { DatasetTables } from '../data/model.js';
 import type { Catalog } from './catalog.js';
-import type { DatasetResource, FilterTable, Key } from './resources.js';
+import type { DatasetResource, Key, Selection } from './resources.js';
 import { DATASET_VIEWS, FILTER_TABLES } from './resources.js';
 
-/** One filter result: the keys of every table (studies by sid, the rest by pk). */
-export type Selection = Record<FilterTable, Set<Key>>;
+// The catalog runs the prefixed queries; the type of a result lives in ./resources.ts, so catalog.ts need not import this file.
+export type { Selection } from './resources.js';
 
 const PREFIXES = ['studies', 'groups', 'individuals', 'interventions', 'outputs'] as const satisfies readonly DatasetResource[];
 type Prefix = (typeof PREFIXES)[number];

@@ -23,6 +23,8 @@ import {
 export const FILTER_TABLES = ['studies', 'groups', 'individuals', 'interventions', 'outputs', 'timecourses', 'scatters'] as const;
 export type FilterTable = (typeof FILTER_TABLES)[number];
 export type Key = string | number;
+/** One filter result: the keys of every table (studies by sid, the rest by pk). */
+export type Selection = Record<FilterTable, Set<Key>>;
 
 type Item = Record<string, unknown>;
 

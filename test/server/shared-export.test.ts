@@ -8,6 +8,7 @@ import { PkdbClient } from '../../src/api/client.js';
 import { RESOURCE_NAMES } from '../../src/api/schemas/index.js';
 import { Dataset } from '../../src/data/dataset.js';
 import { readExport } from '../../src/data/export/read.js';
+import { downloadExport } from '../../src/data/export/download.js';
 import type { DatasetTables } from '../../src/data/model.js';
 import { startServer, type RunningServer } from '../../src/server/app.js';
 import { DATASET_VIEWS } from '../../src/server/resources.js';
@@ -93,7 +94,7 @@ describeShared('pkdb serve over the shared export', SHARED_EXPORT, () => {
   });
 
   it('a full filter download reads back to tables equal to the served ones', async () => {
-    const back = await client.filterDownload({ concise: false });
+    const back = await downloadExport(client, { concise: false });
     expect(sortedTables(back.tables)).toEqual(sortedTables(tables));
   });
 });

@@ -22,7 +22,7 @@ export const TermRef = z.looseObject({
 });
 export type TermRef = z.infer<typeof TermRef>;
 
-/** The statistics block on characteristica, interventions and outputs. */
+/** The statistics block on characteristica, interventions and outputs (the resources' schemas spread `statsShape`). */
 export const statsShape = {
   value: nullableNumber,
   mean: nullableNumber,
@@ -34,7 +34,12 @@ export const statsShape = {
   cv: nullableNumber,
   unit: nullableString,
 };
-export const Stats = z.looseObject(statsShape);
+/**
+ * The block alone, and the type of the dataset records' statistics fields
+ * (src/data/model.ts): a strict object, so that `keyof` a record lists its
+ * fields rather than any string.
+ */
+export const Stats = z.object(statsShape);
 export type Stats = z.infer<typeof Stats>;
 
 /** `study` nested in groups, individuals, interventions, outputs, subsets: no pk (NOTES §6). */

@@ -11,13 +11,13 @@ import type {
   IndividualRecord,
   InterventionRecord,
   OutputRecord,
-  StatsFields,
+  Stats,
   StudyRecord,
 } from '../model.js';
 import { UniqueKeys, type Parsed, type ProblemLog } from './cells.js';
 import { GROUPS, INDIVIDUALS, INTERVENTIONS, OUTPUTS, STUDIES } from './columns.js';
 
-function statsOf(row: StatsFields): StatsFields {
+function statsOf(row: Stats): Stats {
   return {
     value: row.value,
     mean: row.mean,
@@ -64,7 +64,7 @@ export function buildStudies(rows: Iterable<Parsed<typeof STUDIES>>, log: Proble
 }
 
 /** The characteristica columns groups.csv and individuals.csv share. */
-interface CharacteristicaColumns extends StatsFields {
+interface CharacteristicaColumns extends Stats {
   characteristica_pk: number | null;
   count: number | null;
   measurement_type: string | null;

@@ -6,6 +6,7 @@
  * stubs) are interned so that the precomputed item arrays of a 100 000-row
  * export share them instead of holding 100 000 copies.
  */
+import type { TermRef } from '../../api/schemas/index.js';
 import type {
   DatasetTables,
   GroupRecord,
@@ -36,10 +37,10 @@ export interface StudyMembers {
 
 export interface ViewContext {
   tables: DatasetTables;
-  term(name: string | null): TermRefValue | null;
-  termBySid(sid: string | null, label?: string | null): TermRefValue | null;
+  term(name: string | null): TermRef | null;
+  termBySid(sid: string | null, label?: string | null): TermRef | null;
   /** The term a study's substance *label* stands for (pkdata/studies lists labels). */
-  termByLabel(label: string): TermRefValue;
+  termByLabel(label: string): TermRef;
   studyRef(sid: string, name: string): { sid: string; name: string };
   studiesBySid: Map<string, StudyRecord>;
   groupsByPk: Map<number, GroupRecord>;
@@ -53,8 +54,6 @@ export interface ViewContext {
   shared<T>(key: string, make: () => T): T;
 }
 
-/** `{sid, name, label}` as the API nests info-node terms. */
-export type TermRefValue = { sid: string; name: string; label: string };
 
 function indexBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T> {
   const map = new Map<K, T>();
@@ -140,10 +139,10 @@ export function compareText(a: string, b: string): number {
 
 export function buildContext(dataset: HasTables): ViewContext {
   const tables = dataset.tables;
-  const termsByName = new Map<string, TermRefValue>();
-  const termsBySid = new Map<string, TermRefValue>();
-  const termsByLabel = new Map<string, TermRefValue>();
-  const intern = (t: TermRecord | TermRefValue): TermRefValue => {
+  const termsByName = new Map<string, TermRef>();
+  const termsBySid = new Map<string, TermRef>();
+  const termsByLabel = new Map<string, TermRef>();
+  const intern = (t: TermRecord | TermRef): TermRef => {
     const ref = { sid: t.sid, name: t.name, label: t.label };
     if (!termsByName.has(ref.name)) termsByName.set(ref.name, ref);
     if (!termsBySid.has(ref.sid)) termsBySid.set(ref.sid, ref);
@@ -152,7 +151,7 @@ export function buildContext(dataset: HasTables): ViewContext {
   };
   for (const t of tables.terms) intern(t);
   // Without a term table entry the name is all we know: sid = name = label.
-  const fallback = (text: string): TermRefValue => intern({ sid: text, name: text, label: text });
+  const fallback = (text: string): TermRef => intern({ sid: text, name: text, label: text });
 
   const studyRefs = new Map<string, { sid: string; name: string }>();
   const members = buildMembers(tables);

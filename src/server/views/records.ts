@@ -5,8 +5,8 @@
  * intervention, as outputs.csv; NOTES.md §6).
  */
 import type { InterventionRecord, OutputRecord } from '../../data/model.js';
-import type { FlatIntervention, FlatOutput, IndividualRef, Intervention, InterventionRef, Output } from '../../api/schemas/index.js';
-import type { TermRefValue, ViewContext } from './context.js';
+import type { FlatIntervention, FlatOutput, IndividualRef, Intervention, InterventionRef, Output, TermRef } from '../../api/schemas/index.js';
+import type { ViewContext } from './context.js';
 import { groupStub, statsOf } from './subjects.js';
 
 export function individualStub(ctx: ViewContext, pk: number | null): IndividualRef | null {
@@ -39,7 +39,7 @@ export function interventionItem(ctx: ViewContext, i: InterventionRecord): Inter
     time_end: i.time_end,
     time_unit: i.time_unit,
     study: ctx.studyRef(i.study_sid, i.study_name),
-    measurement_type: ctx.term(i.measurement_type) as TermRefValue,
+    measurement_type: ctx.term(i.measurement_type) as TermRef,
     calculation_type: ctx.term(i.calculation_type),
     choice: ctx.term(i.choice),
     substance: ctx.term(i.substance),
@@ -89,7 +89,7 @@ export function outputItem(ctx: ViewContext, o: OutputRecord): Output {
     group: groupStub(ctx, o.group_pk),
     individual: individualStub(ctx, o.individual_pk),
     interventions: interventionStubs(ctx, o.intervention_pks),
-    measurement_type: ctx.term(o.measurement_type) as TermRefValue,
+    measurement_type: ctx.term(o.measurement_type) as TermRef,
     calculation_type: ctx.term(o.calculation_type),
     choice: ctx.term(o.choice),
     substance: ctx.term(o.substance),

@@ -3,12 +3,12 @@
  * term objects) and their flat views /pkdata/groups/, /pkdata/individuals/
  * (one item per subject x characteristica, terms as names; NOTES.md §6, §8).
  */
-import type { CharacteristicaRecord, GroupRecord, IndividualRecord, StatsFields } from '../../data/model.js';
-import type { Characteristica, FlatGroupCharacteristica, FlatIndividualCharacteristica, Group, GroupRef, Individual } from '../../api/schemas/index.js';
-import type { TermRefValue, ViewContext } from './context.js';
+import type { CharacteristicaRecord, GroupRecord, IndividualRecord, Stats } from '../../data/model.js';
+import type { Characteristica, FlatGroupCharacteristica, FlatIndividualCharacteristica, Group, GroupRef, Individual, TermRef } from '../../api/schemas/index.js';
+import type { ViewContext } from './context.js';
 
 /** The Stats block in the API's key order. */
-export function statsOf(r: StatsFields) {
+export function statsOf(r: Stats) {
   return { value: r.value, mean: r.mean, median: r.median, min: r.min, max: r.max, sd: r.sd, se: r.se, cv: r.cv, unit: r.unit };
 }
 
@@ -27,7 +27,7 @@ function characteristicaItem(ctx: ViewContext, c: CharacteristicaRecord): Charac
   return {
     pk: c.pk,
     count: countOf(c.count),
-    measurement_type: ctx.term(c.measurement_type) as TermRefValue,
+    measurement_type: ctx.term(c.measurement_type) as TermRef,
     calculation_type: ctx.term(c.calculation_type),
     choice: ctx.term(c.choice),
     substance: ctx.term(c.substance),

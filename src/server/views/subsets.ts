@@ -8,8 +8,8 @@
  * a timecourse point's `data_point_pk` is its output pk (one output per point).
  */
 import type { ScatterRecord, TimecourseRecord } from '../../data/model.js';
-import type { DataPoint, FlatTimecourse, Subset, SubsetOutput } from '../../api/schemas/index.js';
-import type { TermRefValue, ViewContext } from './context.js';
+import type { DataPoint, FlatTimecourse, Subset, SubsetOutput, TermRef } from '../../api/schemas/index.js';
+import type { ViewContext } from './context.js';
 import { individualStub, interventionStubs } from './records.js';
 import { groupStub } from './subjects.js';
 
@@ -60,7 +60,7 @@ function timecoursePoint(ctx: ViewContext, tc: TimecourseRecord, k: number): Sub
     time: tc.time[k] ?? null,
     tissue: ctx.termBySid(tc.tissue, tc.tissue_label),
     method: ctx.termBySid(tc.method, tc.method_label),
-    measurement_type: ctx.termBySid(tc.measurement_type, tc.measurement_type_label) as TermRefValue,
+    measurement_type: ctx.termBySid(tc.measurement_type, tc.measurement_type_label) as TermRef,
     substance: ctx.termBySid(tc.substance, tc.substance_label),
     choice: ctx.termBySid(tc.choice, tc.choice_label),
     label: tc.label,
@@ -99,7 +99,7 @@ function scatterDimension(ctx: ViewContext, s: ScatterRecord, d: Record<string, 
     time: asNumber(at(d.time, k)),
     tissue: ctx.termBySid(str('tissue'), str('tissue_label')),
     method: ctx.termBySid(str('method'), str('method_label')),
-    measurement_type: ctx.termBySid(str('measurement_type') ?? '', str('measurement_type__label')) as TermRefValue,
+    measurement_type: ctx.termBySid(str('measurement_type') ?? '', str('measurement_type__label')) as TermRef,
     substance: ctx.termBySid(str('substance'), str('substance_label')),
     choice: ctx.termBySid(str('choice'), str('choice_label')),
     label: str('label'),
