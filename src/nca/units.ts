@@ -17,8 +17,7 @@
  * - "%" for percentages, "count" for LAMZNPT, "" for ratios (R², R²adj, r, PTR, swing, accumulation).
  * Each parameter names its rule (`UnitRule`) in the table of ./parameters.ts.
  */
-import { conversionFactor } from '../units/convert.js';
-import { UnitError } from '../units/errors.js';
+import { conversionFactorOrNull } from '../units/convert.js';
 import { NcaInputError } from './clean.js';
 import { PARAMETERS, type Pptestcd, type UnitRule } from './parameters.js';
 
@@ -47,12 +46,7 @@ export function volumeUnit(dose: string, conc: string): string {
 
 /** Throws NcaInputError unless `unit` is a volume (L, mL, dL, µL, …). */
 export function checkVolumeUnit(unit: string): void {
-  try {
-    conversionFactor(unit, 'L');
-  } catch (e) {
-    if (!(e instanceof UnitError)) throw e;
-    throw new NcaInputError(`volume unit must be a volume such as L or mL, got "${unit}"`);
-  }
+  if (conversionFactorOrNull(unit, 'L') === null) throw new NcaInputError(`volume unit must be a volume such as L or mL, got "${unit}"`);
 }
 
 /**
@@ -62,12 +56,8 @@ export function checkVolumeUnit(unit: string): void {
  */
 export function volumeScale(dose: string, conc: string, volume: string): { unit: string; factor: number } {
   checkVolumeUnit(volume);
-  try {
-    return { unit: volume, factor: conversionFactor(`(${dose})/(${conc})`, volume) };
-  } catch (e) {
-    if (!(e instanceof UnitError)) throw e;
-    return { unit: volumeUnit(dose, conc), factor: 1 };
-  }
+  const factor = conversionFactorOrNull(`(${dose})/(${conc})`, volume);
+  return factor === null ? { unit: volumeUnit(dose, conc), factor: 1 } : { unit: volume, factor };
 }
 
 function composeUnits({ time, conc, dose, volume: target }: UnitSystem): ParameterUnits {

@@ -4,6 +4,7 @@
  * numbers, so a conversion inside a loop is two Map lookups and a multiply.
  */
 import { UnitError } from './errors.js';
+import { cachedResult } from './memo.js';
 import { AMOUNT_INDEX, MASS_INDEX, parseUnit, powerOfTen, type ParsedUnit, type Scale } from './parse.js';
 
 export interface ConversionOptions {
@@ -66,12 +67,8 @@ function factorUncached(fromSpelling: string, toSpelling: string, molarMass: num
  */
 const factors = new Map<string, Map<string, number | UnitError>>();
 
-/**
- * The number to multiply a value in `from` by to express it in `to`.
- * Cached as a number per (from, to, molar mass). Throws `UnitError` for
- * unparseable or incompatible units (IU never converts to grams).
- */
-export function conversionFactor(from: string, to: string, opts?: ConversionOptions): number {
+/** The cached factor or the cached `UnitError` of converting `from` to `to`. */
+function factorResult(from: string, to: string, opts: ConversionOptions | undefined): number | UnitError {
   // No default `{}`: an allocation per call would be most of the cost of a cached conversion.
   const mass = opts?.molarMass ?? null;
   let inner = factors.get(from);
@@ -79,19 +76,28 @@ export function conversionFactor(from: string, to: string, opts?: ConversionOpti
     inner = new Map();
     factors.set(from, inner);
   }
-  const key = mass === null ? to : `${to}@${mass}`;
-  let factor = inner.get(key);
-  if (factor === undefined) {
-    try {
-      factor = factorUncached(from, to, mass);
-    } catch (e) {
-      if (!(e instanceof UnitError)) throw e;
-      factor = e;
-    }
-    inner.set(key, factor);
-  }
+  return cachedResult(inner, mass === null ? to : `${to}@${mass}`, () => factorUncached(from, to, mass), UnitError);
+}
+
+/**
+ * The number to multiply a value in `from` by to express it in `to`.
+ * Cached as a number per (from, to, molar mass). Throws `UnitError` for
+ * unparseable or incompatible units (IU never converts to grams).
+ */
+export function conversionFactor(from: string, to: string, opts?: ConversionOptions): number {
+  const factor = factorResult(from, to, opts);
   if (factor instanceof UnitError) throw factor;
   return factor;
+}
+
+/**
+ * `conversionFactor` where a failed conversion is expected (trying per-kg
+ * and absolute spellings, a unit that may not be a time): null instead of a
+ * `UnitError`, from the same cache.
+ */
+export function conversionFactorOrNull(from: string, to: string, opts?: ConversionOptions): number | null {
+  const factor = factorResult(from, to, opts);
+  return factor instanceof UnitError ? null : factor;
 }
 
 /** `value` in `from`, expressed in `to`. */
@@ -100,12 +106,6 @@ export function convert(value: number, from: string, to: string, opts?: Conversi
 }
 
 /** Whether `from` converts to `to` (with the molar mass when given). */
-export function isConvertible(from: string, to: string, opts: ConversionOptions = {}): boolean {
-  try {
-    conversionFactor(from, to, opts);
-    return true;
-  } catch (e) {
-    if (e instanceof UnitError) return false;
-    throw e;
-  }
+export function isConvertible(from: string, to: string, opts?: ConversionOptions): boolean {
+  return conversionFactorOrNull(from, to, opts) !== null;
 }
