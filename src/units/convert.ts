@@ -5,7 +5,7 @@
  */
 import { UnitError } from './errors.js';
 import { cachedResult } from './memo.js';
-import { AMOUNT_INDEX, MASS_INDEX, parseUnit, powerOfTen, type ParsedUnit, type Scale } from './parse.js';
+import { AMOUNT_INDEX, MASS_INDEX, multiplyUnits, parseUnit, powerOfTen, type UnitMeasure, type Scale } from './parse.js';
 
 export interface ConversionOptions {
   /** Molar mass of the substance in g/mol; enables molar ↔ mass conversion. */
@@ -17,7 +17,7 @@ export interface ConversionOptions {
  * d such that `from` × (g/mol)^d has the dimension of `to`; 0 when the
  * dimensions are equal; null when no molar mass can bridge them.
  */
-export function molarExponent(from: ParsedUnit, to: ParsedUnit): number | null {
+export function molarExponent(from: UnitMeasure, to: UnitMeasure): number | null {
   const a = from.dimension.exponents;
   const b = to.dimension.exponents;
   const d = a[AMOUNT_INDEX] - b[AMOUNT_INDEX];
@@ -46,8 +46,8 @@ export function scaleRatio(from: Scale, to: Scale): number {
   return mantissa * powerOfTen(from.exp10 - to.exp10);
 }
 
-function factorUncached(fromSpelling: string, toSpelling: string, molarMass: number | null): number {
-  const from = parseUnit(fromSpelling);
+/** The factor from a unit (`fromSpelling` names it in errors) to `toSpelling`. */
+function factorUncached(from: UnitMeasure, fromSpelling: string, toSpelling: string, molarMass: number | null): number {
   const to = parseUnit(toSpelling);
   const d = molarExponent(from, to);
   if (d === null) {
@@ -76,7 +76,7 @@ function factorResult(from: string, to: string, opts: ConversionOptions | undefi
     inner = new Map();
     factors.set(from, inner);
   }
-  return cachedResult(inner, mass === null ? to : `${to}@${mass}`, () => factorUncached(from, to, mass), UnitError);
+  return cachedResult(inner, mass === null ? to : `${to}@${mass}`, () => factorUncached(parseUnit(from), from, to, mass), UnitError);
 }
 
 /**
@@ -97,6 +97,26 @@ export function conversionFactor(from: string, to: string, opts?: ConversionOpti
  */
 export function conversionFactorOrNull(from: string, to: string, opts?: ConversionOptions): number | null {
   const factor = factorResult(from, to, opts);
+  return factor instanceof UnitError ? null : factor;
+}
+
+/**
+ * The factor from `from` × `by` (power 1) or `from` / `by` (power −1) to
+ * `to`, or null: the product is computed on the parsed units (`multiplyUnits`),
+ * so no composed spelling is parsed, and cached like `conversionFactor`. For
+ * per-kg ↔ absolute with a body weight (`by` kilogram) and dose/concentration
+ * volumes.
+ */
+export function productFactorOrNull(from: string, by: string, power: 1 | -1, to: string, opts?: ConversionOptions): number | null {
+  const mass = opts?.molarMass ?? null;
+  let inner = factors.get(from);
+  if (inner === undefined) {
+    inner = new Map();
+    factors.set(from, inner);
+  }
+  const key = `${power === 1 ? '*' : '/'}${by}\u0000${to}${mass === null ? '' : `@${mass}`}`;
+  const label = `(${from}) ${power === 1 ? '*' : '/'} (${by})`;
+  const factor = cachedResult(inner, key, () => factorUncached(multiplyUnits(parseUnit(from), parseUnit(by), power), label, to, mass), UnitError);
   return factor instanceof UnitError ? null : factor;
 }
 

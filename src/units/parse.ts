@@ -14,7 +14,7 @@
  */
 import { UnitError } from './errors.js';
 import { cachedOrThrow, cachedResult } from './memo.js';
-import { PREPARSED } from './preparsed.js';
+import { PREPARSED, PREPARSED_PARTS } from './preparsed.js';
 import { BASE_DIMENSIONS, unitMath } from './registry.js';
 import { toMathjsExpression } from './spelling.js';
 
@@ -155,21 +155,31 @@ function pintName(part: UnitPart): string {
   return prefix + base;
 }
 
+/** preparsed.ts by expression, built on first use. */
+let preparsed: Map<string, readonly [value: number | null, parts: readonly number[]]> | undefined;
+
+/** The generated table's reading of an expression, as mathjs would give it; null when the table lacks it. */
+export function preparsedReading(expression: string): UnitReading | null {
+  preparsed ??= new Map(PREPARSED.map(([e, value, parts]) => [e, [value, parts]] as const));
+  const entry = preparsed.get(expression);
+  if (entry === undefined) return null;
+  const [value, refs] = entry;
+  const dimensions: number[] = BASE_DIMENSIONS.map(() => 0);
+  const units: UnitReading['units'][number][] = [];
+  for (let i = 0; i < refs.length; i += 2) {
+    const [name, unitValue, prefix, prefixValue, exponents] = PREPARSED_PARTS[refs[i]];
+    const power = refs[i + 1];
+    // mathjs's Unit.parse: the unit's base dimensions times its power, summed.
+    exponents.forEach((e, d) => (dimensions[d] += e * power));
+    units.push({ unit: { name, value: unitValue, offset: 0 }, prefix: { name: prefix, value: prefixValue }, power });
+  }
+  return { value, dimensions, units };
+}
+
 /** mathjs's reading of an expression: from the generated table when it has it, else from mathjs itself. */
 export function readExpression(expression: string, spelling: string = expression): UnitReading {
-  const preparsed = PREPARSED.get(expression);
-  if (preparsed !== undefined) {
-    const [value, dimensions, parts] = preparsed;
-    return {
-      value,
-      dimensions,
-      units: parts.map(([name, unitValue, prefix, prefixValue, power]) => ({
-        unit: { name, value: unitValue, offset: 0 },
-        prefix: { name: prefix, value: prefixValue },
-        power,
-      })),
-    };
-  }
+  const cached = preparsedReading(expression);
+  if (cached !== null) return cached;
   try {
     return unitMath().unit(expression) as unknown as UnitReading;
   } catch (e) {
@@ -226,12 +236,27 @@ export function parseUnitOrNull(spelling: string): ParsedUnit | null {
 /** A unit's size and dimension without a spelling: the result of arithmetic on parsed units. */
 export type UnitMeasure = Pick<ParsedUnit, 'dimension' | 'scale'>;
 
-/** a / b: dimension exponents subtracted, scales divided (exactly: powers of ten stay apart). */
-export function divideUnits(a: UnitMeasure, b: UnitMeasure): UnitMeasure {
+/**
+ * a × b (power 1) or a / b (power −1) without composing text to parse:
+ * exponents added, scales multiplied exactly (powers of ten stay apart). The
+ * same numbers as parsing `(a) * (b)`: mantissas of integral units multiply
+ * exactly in any order.
+ */
+export function multiplyUnits(a: UnitMeasure, b: UnitMeasure, power: 1 | -1 = 1): UnitMeasure {
+  const up = power === 1;
   return {
-    dimension: makeDimension(a.dimension.exponents.map((e, i) => e - b.dimension.exponents[i])),
-    scale: { num: a.scale.num * b.scale.den, den: a.scale.den * b.scale.num, exp10: a.scale.exp10 - b.scale.exp10 },
+    dimension: makeDimension(a.dimension.exponents.map((e, i) => e + power * b.dimension.exponents[i])),
+    scale: {
+      num: a.scale.num * (up ? b.scale.num : b.scale.den),
+      den: a.scale.den * (up ? b.scale.den : b.scale.num),
+      exp10: a.scale.exp10 + power * b.scale.exp10,
+    },
   };
+}
+
+/** a / b, see `multiplyUnits`. */
+export function divideUnits(a: UnitMeasure, b: UnitMeasure): UnitMeasure {
+  return multiplyUnits(a, b, -1);
 }
 
 /** The unit's dimension, e.g. `[mass] / [length] ** 3` for `mg/dl`. */

@@ -7,7 +7,7 @@
  * that have such a timecourse.
  */
 import type { OutputRecord, TimecourseRecord } from '../../data/model.js';
-import { conversionFactorOrNull } from '../../units/convert.js';
+import { conversionFactorOrNull, productFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
 import { classify, type ComparisonContext, type Verdict } from '../classify.js';
 import type { QaContext, RecomputedTimecourse } from '../context.js';
@@ -42,10 +42,6 @@ export function reportedValue(output: OutputRecord): number | null {
   return output.mean ?? output.median ?? output.value ?? null;
 }
 
-/** A unit per kilogram and times a kilogram: how a value crosses per-kg ↔ absolute with the body weight. */
-export function bodyWeightBridges(unit: string): { perKg: string; absolute: string } {
-  return { perKg: `(${unit}) / kilogram`, absolute: `(${unit}) * kilogram` };
-}
 
 /**
  * `value` in `unit`: by unit conversion (molar ↔ mass with the molar mass),
@@ -60,10 +56,9 @@ export function inUnit(
   const direct = conversionFactorOrNull(value.unit, unit, { molarMass });
   if (direct !== null) return { value: value.value * direct, conversion: null };
   if (bodyWeightKg === null || !(bodyWeightKg > 0)) return null;
-  const bridges = bodyWeightBridges(value.unit);
-  const perKg = conversionFactorOrNull(bridges.perKg, unit, { molarMass });
+  const perKg = productFactorOrNull(value.unit, 'kilogram', -1, unit, { molarMass });
   if (perKg !== null) return { value: (value.value / bodyWeightKg) * perKg, conversion: `divided by body weight ${bodyWeightKg} kg` };
-  const absolute = conversionFactorOrNull(bridges.absolute, unit, { molarMass });
+  const absolute = productFactorOrNull(value.unit, 'kilogram', 1, unit, { molarMass });
   if (absolute !== null) return { value: value.value * bodyWeightKg * absolute, conversion: `multiplied by body weight ${bodyWeightKg} kg` };
   return null;
 }
