@@ -68,8 +68,10 @@ export { frames, type DatasetFrames } from './data/frames.js';
 /** PK-DB unit spellings on mathjs, cached conversion, molar masses, normalised units and `normalize`. */
 export {
   parseUnit,
+  parseUnitOrNull,
   dimensionOf,
   conversionFactor,
+  conversionFactorOrNull,
   convert,
   isConvertible,
   molarMassLookup,

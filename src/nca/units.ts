@@ -5,7 +5,7 @@
  * and PKNCA report them.
  * - volume V (VZ*, VSS*): when D/C converts to a volume with src/units, V is
  *   reported in the chosen volume unit (default L) and its values are scaled by
- *   the exact factor conversionFactor("(D)/(C)", volume): ug and ng/mL give
+ *   the exact factor of D/C in the volume unit (productFactorOrNull): ug and ng/mL give
  *   1 ug/(ng/mL) = 1 L, mg and ug/mL 1 L, g and mg/L 1000 L. When it does not
  *   convert (molar C with a mass D, per-kg doses, unknown spellings), V stays
  *   the composed D/C, simplified to B when C is "A/B" with A equal to D, and
@@ -17,8 +17,7 @@
  * - "%" for percentages, "count" for LAMZNPT, "" for ratios (R², R²adj, r, PTR, swing, accumulation).
  * Each parameter names its rule (`UnitRule`) in the table of ./parameters.ts.
  */
-import { conversionFactor } from '../units/convert.js';
-import { UnitError } from '../units/errors.js';
+import { conversionFactorOrNull, productFactorOrNull } from '../units/convert.js';
 import { NcaInputError } from './clean.js';
 import { PARAMETERS, type Pptestcd, type UnitRule } from './parameters.js';
 
@@ -47,27 +46,18 @@ export function volumeUnit(dose: string, conc: string): string {
 
 /** Throws NcaInputError unless `unit` is a volume (L, mL, dL, µL, …). */
 export function checkVolumeUnit(unit: string): void {
-  try {
-    conversionFactor(unit, 'L');
-  } catch (e) {
-    if (!(e instanceof UnitError)) throw e;
-    throw new NcaInputError(`volume unit must be a volume such as L or mL, got "${unit}"`);
-  }
+  if (conversionFactorOrNull(unit, 'L') === null) throw new NcaInputError(`volume unit must be a volume such as L or mL, got "${unit}"`);
 }
 
 /**
  * Volume unit and factor for D/C: `{ unit: volume, factor }` with
- * factor = conversionFactor((D)/(C), volume) when that converts, otherwise
+ * factor = the conversion factor of D/C to `volume` when that converts, otherwise
  * the composed unit and factor 1 (values left as the inputs imply).
  */
 export function volumeScale(dose: string, conc: string, volume: string): { unit: string; factor: number } {
   checkVolumeUnit(volume);
-  try {
-    return { unit: volume, factor: conversionFactor(`(${dose})/(${conc})`, volume) };
-  } catch (e) {
-    if (!(e instanceof UnitError)) throw e;
-    return { unit: volumeUnit(dose, conc), factor: 1 };
-  }
+  const factor = productFactorOrNull(dose, conc, -1, volume);
+  return factor === null ? { unit: volumeUnit(dose, conc), factor: 1 } : { unit: volume, factor };
 }
 
 function composeUnits({ time, conc, dose, volume: target }: UnitSystem): ParameterUnits {

@@ -89,6 +89,14 @@ export function failureFinding(what: string, error: unknown, kind: Finding['kind
   return finding({ kind, severity: 'major', message: `${what} failed: ${reason}` });
 }
 
+/** A dose time the standard profile could not use (recompute.ts `DoseInfo.timeProblem`). */
+function doseTimeFinding(tc: TimecourseRecord, interventionPk: number | null, problem: string): Finding {
+  return finding({
+    kind: 'unit', severity: 'minor', study_sid: tc.study_sid, study_name: tc.study_name, subset_pk: tc.subset_pk,
+    culprit: 'dose', intervention_pk: interventionPk, message: `timecourse ${tc.subset_pk}: ${problem}`,
+  });
+}
+
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
@@ -158,6 +166,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
   concentrationTimecourses.forEach((tc, index) => {
     try {
       const rt = recomputeTimecourse(scoped, tc, pkdbBySubset.get(tc.subset_pk) ?? {});
+      if (rt.dose?.timeProblem) findings.push(doseTimeFinding(tc, rt.dosingPks[0] ?? null, rt.dose.timeProblem));
       timecourses.push(rt);
       timecourseBySubset.set(tc.subset_pk, rt);
       if (rt.key !== null) push(timecoursesByKey, rt.key, rt);

@@ -13,7 +13,7 @@ import {
   KNOWN_ODD_UNITS,
   PKDB_PROFILE_UNITS,
   UnitError,
-  conversionFactor,
+  conversionFactorOrNull,
   explainRatio,
   isNormalisedUnit,
   measurementTypeKey,
@@ -73,12 +73,7 @@ function relDiff(a: number, b: number): number {
 }
 
 function safeFactor(from: string, to: string, molarMass: number | null): number | null {
-  try {
-    return conversionFactor(from, to, { molarMass });
-  } catch (e) {
-    if (e instanceof UnitError) return null;
-    throw e;
-  }
+  return conversionFactorOrNull(from, to, { molarMass });
 }
 
 /**

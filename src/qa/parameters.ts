@@ -13,9 +13,8 @@
  */
 import { subjectLabel, subjectOf, type LinkKeyFields } from '../data/dataset.js';
 import type { InterventionRecord, OutputRecord } from '../data/model.js';
-import { conversionFactor } from '../units/convert.js';
-import { UnitError } from '../units/errors.js';
-import { parseUnit } from '../units/parse.js';
+import { conversionFactorOrNull } from '../units/convert.js';
+import { parseUnit, parseUnitOrNull } from '../units/parse.js';
 
 export const CANONICAL_UNITS: readonly string[] = [
   'gram / liter',
@@ -78,23 +77,15 @@ let canonicalDimensions: { unit: string; dimension: string }[] | null = null;
  * Dimensions are compared first: a failed conversion through mathjs costs ~1 ms, times every unit and target.
  */
 function resolveCanonical(unit: string, molarMass: number | null): { unit: string; factor: number } | null {
-  let dimension: string;
-  try {
-    dimension = parseUnit(unit).dimension.key;
-  } catch (e) {
-    if (!(e instanceof UnitError)) throw e;
-    return null;
-  }
+  const parsed = parseUnitOrNull(unit);
+  if (parsed === null) return null;
+  const dimension = parsed.dimension.key;
   canonicalDimensions ??= CANONICAL_UNITS.map((u) => ({ unit: u, dimension: parseUnit(u).dimension.key }));
   const asMass = molarMass === null ? null : dimension.replaceAll('[substance]', '[mass]');
   const target = canonicalDimensions.find((c) => c.dimension === dimension || c.dimension === asMass);
   if (!target) return { unit, factor: 1 };
-  try {
-    return { unit: target.unit, factor: conversionFactor(unit, target.unit, molarMass === null ? undefined : { molarMass }) };
-  } catch (e) {
-    if (!(e instanceof UnitError)) throw e;
-    return { unit, factor: 1 };
-  }
+  const factor = conversionFactorOrNull(unit, target.unit, molarMass === null ? undefined : { molarMass });
+  return factor === null ? { unit, factor: 1 } : { unit: target.unit, factor };
 }
 
 /**

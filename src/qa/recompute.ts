@@ -10,7 +10,7 @@
 import type { InterventionRecord, TimecourseRecord } from '../data/model.js';
 import { nca, type NcaResult, type Route } from '../nca/index.js';
 import type { Pptestcd } from '../nca/index.js';
-import { conversionFactor } from '../units/convert.js';
+import { conversionFactorOrNull } from '../units/convert.js';
 import { concentrationSeries } from './input-checks.js';
 import { isReportedParameter, type ReportedParameter } from './tolerances.js';
 
@@ -59,6 +59,12 @@ export interface DoseInfo {
   /** Infusion duration and dose time, in the timecourse's time unit. */
   duration: number;
   time: number;
+  /**
+   * Why the dose time (and infusion end) could not be used: its time unit does
+   * not convert to the timecourse's. They count as 0 then (no shift, a bolus),
+   * and the QA context reports this as a finding.
+   */
+  timeProblem?: string;
 }
 
 /**
@@ -70,20 +76,24 @@ export function doseInfo(dosings: readonly InterventionRecord[], substance: stri
   if (dosings.length !== 1) return null;
   const d = dosings[0];
   if (d.substance !== substance || d.value === null || !(d.value > 0) || !d.unit) return null;
+  const doseTimeUnit = d.time_unit ?? timeUnit;
+  const factor = conversionFactorOrNull(doseTimeUnit, timeUnit);
+  let timeProblem: string | undefined;
   const toTc = (text: string | null): number => {
     const t = text === null ? NaN : Number(text);
     if (!Number.isFinite(t)) return 0;
-    try {
-      return t * conversionFactor(d.time_unit ?? timeUnit, timeUnit);
-    } catch {
+    if (factor === null) {
+      timeProblem ??= `dose time ${text} '${doseTimeUnit}' does not convert to the timecourse's time unit '${timeUnit}'; the dose is taken at time 0`;
       return 0;
     }
+    return t * factor;
   };
   const start = toTc(d.time);
   const iv = d.route === 'iv' || d.route === 'intravenous';
   const infusion = iv && d.application === 'constant infusion';
   const duration = infusion ? Math.max(0, toTc(d.time_end) - start) : 0;
-  return { value: d.value, unit: d.unit, route: infusion ? 'iv-infusion' : iv ? 'iv-bolus' : 'extravascular', duration, time: start };
+  const route = infusion ? 'iv-infusion' : iv ? 'iv-bolus' : 'extravascular';
+  return { value: d.value, unit: d.unit, route, duration, time: start, ...(timeProblem ? { timeProblem } : {}) };
 }
 
 /** Which standard code answers each reported parameter, for each route family. */

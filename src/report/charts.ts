@@ -9,7 +9,7 @@ import { timecourseSpec, type TimecoursePlotInput } from '../plots/timecourse.js
 import type { Comparison, RecomputedTimecourse } from '../qa/checks/reported-vs-recomputed.js';
 import type { QaResult } from '../qa/run.js';
 import { concentrationSeries } from '../qa/input-checks.js';
-import { conversionFactor } from '../units/convert.js';
+import { conversionFactorOrNull } from '../units/convert.js';
 
 export interface ReportCharts {
   overview: { id: string; spec: TopLevelSpec }[];
@@ -41,12 +41,7 @@ function observedPoints(rt: RecomputedTimecourse): { time: number; conc: number 
 }
 
 function timeFactor(from: string, to: string | null): number | null {
-  if (!to) return null;
-  try {
-    return conversionFactor(from, to);
-  } catch {
-    return null;
-  }
+  return to ? conversionFactorOrNull(from, to) : null;
 }
 
 /**

@@ -4,7 +4,8 @@
  * numbers, so a conversion inside a loop is two Map lookups and a multiply.
  */
 import { UnitError } from './errors.js';
-import { AMOUNT_INDEX, MASS_INDEX, parseUnit, powerOfTen, type ParsedUnit, type Scale } from './parse.js';
+import { cachedResult } from './memo.js';
+import { AMOUNT_INDEX, MASS_INDEX, multiplyUnits, parseUnit, powerOfTen, type UnitMeasure, type Scale } from './parse.js';
 
 export interface ConversionOptions {
   /** Molar mass of the substance in g/mol; enables molar ↔ mass conversion. */
@@ -16,7 +17,7 @@ export interface ConversionOptions {
  * d such that `from` × (g/mol)^d has the dimension of `to`; 0 when the
  * dimensions are equal; null when no molar mass can bridge them.
  */
-export function molarExponent(from: ParsedUnit, to: ParsedUnit): number | null {
+export function molarExponent(from: UnitMeasure, to: UnitMeasure): number | null {
   const a = from.dimension.exponents;
   const b = to.dimension.exponents;
   const d = a[AMOUNT_INDEX] - b[AMOUNT_INDEX];
@@ -45,8 +46,8 @@ export function scaleRatio(from: Scale, to: Scale): number {
   return mantissa * powerOfTen(from.exp10 - to.exp10);
 }
 
-function factorUncached(fromSpelling: string, toSpelling: string, molarMass: number | null): number {
-  const from = parseUnit(fromSpelling);
+/** The factor from a unit (`fromSpelling` names it in errors) to `toSpelling`. */
+function factorUncached(from: UnitMeasure, fromSpelling: string, toSpelling: string, molarMass: number | null): number {
   const to = parseUnit(toSpelling);
   const d = molarExponent(from, to);
   if (d === null) {
@@ -66,12 +67,8 @@ function factorUncached(fromSpelling: string, toSpelling: string, molarMass: num
  */
 const factors = new Map<string, Map<string, number | UnitError>>();
 
-/**
- * The number to multiply a value in `from` by to express it in `to`.
- * Cached as a number per (from, to, molar mass). Throws `UnitError` for
- * unparseable or incompatible units (IU never converts to grams).
- */
-export function conversionFactor(from: string, to: string, opts?: ConversionOptions): number {
+/** The cached factor or the cached `UnitError` of converting `from` to `to`. */
+function factorResult(from: string, to: string, opts: ConversionOptions | undefined): number | UnitError {
   // No default `{}`: an allocation per call would be most of the cost of a cached conversion.
   const mass = opts?.molarMass ?? null;
   let inner = factors.get(from);
@@ -79,19 +76,48 @@ export function conversionFactor(from: string, to: string, opts?: ConversionOpti
     inner = new Map();
     factors.set(from, inner);
   }
-  const key = mass === null ? to : `${to}@${mass}`;
-  let factor = inner.get(key);
-  if (factor === undefined) {
-    try {
-      factor = factorUncached(from, to, mass);
-    } catch (e) {
-      if (!(e instanceof UnitError)) throw e;
-      factor = e;
-    }
-    inner.set(key, factor);
-  }
+  return cachedResult(inner, mass === null ? to : `${to}@${mass}`, () => factorUncached(parseUnit(from), from, to, mass), UnitError);
+}
+
+/**
+ * The number to multiply a value in `from` by to express it in `to`.
+ * Cached as a number per (from, to, molar mass). Throws `UnitError` for
+ * unparseable or incompatible units (IU never converts to grams).
+ */
+export function conversionFactor(from: string, to: string, opts?: ConversionOptions): number {
+  const factor = factorResult(from, to, opts);
   if (factor instanceof UnitError) throw factor;
   return factor;
+}
+
+/**
+ * `conversionFactor` where a failed conversion is expected (trying per-kg
+ * and absolute spellings, a unit that may not be a time): null instead of a
+ * `UnitError`, from the same cache.
+ */
+export function conversionFactorOrNull(from: string, to: string, opts?: ConversionOptions): number | null {
+  const factor = factorResult(from, to, opts);
+  return factor instanceof UnitError ? null : factor;
+}
+
+/**
+ * The factor from `from` × `by` (power 1) or `from` / `by` (power −1) to
+ * `to`, or null: the product is computed on the parsed units (`multiplyUnits`),
+ * so no composed spelling is parsed, and cached like `conversionFactor`. For
+ * per-kg ↔ absolute with a body weight (`by` kilogram) and dose/concentration
+ * volumes.
+ */
+export function productFactorOrNull(from: string, by: string, power: 1 | -1, to: string, opts?: ConversionOptions): number | null {
+  const mass = opts?.molarMass ?? null;
+  let inner = factors.get(from);
+  if (inner === undefined) {
+    inner = new Map();
+    factors.set(from, inner);
+  }
+  const key = `${power === 1 ? '*' : '/'}${by}\u0000${to}${mass === null ? '' : `@${mass}`}`;
+  const label = `(${from}) ${power === 1 ? '*' : '/'} (${by})`;
+  const factor = cachedResult(inner, key, () => factorUncached(multiplyUnits(parseUnit(from), parseUnit(by), power), label, to, mass), UnitError);
+  return factor instanceof UnitError ? null : factor;
 }
 
 /** `value` in `from`, expressed in `to`. */
@@ -100,12 +126,6 @@ export function convert(value: number, from: string, to: string, opts?: Conversi
 }
 
 /** Whether `from` converts to `to` (with the molar mass when given). */
-export function isConvertible(from: string, to: string, opts: ConversionOptions = {}): boolean {
-  try {
-    conversionFactor(from, to, opts);
-    return true;
-  } catch (e) {
-    if (e instanceof UnitError) return false;
-    throw e;
-  }
+export function isConvertible(from: string, to: string, opts?: ConversionOptions): boolean {
+  return conversionFactorOrNull(from, to, opts) !== null;
 }

@@ -5,8 +5,20 @@
  */
 export { UnitError, type UnitErrorCode, type UnitErrorContext } from './errors.js';
 export { toMathjsExpression, measurementTypeKey } from './spelling.js';
-export { parseUnit, dimensionOf, sameDimension, formatPint, type ParsedUnit, type Dimension, type Scale } from './parse.js';
-export { conversionFactor, convert, isConvertible, molarExponent, type ConversionOptions } from './convert.js';
+export {
+  parseUnit,
+  parseUnitOrNull,
+  parseUnitResult,
+  dimensionOf,
+  sameDimension,
+  divideUnits,
+  formatPint,
+  type ParsedUnit,
+  type Dimension,
+  type Scale,
+  type UnitMeasure,
+} from './parse.js';
+export { conversionFactor, conversionFactorOrNull, convert, isConvertible, molarExponent, type ConversionOptions } from './convert.js';
 export {
   BUILTIN_MOLAR_MASSES,
   molarMassLookup,

@@ -14,6 +14,7 @@
 import { STAT_KEYS, type StatKey, type StatsFields } from '../data/model.js';
 import { conversionFactor } from './convert.js';
 import { UnitError } from './errors.js';
+import { cachedOrThrow } from './memo.js';
 import { normalisedTarget, normalisedUnits } from './normalised-units.js';
 import { formatPint, makeDimension, parseUnit, AMOUNT_INDEX, MASS_INDEX, type Dimension } from './parse.js';
 
@@ -107,19 +108,7 @@ function cacheSlot(measurementType: string, unit: string): Map<number | null, Un
  * type or a dimension the type has no normalised unit for.
  */
 export function unitNormalisation(unit: string, measurementType: string, substanceMass: number | null = null): UnitNormalisation {
-  const slot = cacheSlot(measurementType, unit);
-  let hit = slot.get(substanceMass);
-  if (hit === undefined) {
-    try {
-      hit = normaliseUncached(unit, measurementType, substanceMass);
-    } catch (e) {
-      if (!(e instanceof UnitError)) throw e;
-      hit = e;
-    }
-    slot.set(substanceMass, hit);
-  }
-  if (hit instanceof UnitError) throw hit;
-  return hit;
+  return cachedOrThrow(cacheSlot(measurementType, unit), substanceMass, () => normaliseUncached(unit, measurementType, substanceMass), UnitError);
 }
 
 const isMissing = (v: number | null): boolean => v === null || v === 0 || Number.isNaN(v);

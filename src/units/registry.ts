@@ -70,6 +70,11 @@ function buildMath(): MathJsInstance {
 
 let instance: MathJsInstance | undefined;
 
+/** Whether mathjs has been built in this process (a run that meets only preparsed.ts's expressions never builds it). */
+export function isUnitMathBuilt(): boolean {
+  return instance !== undefined;
+}
+
 /** The unit registry's mathjs instance, built on the first call. */
 export function unitMath(): MathJsInstance {
   instance ??= buildMath();

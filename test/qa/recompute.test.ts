@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TimecourseRecord } from '../../src/data/model.js';
+import type { InterventionRecord, TimecourseRecord } from '../../src/data/model.js';
 import { inUnit } from '../../src/qa/checks/reported-vs-recomputed.js';
-import { standardRecomputation, type DoseInfo } from '../../src/qa/recompute.js';
+import { doseInfo, standardRecomputation, type DoseInfo } from '../../src/qa/recompute.js';
 
 /**
  * A one-compartment iv bolus: 100 mg, C(t) = 1000 ng/mL · e^(−kt), t½ = 2 h.
@@ -37,5 +37,26 @@ describe('standardRecomputation units', () => {
     expect(as('auc_inf', 'gram * hour / liter')).toBeCloseTo((1000 / k) * 1e-6, 9);
     expect(as('thalf', 'minute')).toBeCloseTo(120, 6);
     expect(as('kel', '1 / hour')).toBeCloseTo(k, 9);
+  });
+});
+
+describe('doseInfo', () => {
+  const dosing = (over: Partial<InterventionRecord>): InterventionRecord =>
+    ({
+      pk: 5, raw_pk: null, normed: true, study_sid: 'T1', study_name: 'Test', name: 'd', route: 'iv', form: null,
+      application: 'constant infusion', time: '30', time_end: '90', time_unit: 'min', measurement_type: 'dosing',
+      calculation_type: null, choice: null, substance: 'x', value: 100, mean: null, median: null, min: null, max: null,
+      sd: null, se: null, cv: null, unit: 'mg', ...over,
+    }) as InterventionRecord;
+
+  it('converts the dose time and the infusion end into the timecourse time unit', () => {
+    const info = doseInfo([dosing({})], 'x', 'hr');
+    expect(info).toEqual({ value: 100, unit: 'mg', route: 'iv-infusion', duration: 1, time: 0.5 });
+  });
+
+  it('names a dose time unit that does not convert instead of silently using time 0', () => {
+    const info = doseInfo([dosing({ time_unit: 'gram' })], 'x', 'hr');
+    expect(info).toMatchObject({ time: 0, duration: 0 });
+    expect(info?.timeProblem).toBe("dose time 30 'gram' does not convert to the timecourse's time unit 'hr'; the dose is taken at time 0");
   });
 });

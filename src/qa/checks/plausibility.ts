@@ -30,7 +30,7 @@
  *   timecourse), AUClast above AUC∞ by more than AUC_ORDER_MAJOR (10 %) is
  *   major, by more than AUC_ORDER_MINOR (1 %, rounding to three digits) minor.
  */
-import { conversionFactor } from '../../units/convert.js';
+import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
 import { unitFactorCause } from '../causes.js';
 import type { QaContext } from '../context.js';
@@ -117,11 +117,7 @@ export function fractionFinding(p: ParameterValue): Finding | null {
 
 /** Hours per `unit`; null when it is not a time unit. */
 function hoursPer(unit: string): number | null {
-  try {
-    return conversionFactor(unit, HOUR);
-  } catch {
-    return null;
-  }
+  return conversionFactorOrNull(unit, HOUR);
 }
 
 /** The sampled window after the dose (first positive and last time), in hours, over the key's timecourses; null when unknown. */

@@ -7,7 +7,7 @@
  * that have such a timecourse.
  */
 import type { OutputRecord, TimecourseRecord } from '../../data/model.js';
-import { conversionFactor } from '../../units/convert.js';
+import { conversionFactorOrNull, productFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
 import { classify, type ComparisonContext, type Verdict } from '../classify.js';
 import type { QaContext, RecomputedTimecourse } from '../context.js';
@@ -42,13 +42,6 @@ export function reportedValue(output: OutputRecord): number | null {
   return output.mean ?? output.median ?? output.value ?? null;
 }
 
-function tryFactor(from: string, to: string, molarMass: number | null): number | null {
-  try {
-    return conversionFactor(from, to, { molarMass });
-  } catch {
-    return null;
-  }
-}
 
 /**
  * `value` in `unit`: by unit conversion (molar ↔ mass with the molar mass),
@@ -60,19 +53,19 @@ export function inUnit(
   molarMass: number | null,
   bodyWeightKg: number | null,
 ): { value: number; conversion: string | null } | null {
-  const direct = tryFactor(value.unit, unit, molarMass);
+  const direct = conversionFactorOrNull(value.unit, unit, { molarMass });
   if (direct !== null) return { value: value.value * direct, conversion: null };
   if (bodyWeightKg === null || !(bodyWeightKg > 0)) return null;
-  const perKg = tryFactor(`(${value.unit}) / kilogram`, unit, molarMass);
+  const perKg = productFactorOrNull(value.unit, 'kilogram', -1, unit, { molarMass });
   if (perKg !== null) return { value: (value.value / bodyWeightKg) * perKg, conversion: `divided by body weight ${bodyWeightKg} kg` };
-  const absolute = tryFactor(`(${value.unit}) * kilogram`, unit, molarMass);
+  const absolute = productFactorOrNull(value.unit, 'kilogram', 1, unit, { molarMass });
   if (absolute !== null) return { value: value.value * bodyWeightKg * absolute, conversion: `multiplied by body weight ${bodyWeightKg} kg` };
   return null;
 }
 
 /** The timecourse's sampling times (shifted to the dose) in `unit`. */
 function samplingTimes(rt: RecomputedTimecourse, unit: string): number[] | undefined {
-  const factor = rt.tc.time_unit ? tryFactor(rt.tc.time_unit, unit, null) : null;
+  const factor = rt.tc.time_unit ? conversionFactorOrNull(rt.tc.time_unit, unit) : null;
   if (factor === null) return undefined;
   const shift = rt.dose?.time ?? 0;
   return rt.tc.time.filter((t): t is number => t !== null && Number.isFinite(t)).map((t) => (t - shift) * factor);
@@ -83,7 +76,7 @@ function aucInterval(output: OutputRecord, tc: TimecourseRecord): Pick<Compariso
   const times = tc.time.filter((t): t is number => t !== null && Number.isFinite(t));
   const timecourseEnd = times.length ? Math.max(...times) : null;
   if (output.time === null || !output.time_unit || !tc.time_unit) return { reportedIntervalEnd: null, timecourseEnd };
-  const factor = tryFactor(output.time_unit, tc.time_unit, null);
+  const factor = conversionFactorOrNull(output.time_unit, tc.time_unit);
   return { reportedIntervalEnd: factor === null ? null : output.time * factor, timecourseEnd };
 }
 
