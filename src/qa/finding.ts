@@ -14,6 +14,8 @@ export type FindingKind =
   | 'unit'
   | 'input'
   | 'plausibility'
+  /** PK identities among reported values of one subject and intervention set (checks/pk-identities.ts). */
+  | 'pk-identity'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 
