@@ -55,6 +55,8 @@ const CURATOR_SPELLINGS = [
 
 /** pint-style spellings of rates and AUCs outside the normalised table, as PK-DB's outputs carry them. */
 const PINT_SPELLINGS = [
+  // Per-kg doses as the QA's identities divide them (dose / body weight).
+  'gram / kilogram',
   ...['second', 'minute', 'hour', 'hr', 'day', 'week'].map((t) => `1 / ${t}`),
   ...['gram', 'milligram', 'microgram', 'nanogram', 'mole', 'millimole', 'micromole', 'nanomole', 'IU'].flatMap((a) =>
     ['hour', 'minute'].flatMap((t) => [`${a} * ${t} / liter`, `${t} * ${a} / liter`, `${a} * ${t} / milliliter`]),

@@ -28,7 +28,7 @@ export const ExpectedFinding = z.object({
   /** The planted error, A–E; one error can cause several findings. */
   error_id: z.string(),
   error: z.enum(['unit-slip', 'wrong-dose', 'normed-conversion', 'duplicate-time', 'sign-slip']),
-  kind: z.enum(['reported-vs-recomputed', 'normed-vs-raw', 'input', 'plausibility']),
+  kind: z.enum(['reported-vs-recomputed', 'normed-vs-raw', 'input', 'plausibility', 'pk-identity']),
   severity: z.literal('major'),
   study_sid: z.string(),
   study_name: z.string(),

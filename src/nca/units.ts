@@ -103,13 +103,6 @@ const EXPECTED: Record<'time' | 'conc' | 'dose', { targets: readonly string[]; w
  */
 export function checkInputUnit(kind: 'time' | 'conc' | 'dose', unit: string): void {
   const { targets, what } = EXPECTED[kind];
-  for (const target of targets) {
-    try {
-      conversionFactor(unit, target);
-      return;
-    } catch (e) {
-      if (!(e instanceof UnitError)) throw e;
-    }
-  }
+  if (targets.some((target) => conversionFactorOrNull(unit, target) !== null)) return;
   throw new NcaInputError(`${kind} unit must be ${what}, got "${unit}"`);
 }

@@ -5,6 +5,12 @@
  */
 import { FACTOR_TOLERANCE, WEIGHT_TOLERANCE, type ReportedParameter, WEIGHT_NORMALISABLE } from './tolerances.js';
 
+/**
+ * What a slip can hit: a reported parameter, plus the quantities only the PK
+ * identities see (MRT, a time like t½; the dose, an amount).
+ */
+export type SlipQuantity = ReportedParameter | 'mrt' | 'dose';
+
 export interface ScaleFactor {
   factor: number;
   /** Short label used in `suspected_cause`, e.g. `×1000`. */
@@ -12,7 +18,7 @@ export interface ScaleFactor {
   /** The unit mix-ups that produce it. */
   explanation: string;
   /** Parameters where the slip can happen (time factors only touch time-dependent ones). */
-  applies: ReadonlySet<ReportedParameter> | 'all';
+  applies: ReadonlySet<SlipQuantity> | 'all';
   /** Relative tolerance on the fold scale (see below). */
   tolerance: number;
 }
@@ -26,8 +32,9 @@ export interface ScaleFactor {
  */
 export const WIDE_FACTOR_TOLERANCE = 1;
 
-const TIME_DEPENDENT: ReadonlySet<ReportedParameter> = new Set([
+const TIME_DEPENDENT: ReadonlySet<SlipQuantity> = new Set([
   'tmax',
+  'mrt',
   'thalf',
   'kel',
   'auc_end',
@@ -44,10 +51,15 @@ export const SCALE_FACTORS: readonly ScaleFactor[] = [
   { factor: 1440, label: '×1440', explanation: 'minutes vs days', applies: TIME_DEPENDENT, tolerance: FACTOR_TOLERANCE },
   { factor: 1000 / 60, label: '×1000/60', explanation: 'mL/min vs L/h', applies: new Set(['clearance']), tolerance: FACTOR_TOLERANCE },
   // Not in PK-DB's list of usual suspects, but mg/dL vs mg/L is the commonest concentration slip in clinical papers.
-  { factor: 10, label: '×10', explanation: 'deci prefix slip (mg/dL vs mg/L)', applies: new Set(['cmax', 'auc_end', 'auc_inf', 'vd', 'vd_ss', 'clearance']), tolerance: FACTOR_TOLERANCE },
+  { factor: 10, label: '×10', explanation: 'deci prefix slip (mg/dL vs mg/L)', applies: new Set(['cmax', 'auc_end', 'auc_inf', 'vd', 'vd_ss', 'clearance', 'dose']), tolerance: FACTOR_TOLERANCE },
 ];
 
-export type CauseKind = 'unit-factor' | 'per-kg' | 'dose';
+export type CauseKind = 'unit-factor' | 'per-kg' | 'dose' | 'molar-mass';
+
+/** Options of the cause functions: `tolerance` widens each factor's own (never narrows it). */
+export interface CauseOptions {
+  tolerance?: number;
+}
 
 export interface SuspectedCause {
   kind: CauseKind;
@@ -71,15 +83,16 @@ export function nearFactor(ratio: number, factor: number, tolerance = FACTOR_TOL
  * The unit slip that best explains r (r ≈ f or r ≈ 1/f for a factor of
  * SCALE_FACTORS that applies to the parameter), or null.
  */
-export function unitFactorCause(ratio: number, parameter: ReportedParameter): SuspectedCause | null {
+export function unitFactorCause(ratio: number, parameter: SlipQuantity, options: CauseOptions = {}): SuspectedCause | null {
   let best: { cause: SuspectedCause; distance: number } | null = null;
   for (const sf of SCALE_FACTORS) {
     if (sf.applies !== 'all' && !sf.applies.has(parameter)) continue;
+    const tolerance = Math.max(sf.tolerance, options.tolerance ?? 0);
     for (const [factor, sign] of [
       [sf.factor, ''],
       [1 / sf.factor, '1/'],
     ] as const) {
-      if (!nearFactor(ratio, factor, sf.tolerance)) continue;
+      if (!nearFactor(ratio, factor, tolerance)) continue;
       const distance = foldDistance(ratio, factor);
       if (best && best.distance <= distance) continue;
       const label = sign ? sf.label.replace('×', '×1/') : sf.label;
@@ -93,21 +106,54 @@ export function unitFactorCause(ratio: number, parameter: ReportedParameter): Su
  * Per-kg vs absolute: a volume or clearance stated per kg but stored as
  * absolute (or the reverse) is off by the body weight, r ≈ W or r ≈ 1/W.
  */
-export function perKgCause(ratio: number, parameter: ReportedParameter, bodyWeightKg: number | null): SuspectedCause | null {
-  if (!WEIGHT_NORMALISABLE.has(parameter) || bodyWeightKg === null || !(bodyWeightKg > 0)) return null;
+export function perKgCause(ratio: number, parameter: SlipQuantity, bodyWeightKg: number | null, options: CauseOptions = {}): SuspectedCause | null {
+  const normalisable = parameter === 'dose' || (parameter !== 'mrt' && WEIGHT_NORMALISABLE.has(parameter));
+  if (!normalisable || bodyWeightKg === null || !(bodyWeightKg > 0)) return null;
   const weight = +bodyWeightKg.toPrecision(3);
-  if (nearFactor(ratio, bodyWeightKg, WEIGHT_TOLERANCE)) {
+  const tolerance = Math.max(WEIGHT_TOLERANCE, options.tolerance ?? 0);
+  if (nearFactor(ratio, bodyWeightKg, tolerance)) {
     return { kind: 'per-kg', factor: bodyWeightKg, text: `per-kg vs absolute: reported is ×${weight} (body weight ${weight} kg); a per-kg value stored as absolute?` };
   }
-  if (nearFactor(ratio, 1 / bodyWeightKg, WEIGHT_TOLERANCE)) {
+  if (nearFactor(ratio, 1 / bodyWeightKg, tolerance)) {
     return { kind: 'per-kg', factor: 1 / bodyWeightKg, text: `per-kg vs absolute: reported is ÷${weight} (body weight ${weight} kg); an absolute value divided by weight, or the dose per kg taken as absolute?` };
   }
   return null;
 }
 
 /** Every cause the ratio alone supports, the closest unit factor first. */
-export function ratioCauses(ratio: number, parameter: ReportedParameter, bodyWeightKg: number | null): SuspectedCause[] {
-  return [unitFactorCause(ratio, parameter), perKgCause(ratio, parameter, bodyWeightKg)].filter(
+export function ratioCauses(ratio: number, parameter: SlipQuantity, bodyWeightKg: number | null, options: CauseOptions = {}): SuspectedCause[] {
+  return [unitFactorCause(ratio, parameter, options), perKgCause(ratio, parameter, bodyWeightKg, options)].filter(
     (c): c is SuspectedCause => c !== null,
   );
+}
+
+/** Quantities whose value carries an amount, so that a molar unit curated as a mass unit (or the reverse) scales them. */
+const AMOUNT_BEARING: ReadonlySet<SlipQuantity> = new Set(['cmax', 'auc_end', 'auc_inf', 'vd', 'vd_ss', 'clearance', 'dose']);
+
+/** A molar-mass window: ratios this close to M·10³ᵏ are named (molar masses are exact, the rest is rounding). */
+export const MOLAR_TOLERANCE = 0.1;
+
+/**
+ * Molar ↔ mass: a value stated in µmol/L but curated as µg/mL (or mg/L, µg/L, …) is off by
+ * M·10³ᵏ or 10³ᵏ/M (M the molar mass in g/mol, k an integer prefix step): 1 µmol/L of glucose
+ * (180 g/mol) is 0.18 g/L, so 5 mmol/L curated as mg/dL is ×1/18 of the truth (18 = 180/10, the
+ * deci prefix). Only for amount-bearing quantities, and only beyond ×10 (|log₁₀ r| ≥ 1): a
+ * window M/1000 ≈ 0.1–0.5 would otherwise name ordinary disagreements of ×2–×10.
+ */
+export function molarMassCause(ratio: number, parameter: SlipQuantity, molarMass: number | null, options: CauseOptions = {}): SuspectedCause | null {
+  if (!AMOUNT_BEARING.has(parameter) || molarMass === null || !(molarMass > 0) || !(ratio > 0)) return null;
+  if (Math.abs(Math.log10(ratio)) < 1) return null;
+  const tolerance = Math.max(MOLAR_TOLERANCE, options.tolerance ?? 0);
+  const mass = +molarMass.toPrecision(4);
+  // Prefix steps of 10³ (µmol/L vs µg/mL, mg/L, µg/L, …) and the clinical mg/dL vs mmol/L (M/10, 10/M).
+  const prefixes = [1e-6, 1e-3, 1, 1e3, 1e6, 0.1, 10];
+  for (const prefix of prefixes) {
+    for (const [factor, text] of [
+      [molarMass * prefix, `×${+(mass * prefix).toPrecision(4)} (molar ↔ mass: a molar value read as a mass value, molar mass ${mass} g/mol)`],
+      [prefix / molarMass, `×1/${+(mass / prefix).toPrecision(4)} (molar ↔ mass: a mass value read as a molar value, molar mass ${mass} g/mol)`],
+    ] as const) {
+      if (nearFactor(ratio, factor, tolerance)) return { kind: 'molar-mass', factor, text };
+    }
+  }
+  return null;
 }

@@ -15,6 +15,8 @@ export type FindingKind =
   | 'input'
   | 'plausibility'
   | 'urine'
+  /** PK identities among reported values of one subject and intervention set (checks/pk-identities.ts). */
+  | 'pk-identity'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

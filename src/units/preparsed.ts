@@ -343,6 +343,7 @@ export const PREPARSED: readonly (readonly [expression: string, value: number | 
   ["gram / day", null, [17, 1, 0, -1]],
   ["gram / hour", null, [17, 1, 1, -1]],
   ["gram / hour / meter ^ 2", null, [17, 1, 1, -1, 30, -2]],
+  ["gram / kilogram", null, [17, 1, 16, -1]],
   ["gram / liter", null, [17, 1, 14, -1]],
   ["gram / meter ^ 2", null, [17, 1, 30, -2]],
   ["gram / meter ^ 2/(IU / liter)", null, [17, 1, 30, -2, 13, -1, 14, 1]],

@@ -6,6 +6,7 @@ import type { QaCheck } from '../check.js';
 import { calculatedCheck } from './calculated.js';
 import { inputCheck } from './input.js';
 import { normedVsRawCheck } from './normed-vs-raw.js';
+import { pkIdentitiesCheck } from './pk-identities.js';
 import { plausibilityCheck } from './plausibility.js';
 import { reportedVsRecomputedCheck } from './reported-vs-recomputed.js';
 import { urineCheck } from './urine.js';
@@ -17,4 +18,5 @@ export const CHECKS: readonly QaCheck[] = [
   normedVsRawCheck,
   plausibilityCheck,
   urineCheck,
+  pkIdentitiesCheck,
 ];

@@ -1,0 +1,344 @@
+/**
+ * The `pk-identity` check: reported values of one subject, intervention set,
+ * substance and tissue against each other through the PK identities of
+ * src/qa/identities.ts (CL = dose/AUC∞, t½ = ln 2/kel, Vz = CL·t½/ln 2 = CL/kel,
+ * Vss = CL·MRT, MRT ≤ t½/ln 2, AUC∞/Cmax ≈ t½/ln 2). It needs no timecourse,
+ * so it sees reported outputs that reported-vs-recomputed cannot; it cannot
+ * see a value that is alone in its key or whose partners are missing.
+ *
+ * Severity: a disagreement beyond ×1.5 is minor; major only when a slip factor
+ * (SCALE_FACTORS of causes.ts within ×1.25, per-kg × body weight, molar ↔ mass ×
+ * molar mass), divided out of one value, makes every identity of that value hold.
+ * The culprit: the only value in every disagreeing identity whose other
+ * identities agree (`odd-one-out`, culprit `output`); a value that agrees with
+ * its own timecourse (reported-vs-recomputed) is never the culprit. The dose is
+ * the culprit when every key of one dosing intervention disagrees in CL =
+ * dose/AUC∞ by one factor, or when it is the odd one out of one key.
+ * AUC∞ ≥ AUClast is the plausibility check's, and Cmax against the timecourse
+ * of the same key is reported-vs-recomputed's: neither is repeated here.
+ */
+import type { InterventionRecord } from '../../data/model.js';
+import { conversionFactor } from '../../units/convert.js';
+import type { QaCheck } from '../check.js';
+import { molarMassCause, ratioCauses, unitFactorCause, type SuspectedCause } from '../causes.js';
+import type { QaContext } from '../context.js';
+import { finding, type Finding } from '../finding.js';
+import { explain, instancesOf, predicted, type Candidate, type Explanation, type IdentityNode, type Instance, type RouteClass, type Slot } from '../identities.js';
+import type { ParameterValue } from '../parameters.js';
+
+/** How close the factor a value is off by must be to a slip factor to name it (the identities' own scatter, ×1.25). */
+export const IDENTITY_FACTOR_TOLERANCE = 0.25;
+/** Values per slot and key used (the first by pk): bounds the combinations of a key. */
+export const MAX_VALUES_PER_SLOT = 6;
+
+/** The canonical units (parameters.ts) each slot reads: absolute and per kg. */
+const SLOT_UNITS: Record<Exclude<Slot, 'dose'>, { absolute: string; perKg?: string }> = {
+  clearance: { absolute: 'liter / hour', perKg: 'liter / hour / kilogram' },
+  vd: { absolute: 'liter', perKg: 'liter / kilogram' },
+  vd_ss: { absolute: 'liter', perKg: 'liter / kilogram' },
+  auc_inf: { absolute: 'gram * hour / liter' },
+  cmax: { absolute: 'gram / liter' },
+  thalf: { absolute: 'hour' },
+  kel: { absolute: '1 / hour' },
+  mrt: { absolute: 'hour' },
+};
+const LABEL: Record<Slot, string> = {
+  clearance: 'CL', vd: 'Vz', vd_ss: 'Vss', auc_inf: 'AUC∞', cmax: 'Cmax', thalf: 't½', kel: 'kel', mrt: 'MRT', dose: 'dose',
+};
+/** Which value a finding names first when several could be the culprit. */
+const SLOT_ORDER: readonly Slot[] = ['clearance', 'vd', 'vd_ss', 'auc_inf', 'thalf', 'kel', 'mrt', 'cmax', 'dose'];
+
+const fmt = (x: number) => String(+x.toPrecision(3));
+
+/** A node of one key with the record it came from. */
+interface KeyNode extends IdentityNode {
+  parameter: ParameterValue | null;
+  dosing: InterventionRecord | null;
+  unit: string;
+}
+
+interface KeyAnalysis {
+  key: string;
+  nodes: KeyNode[];
+  instances: Instance[];
+  explanation: Explanation | null;
+  bodyWeightKg: number | null;
+  molarMass: number | null;
+  dose: KeyNode | null;
+}
+
+const doseUnitCache = new Map<string, { factor: number; kgPower: 0 | -1 } | null>();
+
+/**
+ * A dose unit into g (kgPower 0) or g/kg (-1), cached per unit and molar mass (a failed mathjs
+ * conversion costs ~1 ms). PK-DB norms mg/kg to a dimensionless `count` (kg/kg): that is a dose per kg.
+ */
+export function doseUnitFactor(unit: string, molarMass: number | null): { factor: number; kgPower: 0 | -1 } | null {
+  const key = `${unit}@${molarMass}`;
+  if (doseUnitCache.has(key)) return doseUnitCache.get(key) as { factor: number; kgPower: 0 | -1 } | null;
+  const options = molarMass === null ? undefined : { molarMass };
+  let result: { factor: number; kgPower: 0 | -1 } | null = null;
+  for (const [target, kgPower] of [['gram', 0], ['gram / kilogram', -1]] as const) {
+    try {
+      result = { factor: conversionFactor(unit, target, options), kgPower };
+      break;
+    } catch {
+      // not of this dimension
+    }
+  }
+  doseUnitCache.set(key, result);
+  return result;
+}
+
+/** The dose of the key's substance (exactly one dosing of it in the set) in g or g/kg, with its route class. */
+export function doseNode(dosings: readonly InterventionRecord[], substance: string | null, molarMass: number | null, index: number): { node: KeyNode; route: RouteClass } | null {
+  const same = dosings.filter((d) => d.substance !== null && d.substance === substance);
+  if (same.length !== 1) return null;
+  const d = same[0];
+  const amount = d.mean ?? d.median ?? d.value;
+  if (amount === null || !(amount > 0) || !d.unit) return null;
+  const unit = doseUnitFactor(d.unit, molarMass);
+  if (unit === null) return null;
+  const route: RouteClass = d.route === null ? null : d.route !== 'iv' ? 'extravascular' : d.application === 'constant infusion' ? 'infusion' : 'iv';
+  const node: KeyNode = {
+    index, slot: 'dose', value: amount * unit.factor, kgPower: unit.kgPower, anchored: false,
+    parameter: null, dosing: d, unit: unit.kgPower === 0 ? 'gram' : 'gram / kilogram',
+  };
+  return { node, route };
+}
+
+/** Reported values of the key that an identity reads, as nodes (at most MAX_VALUES_PER_SLOT per slot and unit). */
+function valueNodes(values: readonly ParameterValue[], timecourse: TimecourseVerdicts): KeyNode[] {
+  const nodes: KeyNode[] = [];
+  const counts = new Map<string, number>();
+  const sorted = [...values].sort((a, b) => a.output.pk - b.output.pk);
+  for (const p of sorted) {
+    if (p.source !== 'reported' || p.value === null || !(p.value > 0) || !Number.isFinite(p.value)) continue;
+    const units = SLOT_UNITS[p.measurement_type as Exclude<Slot, 'dose'>];
+    if (!units) continue;
+    const kgPower = p.unit === units.absolute ? 0 : p.unit === units.perKg ? -1 : null;
+    if (kgPower === null) continue;
+    const count = `${p.measurement_type}|${kgPower}`;
+    if ((counts.get(count) ?? 0) >= MAX_VALUES_PER_SLOT) continue;
+    counts.set(count, (counts.get(count) ?? 0) + 1);
+    nodes.push({
+      index: nodes.length, slot: p.measurement_type as Slot, value: p.value, kgPower, anchored: timecourse.anchored.has(p.output.pk),
+      suspect: timecourse.suspect.has(p.output.pk), parameter: p, dosing: null, unit: p.unit as string,
+    });
+  }
+  return nodes;
+}
+
+function analyseKey(ctx: QaContext, key: string, values: readonly ParameterValue[], timecourse: TimecourseVerdicts): KeyAnalysis | null {
+  const nodes = valueNodes(values, timecourse);
+  if (nodes.length < 2) return null;
+  const first = nodes[0].parameter as ParameterValue;
+  const molarMass = ctx.molarMass(first.substance);
+  const dosed = doseNode(ctx.dosingOfSet(first.output.intervention_pks), first.substance, molarMass, nodes.length);
+  if (dosed) nodes.push(dosed.node);
+  const bodyWeightKg = first.bodyWeightKg;
+  const instances = instancesOf(nodes, dosed?.route ?? null, bodyWeightKg);
+  if (instances.length === 0) return null;
+  return { key, nodes, instances, explanation: explain(instances), bodyWeightKg, molarMass, dose: dosed?.node ?? null };
+}
+
+/** Slips of ×1000 and more: the only ones a bound (a band of ×20 either way) can name. */
+const WIDE_SLIPS = [1e3, 1e-3, 1e6, 1e-6];
+
+/**
+ * The slips that, divided out of the candidate's value, make its identities hold: the unit
+ * factors, per-kg and molar-mass causes of its factor (within ×1.25) that lie in its interval;
+ * with bounds only, the one wide factor (×1000, ×10⁶) inside the interval.
+ */
+export function candidateCauses(c: Candidate, bodyWeightKg: number | null, molarMass: number | null): SuspectedCause[] {
+  const q = c.node.slot;
+  const [lo, hi] = c.interval;
+  const slack = 1 + IDENTITY_FACTOR_TOLERANCE;
+  const reconciles = (f: number) => f >= lo / slack && f <= hi * slack;
+  if (c.factor === null) {
+    const inside = WIDE_SLIPS.filter((f) => f >= lo && f <= hi);
+    if (inside.length !== 1) return [];
+    const cause = unitFactorCause(inside[0], q);
+    return cause ? [cause] : [];
+  }
+  const options = { tolerance: IDENTITY_FACTOR_TOLERANCE };
+  const causes = ratioCauses(c.factor, q, bodyWeightKg, options);
+  if (causes.length === 0) {
+    const molar = molarMassCause(c.factor, q, molarMass);
+    if (molar) causes.push(molar);
+  }
+  return causes.filter((cause) => reconciles(cause.factor));
+}
+
+function describe(inst: Instance): string {
+  const values = inst.nodes.map((n) => `${LABEL[n.slot]} ${fmt(n.value)} ${(n as KeyNode).unit}`).join(', ');
+  return `${inst.identity.formula}: r = ${fmt(inst.residual)} (${values})`;
+}
+
+function instanceDetails(list: readonly Instance[]) {
+  return list.map((i) => ({ identity: i.identity.code, residual: i.residual, band: i.band, output_pks: i.nodes.map((n) => (n as KeyNode).parameter?.output.pk ?? null) }));
+}
+
+function outputFinding(a: KeyAnalysis, node: KeyNode, check: string, fields: Partial<Finding> & Pick<Finding, 'severity' | 'message'>): Finding {
+  const p = node.parameter as ParameterValue;
+  return finding({
+    kind: 'pk-identity', check, study_sid: p.output.study_sid, study_name: p.output.study_name, subset_pk: p.output.subset_pk,
+    output_pk: p.output.pk, measurement_type: p.measurement_type, subject: p.subject, reported: node.value, reported_unit: node.unit,
+    intervention_pk: a.dose?.dosing?.pk ?? null, ...fields,
+  });
+}
+
+function doseFinding(dose: KeyNode, factor: number, causes: readonly string[], keys: readonly KeyAnalysis[], decided: boolean): Finding {
+  const d = dose.dosing as InterventionRecord;
+  const outputs = keys.flatMap((a) => a.explanation?.disagreeing.flatMap((i) => i.nodes.map((n) => (n as KeyNode).parameter?.output.pk ?? null)) ?? []);
+  const residual = 1 / factor;
+  const where = `CL = dose / AUC∞ is off by ×${fmt(residual)} in ${keys.length} record(s) of this dosing`;
+  const message = decided
+    ? `dose ${fmt(dose.value)} ${dose.unit} of ${d.name} is the odd one out: ${where} while CL and AUC∞ agree with their other identities; the reported values imply ${fmt(dose.value / factor)} ${dose.unit}`
+    : `dose ${fmt(dose.value)} ${dose.unit} of ${d.name}, or the same slip in CL or AUC∞ of every record: ${where} alike`;
+  return finding({
+    kind: 'pk-identity', check: 'identity/cl-dose-auc', severity: causes.length ? 'major' : 'minor', study_sid: d.study_sid, study_name: d.study_name,
+    measurement_type: 'dosing', reported: dose.value, reported_unit: dose.unit, recomputed: dose.value / factor, recomputed_unit: dose.unit,
+    ratio: factor, suspected_cause: causes.join(' or ') || null, culprit: decided ? 'dose' : null, intervention_pk: d.pk, message,
+    details: { rule: decided ? 'dose' : 'dose-or-all-records', keys: keys.length, output_pks: [...new Set(outputs.filter((pk) => pk !== null))], cause_kinds: decided && causes.length ? ['dose'] : [], cause_factors: decided ? [factor] : [] },
+  });
+}
+
+/** The finding(s) of one key's explanation (the dose ones are decided across keys, see `doseCulprits`). */
+export function keyFindings(a: KeyAnalysis): Finding[] {
+  const e = a.explanation;
+  if (!e) return [];
+  const agreeing = instanceDetails(e.agreeing);
+  const ranked = e.candidates
+    .map((c) => ({ c, causes: candidateCauses(c, a.bodyWeightKg, a.molarMass) }))
+    .sort((x, y) => Number(y.causes.length > 0) - Number(x.causes.length > 0) || SLOT_ORDER.indexOf(x.c.node.slot) - SLOT_ORDER.indexOf(y.c.node.slot));
+  const primary = ranked.find((r) => r.c.node.slot !== 'dose');
+  const check = e.disagreeing[0].identity.code;
+  const disagreeing = e.disagreeing.map(describe).join('; ');
+  if (e.kind !== 'unexplained' && primary) {
+    const { c, causes } = primary;
+    const node = c.node as KeyNode;
+    const odd = e.kind === 'odd-one-out';
+    const factor = c.factor ?? causes[0]?.factor ?? null;
+    const others = ranked.filter((r) => r !== primary);
+    const anyCause = ranked.some((r) => r.causes.length > 0);
+    const cause = odd
+      ? causes.map((k) => k.text).join('; ') || null
+      : ranked.filter((r) => r.causes.length).map((r) => `${LABEL[r.c.node.slot]} ${r.causes.map((k) => k.text).join('; ')}`).join(' or ') || null;
+    const who = odd
+      ? `${LABEL[node.slot]} is the odd one out${e.agreeing.length ? ` (${e.agreeing.length} identit${e.agreeing.length === 1 ? 'y holds' : 'ies hold'} without it)` : ''}`
+      : `one of ${ranked.map((r) => LABEL[r.c.node.slot]).join(', ')} is off`;
+    return [
+      outputFinding(a, node, check, {
+        severity: (odd ? causes.length > 0 : anyCause) ? 'major' : 'minor',
+        recomputed: factor === null ? null : node.value / factor, recomputed_unit: node.unit, ratio: factor,
+        suspected_cause: cause, culprit: odd ? 'output' : null,
+        message: `${who}: ${disagreeing}`,
+        details: {
+          rule: e.kind, agreeing, disagreeing: instanceDetails(e.disagreeing), interval: c.interval,
+          candidates: others.map((r) => ({ slot: r.c.node.slot, output_pk: (r.c.node as KeyNode).parameter?.output.pk ?? null, intervention_pk: (r.c.node as KeyNode).dosing?.pk ?? null, factor: r.c.factor })),
+          cause_kinds: causes.map((k) => k.kind),
+          cause_factors: causes.map((k) => k.factor),
+        },
+      }),
+    ];
+  }
+  // Unexplained: each disagreeing identity on its own, named on its left-hand value; major only for a wide slip of one member.
+  return e.disagreeing.map((inst) => {
+    const position = Math.max(0, inst.nodes.findIndex((n) => n.slot === inst.identity.lhs));
+    const node = inst.nodes[position] as KeyNode;
+    const wide = inst.nodes
+      .map((n, i) => ({ n, cause: unitFactorCause(inst.residual ** (1 / inst.powers[i]), n.slot) }))
+      .filter((x) => x.cause && Math.abs(Math.log10(x.cause.factor)) >= 3);
+    return outputFinding(a, node, inst.identity.code, {
+      severity: wide.length ? 'major' : 'minor', recomputed: predicted(inst, position), recomputed_unit: node.unit,
+      ratio: node.value / predicted(inst, position),
+      suspected_cause: wide.map((x) => `${LABEL[x.n.slot]} ${x.cause?.text}`).join(' or ') || null, culprit: null,
+      message: `${inst.identity.formula} does not hold and no single value explains all disagreements of this record: ${describe(inst)}`,
+      details: { rule: 'unexplained', agreeing, disagreeing: instanceDetails([inst]) },
+    });
+  });
+}
+
+/**
+ * Dose culprits across keys. A dosing intervention whose every key with a dose
+ * identity names the dose among its candidates, with one common factor, and in
+ * none agrees: the dose is the culprit when it is the odd one out of at least one
+ * key (its CL and AUC∞ confirmed by other identities or their timecourse); with
+ * two or more keys that cannot tell the dose from CL or AUC∞, one finding for the
+ * dosing names the dose or the same slip in every record (a study's AUC column
+ * curated in one wrong unit looks exactly like a wrong dose).
+ */
+export function doseCulprits(analyses: readonly KeyAnalysis[]): { findings: Finding[]; explained: Set<KeyAnalysis> } {
+  const byDosing = new Map<number, { a: KeyAnalysis; c: Candidate | null }[]>();
+  for (const a of analyses) {
+    const pk = a.dose?.dosing?.pk;
+    if (pk === undefined || !a.instances.some((i) => i.nodes.includes(a.dose as KeyNode))) continue;
+    const c = a.explanation?.candidates.find((x) => x.node === a.dose) ?? null;
+    const list = byDosing.get(pk);
+    if (list) list.push({ a, c });
+    else byDosing.set(pk, [{ a, c }]);
+  }
+  const findings: Finding[] = [];
+  const explained = new Set<KeyAnalysis>();
+  for (const entries of byDosing.values()) {
+    if (entries.some((x) => x.c === null)) continue;
+    const decided = entries.some((x) => x.a.explanation?.kind === 'odd-one-out');
+    if (entries.length < 2 && !decided) continue;
+    const lo = Math.max(...entries.map((x) => (x.c as Candidate).interval[0]));
+    const hi = Math.min(...entries.map((x) => (x.c as Candidate).interval[1]));
+    if (!(lo <= hi)) continue;
+    const factors = entries.map((x) => (x.c as Candidate).factor).filter((f): f is number => f !== null);
+    const mean = factors.length ? Math.min(hi, Math.max(lo, Math.exp(factors.reduce((s, f) => s + Math.log(f), 0) / factors.length))) : null;
+    const first = entries[0].a;
+    const dose = first.dose as KeyNode;
+    const doseCauses = candidateCauses({ node: dose, factor: mean, interval: [lo, hi] }, first.bodyWeightKg, first.molarMass);
+    const factor = mean ?? doseCauses[0]?.factor ?? null;
+    if (factor === null) continue;
+    const causes = doseCauses.map((c) => `dose ${c.text}`);
+    if (!decided) {
+      // The same slip in every record's CL or AUC∞ (r = 1/factor for both, power +1 in CL · AUC∞ / dose).
+      for (const slot of ['auc_inf', 'clearance'] as const) {
+        const node = { ...dose, slot };
+        const slipped = candidateCauses({ node, factor: mean === null ? null : 1 / mean, interval: [1 / hi, 1 / lo] }, first.bodyWeightKg, first.molarMass);
+        causes.push(...slipped.map((c) => `every ${LABEL[slot]} ${c.text}`));
+      }
+    }
+    findings.push(doseFinding(dose, factor, causes, entries.map((x) => x.a), decided));
+    for (const x of entries) explained.add(x.a);
+  }
+  return { findings, explained };
+}
+
+/** Output pks whose reported-vs-recomputed comparison agrees (anchored) or is a major slip (suspect). */
+interface TimecourseVerdicts {
+  anchored: Set<number>;
+  suspect: Set<number>;
+}
+
+function timecourseVerdicts(ctx: QaContext): TimecourseVerdicts {
+  const anchored = new Set<number>();
+  const suspect = new Set<number>();
+  for (const c of ctx.comparisons) {
+    if (c.verdict.classification === 'agree') anchored.add(c.output.pk);
+    else if (c.verdict.classification === 'major' && c.verdict.causes.length > 0) suspect.add(c.output.pk);
+  }
+  return { anchored, suspect };
+}
+
+export const pkIdentitiesCheck: QaCheck = {
+  kind: 'pk-identity',
+  description: 'reported CL, AUC∞, dose, t½, kel, Vz, Vss, MRT and Cmax of one subject and intervention set against each other (CL = dose/AUC∞, t½ = ln 2/kel, Vz = CL·t½/ln 2 = CL/kel, Vss = CL·MRT, MRT ≤ t½/ln 2, AUC∞/Cmax ≈ t½/ln 2), naming the odd one out',
+  run(ctx) {
+    const verdicts = timecourseVerdicts(ctx);
+    const analyses: KeyAnalysis[] = [];
+    for (const [key, values] of ctx.parametersByKey) {
+      const a = analyseKey(ctx, key, values, verdicts);
+      if (a) analyses.push(a);
+    }
+    const dose = doseCulprits(analyses);
+    const findings = [...dose.findings];
+    for (const a of analyses) if (!dose.explained.has(a)) findings.push(...keyFindings(a));
+    return findings;
+  },
+};

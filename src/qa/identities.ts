@@ -1,0 +1,271 @@
+/**
+ * PK identities among values of one subject, intervention set, substance and
+ * tissue (issue 13, item 2), and which value is the odd one out when they
+ * disagree. Pure: the check (checks/pk-identities.ts) gathers the values.
+ *
+ * Each identity is a product  r = C · Π vᵢ^pᵢ  that is 1 when the identity
+ * holds (equalities) or lies in a band (bounds). References: Rowland & Tozer,
+ * Clinical Pharmacokinetics and Pharmacodynamics (4th ed.), ch. 3–5;
+ * Gabrielsson & Weiner, Pharmacokinetic and Pharmacodynamic Data Analysis, ch. 2.
+ * - cl-dose-auc   CL = dose / AUC∞ (intravascular); CL/F = dose / AUC∞ otherwise,
+ *                 and a true CL reported for an extravascular dose is F · dose / AUC∞.
+ * - thalf-kel     t½ = ln 2 / kel.
+ * - vz-cl-thalf   Vz = CL · t½ / ln 2.
+ * - vz-cl-kel     Vz = CL / kel.
+ * - vss-cl-mrt    Vss = CL · MRT (intravascular only: MRT after an oral dose includes absorption).
+ * - mrt-thalf     MRT ≤ 1/λz = t½/ln 2 after an IV bolus (MRT is a mean of the 1/λᵢ, each ≤ 1/λz);
+ *                 ≤ 2·t½/ln 2 after first-order absorption (MAT = 1/ka ≤ 1/λz). A bound: MRT may be
+ *                 far below it (a small slow phase), never far above.
+ * - auc-cmax-thalf AUC∞ / Cmax is a mean time of the order of t½/ln 2: r = AUC∞·ln 2/(Cmax·t½)
+ *                 lies within [1/20, 20] on the shared export (1 for a one-compartment IV bolus);
+ *                 a bound, that sees only slips of ×1000 and more.
+ * - same-value    a value stated per kg and absolute: X = X/kg · body weight.
+ *
+ * Tolerances (the heart of the check: reported values are mostly means of
+ * individual parameters, and mean CL ≠ dose / mean AUC by Jensen's inequality,
+ * ~×1.2 at a CV of 50 %): an equality agrees within ×AGREE (1.5); on the shared
+ * export 90 % of reported pairs agree within ×1.25 and 95 % within ×1.5. Beyond it a
+ * disagreement is minor at most, unless a slip factor reconciles it (see `explain`).
+ */
+export const AGREE = 1.5;
+/** Lowest bioavailability that a true CL reported for an extravascular dose is taken to imply (r = F). */
+export const MIN_BIOAVAILABILITY = 0.05;
+export const TAU_BAND: readonly [number, number] = [1 / 20, 20];
+
+export type Slot = 'clearance' | 'auc_inf' | 'cmax' | 'thalf' | 'kel' | 'vd' | 'vd_ss' | 'mrt' | 'dose';
+/** `iv`: bolus or short injection; `infusion`: a constant-rate IV infusion (MRT then includes half its duration). */
+export type RouteClass = 'iv' | 'infusion' | 'extravascular' | null;
+
+export interface IdentityNode {
+  /** Index within its key, for the caller's records. */
+  index: number;
+  slot: Slot;
+  /** In the slot's canonical unit, per kg when kgPower = -1. */
+  value: number;
+  /** -1 for a value per kg body weight (L/kg, L/h/kg, g/kg), else 0. */
+  kgPower: 0 | -1;
+  /** Agrees with an independent recomputation (its timecourse): never the culprit. */
+  anchored: boolean;
+  /** Disagrees with its own timecourse by a slip: an identity it agrees in exonerates no one. */
+  suspect?: boolean;
+}
+
+export interface Identity {
+  /** The finding's check code. */
+  code: string;
+  formula: string;
+  kind: 'equality' | 'bound';
+  /** The slot the finding names when no single culprit is found (its value is "predicted" by the others). */
+  lhs: Slot;
+  terms: readonly { slot: Slot; power: 1 | -1 }[];
+  constant: number;
+  /** The band of r within which the identity holds for this route; null when it does not apply. */
+  band(route: RouteClass): readonly [number, number] | null;
+}
+
+const LN2 = Math.log(2);
+const equal: readonly [number, number] = [1 / AGREE, AGREE];
+
+export const IDENTITIES: readonly Identity[] = [
+  {
+    code: 'identity/cl-dose-auc', formula: 'CL = dose / AUC∞ (CL/F after an extravascular dose)', kind: 'equality', lhs: 'clearance',
+    terms: [{ slot: 'clearance', power: 1 }, { slot: 'auc_inf', power: 1 }, { slot: 'dose', power: -1 }], constant: 1,
+    band: (route) => (route === 'iv' || route === 'infusion' ? equal : route === 'extravascular' ? [MIN_BIOAVAILABILITY / AGREE, AGREE] : null),
+  },
+  {
+    code: 'identity/thalf-kel', formula: 't½ = ln 2 / kel', kind: 'equality', lhs: 'thalf',
+    terms: [{ slot: 'thalf', power: 1 }, { slot: 'kel', power: 1 }], constant: 1 / LN2, band: () => equal,
+  },
+  {
+    code: 'identity/vz-cl-thalf', formula: 'Vz = CL · t½ / ln 2', kind: 'equality', lhs: 'vd',
+    terms: [{ slot: 'vd', power: 1 }, { slot: 'clearance', power: -1 }, { slot: 'thalf', power: -1 }], constant: LN2, band: () => equal,
+  },
+  {
+    code: 'identity/vz-cl-kel', formula: 'Vz = CL / kel', kind: 'equality', lhs: 'vd',
+    terms: [{ slot: 'vd', power: 1 }, { slot: 'clearance', power: -1 }, { slot: 'kel', power: 1 }], constant: 1, band: () => equal,
+  },
+  {
+    code: 'identity/vss-cl-mrt', formula: 'Vss = CL · MRT (intravascular)', kind: 'equality', lhs: 'vd_ss',
+    terms: [{ slot: 'vd_ss', power: 1 }, { slot: 'clearance', power: -1 }, { slot: 'mrt', power: -1 }], constant: 1,
+    band: (route) => (route === 'iv' ? equal : null),
+  },
+  {
+    code: 'identity/mrt-thalf', formula: 'MRT ≤ t½ / ln 2 (IV bolus), ≤ 2 · t½ / ln 2 (extravascular)', kind: 'bound', lhs: 'mrt',
+    terms: [{ slot: 'mrt', power: 1 }, { slot: 'thalf', power: -1 }], constant: LN2,
+    band: (route) => (route === 'iv' ? [1 / 50, AGREE] : route === 'extravascular' ? [1 / 50, 2 * AGREE] : null),
+  },
+  {
+    code: 'identity/auc-cmax-thalf', formula: 'AUC∞ / Cmax ≈ t½ / ln 2 (within ×20)', kind: 'bound', lhs: 'auc_inf',
+    terms: [{ slot: 'auc_inf', power: 1 }, { slot: 'cmax', power: -1 }, { slot: 'thalf', power: -1 }], constant: LN2, band: () => TAU_BAND,
+  },
+];
+
+/** X (absolute) = X (per kg) · body weight, for a slot stated both ways in one key. */
+export const SAME_VALUE: Identity = {
+  code: 'identity/same-value', formula: 'X = X per kg · body weight', kind: 'equality', lhs: 'clearance',
+  terms: [], constant: 1, band: () => equal,
+};
+
+export interface Instance {
+  identity: Identity;
+  nodes: readonly IdentityNode[];
+  powers: readonly number[];
+  /** r = C · Π vᵢ^pᵢ, per-kg values scaled to absolute with the body weight. */
+  residual: number;
+  band: readonly [number, number];
+  agrees: boolean;
+}
+
+/** Enumerating value combinations stops here: a key holds a handful of values per slot. */
+export const MAX_INSTANCES_PER_IDENTITY = 64;
+
+function residualOf(constant: number, nodes: readonly IdentityNode[], powers: readonly number[], bodyWeightKg: number | null): number | null {
+  let r = constant;
+  let kg = 0;
+  nodes.forEach((n, i) => {
+    r *= n.value ** powers[i];
+    kg += n.kgPower * powers[i];
+  });
+  if (kg !== 0) {
+    if (bodyWeightKg === null || !(bodyWeightKg > 0)) return null;
+    r *= bodyWeightKg ** -kg;
+  }
+  return Number.isFinite(r) && r > 0 ? r : null;
+}
+
+function instance(identity: Identity, nodes: IdentityNode[], powers: number[], band: readonly [number, number], bodyWeightKg: number | null): Instance | null {
+  const residual = residualOf(identity.constant, nodes, powers, bodyWeightKg);
+  if (residual === null) return null;
+  return { identity, nodes, powers, residual, band, agrees: residual >= band[0] && residual <= band[1] };
+}
+
+/** Every instance of every identity over the nodes (one value per slot each), bounded per identity. */
+export function instancesOf(nodes: readonly IdentityNode[], route: RouteClass, bodyWeightKg: number | null): Instance[] {
+  const bySlot = new Map<Slot, IdentityNode[]>();
+  for (const n of nodes) {
+    const list = bySlot.get(n.slot);
+    if (list) list.push(n);
+    else bySlot.set(n.slot, [n]);
+  }
+  const instances: Instance[] = [];
+  for (const identity of IDENTITIES) {
+    const band = identity.band(route);
+    if (!band) continue;
+    const choices = identity.terms.map((t) => bySlot.get(t.slot) ?? []);
+    if (choices.some((c) => c.length === 0)) continue;
+    if (choices.reduce((n, c) => n * c.length, 1) > MAX_INSTANCES_PER_IDENTITY) continue;
+    const powers = identity.terms.map((t) => t.power);
+    const pick = (i: number, chosen: IdentityNode[]): void => {
+      if (i === choices.length) {
+        const made = instance(identity, [...chosen], powers, band, bodyWeightKg);
+        if (made) instances.push(made);
+        return;
+      }
+      for (const n of choices[i]) pick(i + 1, [...chosen, n]);
+    };
+    pick(0, []);
+  }
+  for (const list of bySlot.values()) {
+    const absolute = list.filter((n) => n.kgPower === 0);
+    const perKg = list.filter((n) => n.kgPower === -1);
+    if (absolute.length * perKg.length > MAX_INSTANCES_PER_IDENTITY) continue;
+    for (const a of absolute) {
+      for (const k of perKg) {
+        const made = instance({ ...SAME_VALUE, lhs: a.slot }, [a, k], [1, -1], equal, bodyWeightKg);
+        if (made) instances.push(made);
+      }
+    }
+  }
+  return instances;
+}
+
+/** A value that alone could explain every disagreement, off by a factor within `interval`. */
+export interface Candidate {
+  node: IdentityNode;
+  /** The factor by which it is off: geometric mean over its equalities; null when only bounds constrain it. */
+  factor: number | null;
+  /** Every factor that, divided out of the value, makes all its identities hold. */
+  interval: readonly [number, number];
+}
+
+export interface Explanation {
+  /** `odd-one-out`: one value explains it all; `ambiguous`: several could; `unexplained`: no single value can. */
+  kind: 'odd-one-out' | 'ambiguous' | 'unexplained';
+  candidates: Candidate[];
+  disagreeing: Instance[];
+  agreeing: Instance[];
+}
+
+/** Factors g such that dividing the node by g puts the instance's residual inside its band: r/g^p ∈ band. */
+function factorInterval(inst: Instance, position: number): [number, number] {
+  const p = inst.powers[position];
+  const [lo, hi] = inst.band;
+  const a = (inst.residual / hi) ** (1 / p);
+  const b = (inst.residual / lo) ** (1 / p);
+  return a < b ? [a, b] : [b, a];
+}
+
+/**
+ * Whether the instance says by how much a value is off (r itself): an equality with a symmetric
+ * band does; so does CL/F = dose/AUC∞ above its band (F ≤ 1 cannot raise r), but below it r = F ·
+ * slip with F unknown, so only the band's interval constrains the factor there. Bounds never do.
+ */
+function pointEstimate(inst: Instance): boolean {
+  if (inst.identity.kind !== 'equality') return false;
+  const [lo, hi] = inst.band;
+  return Math.abs(Math.log(lo * hi)) < 1e-9 || inst.residual > hi;
+}
+
+function candidateFor(node: IdentityNode, involving: readonly Instance[]): Candidate | null {
+  let lo = 0;
+  let hi = Infinity;
+  const logs: number[] = [];
+  for (const inst of involving) {
+    const position = inst.nodes.indexOf(node);
+    const [a, b] = factorInterval(inst, position);
+    lo = Math.max(lo, a);
+    hi = Math.min(hi, b);
+    if (pointEstimate(inst)) logs.push(Math.log(inst.residual) / inst.powers[position]);
+  }
+  if (!(lo <= hi)) return null;
+  let factor = logs.length ? Math.exp(logs.reduce((s, l) => s + l, 0) / logs.length) : null;
+  if (factor !== null) factor = Math.min(hi, Math.max(lo, factor));
+  return { node, factor, interval: [lo, hi] };
+}
+
+/**
+ * Which value is the odd one out (a hitting set of size one): the values that
+ * appear in every disagreeing identity, are not anchored, and for which one
+ * factor, divided out, makes every identity they are in hold — agreeing ones
+ * included, so a value whose other identities agree cannot be the culprit.
+ * One such value: the odd one out; several (e.g. t½ and kel with nothing
+ * else): ambiguous, unless exactly one of them also disagrees with its own
+ * timecourse (`suspect`); none: unexplained (two slips, or ordinary scatter).
+ * Null when every identity holds.
+ */
+export function explain(instances: readonly Instance[]): Explanation | null {
+  const disagreeing = instances.filter((i) => !i.agrees);
+  if (disagreeing.length === 0) return null;
+  const agreeing = instances.filter((i) => i.agrees);
+  const shared = disagreeing[0].nodes.filter((n) => !n.anchored && disagreeing.every((i) => i.nodes.includes(n)));
+  let candidates: Candidate[] = [];
+  for (const node of new Set(shared)) {
+    // An identity that holds only because another value slipped alike (a suspect) proves nothing about this one.
+    const evidence = instances.filter((i) => i.nodes.includes(node) && !(i.agrees && i.nodes.some((n) => n !== node && n.suspect)));
+    const candidate = candidateFor(node, evidence);
+    if (candidate) candidates.push(candidate);
+  }
+  // Of several candidates, the one its own timecourse also disagrees with.
+  const suspects = candidates.filter((c) => c.node.suspect);
+  if (candidates.length > 1 && suspects.length === 1) candidates = suspects;
+  const kind = candidates.length === 1 ? 'odd-one-out' : candidates.length > 1 ? 'ambiguous' : 'unexplained';
+  return { kind, candidates, disagreeing, agreeing };
+}
+
+/** What the identity predicts for the node at `position`: the value that makes r = 1 (bounds: the nearest band edge). */
+export function predicted(inst: Instance, position: number): number {
+  const node = inst.nodes[position];
+  const p = inst.powers[position];
+  const target = inst.identity.kind === 'equality' ? 1 : Math.min(inst.band[1], Math.max(inst.band[0], inst.residual));
+  return node.value * (target / inst.residual) ** (1 / p);
+}

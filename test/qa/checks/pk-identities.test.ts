@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { Dataset } from '../../../src/data/dataset.js';
+import type { InterventionRecord, OutputRecord } from '../../../src/data/model.js';
+import { doseUnitFactor, pkIdentitiesCheck } from '../../../src/qa/checks/pk-identities.js';
+import { prepareContext } from '../../../src/qa/context.js';
+import type { Finding } from '../../../src/qa/finding.js';
+
+const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
+const study = { study_sid: 'T1', study_name: 'Test' };
+
+function dosing(pk: number, value: number, route = 'iv', unit = 'gram'): InterventionRecord {
+  return {
+    ...STATS, ...study, pk, raw_pk: null, normed: true, name: `d${pk}`, route, form: 'solution', application: 'single dose',
+    time: '0', time_end: null, time_unit: 'hr', measurement_type: 'dosing', calculation_type: null, choice: null, substance: 'x', value, unit,
+  };
+}
+
+let nextPk = 100;
+function output(measurement_type: string, unit: string, mean: number, fields: Partial<OutputRecord> = {}): OutputRecord {
+  return {
+    ...STATS, ...study, pk: nextPk++, raw_pk: null, normed: true, calculated: false, group_pk: 1, individual_pk: null, intervention_pks: [1],
+    tissue: 'plasma', method: null, label: null, output_type: 'output', time: null, time_unit: null, measurement_type,
+    calculation_type: null, choice: null, substance: 'x', subset_pk: null, unit, mean, ...fields,
+  };
+}
+
+/**
+ * A consistent one-compartment IV set of one subject: 100 mg, CL 10 L/h → AUC∞ 0.01 g·h/L (10 mg·h/L);
+ * t½ 3.5 h → kel 0.198/h, Vz = CL · t½ / ln 2 = 50.5 L; Cmax (C0) = dose / V = 1.98 mg/L.
+ */
+function subject(fields: Partial<OutputRecord> = {}, scale: Partial<Record<string, number>> = {}) {
+  const s = (k: string) => scale[k] ?? 1;
+  return {
+    cl: output('clearance', 'liter / hour', 10 * s('cl'), fields),
+    auc: output('auc_inf', 'gram * hour / liter', 0.01 * s('auc'), fields),
+    thalf: output('thalf', 'hour', 3.5 * s('thalf'), fields),
+    vz: output('vd', 'liter', ((10 * 3.5) / Math.LN2) * s('vz'), fields),
+    kel: output('kel', '1 / hour', (Math.LN2 / 3.5) * s('kel'), fields),
+    cmax: output('cmax', 'gram / liter', (0.1 / 50.5) * s('cmax'), fields),
+  };
+}
+
+function run(outputs: OutputRecord[], interventions = [dosing(1, 0.1)]): Finding[] {
+  const tables = { studies: [], groups: [], individuals: [], interventions, scatters: [], terms: [], outputs, timecourses: [] };
+  return pkIdentitiesCheck.run(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })));
+}
+
+describe('pk-identity check', () => {
+  it('finds nothing in a consistent set, nor in an ordinary ×1.3 scatter', () => {
+    expect(run(Object.values(subject()))).toEqual([]);
+    expect(run(Object.values(subject({}, { cl: 1.3 })))).toEqual([]);
+  });
+
+  it('names a CL ×60 as the odd one out (major, culprit output) with the identities that hold without it', () => {
+    const s = subject({}, { cl: 60 });
+    const findings = run(Object.values(s));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({
+      kind: 'pk-identity', check: 'identity/cl-dose-auc', severity: 'major', output_pk: s.cl.pk, measurement_type: 'clearance',
+      reported: 600, reported_unit: 'liter / hour', culprit: 'output', intervention_pk: 1, details: { rule: 'odd-one-out', cause_factors: [60] },
+    });
+    expect(findings[0].ratio).toBeCloseTo(60, 6);
+    expect(findings[0].recomputed).toBeCloseTo(10, 6);
+    expect(findings[0].suspected_cause).toMatch(/^×60 \(minutes vs hours\)/);
+    const agreeing = (findings[0].details?.agreeing as { identity: string }[]).map((a) => a.identity);
+    expect(agreeing).toEqual(expect.arrayContaining(['identity/thalf-kel', 'identity/auc-cmax-thalf']));
+  });
+
+  it('keeps a disagreement no slip explains minor (×3 is not a slip)', () => {
+    const s = subject({}, { kel: 3 });
+    const findings = run(Object.values(s));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ severity: 'minor', output_pk: s.kel.pk, culprit: 'output', suspected_cause: null });
+    expect(findings[0].ratio).toBeCloseTo(3, 6);
+  });
+
+  it('names a Cmax ×1/1000 through AUC∞/Cmax ≈ t½/ln 2 once AUC∞ and t½ are confirmed', () => {
+    const s = subject({}, { cmax: 1e-3 });
+    const findings = run(Object.values(s));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ severity: 'major', output_pk: s.cmax.pk, culprit: 'output', check: 'identity/auc-cmax-thalf', details: { cause_factors: [1e-3] } });
+  });
+
+  it('says "one of" when two values fit: t½ and kel alone, ×60', () => {
+    const thalf = output('thalf', 'hour', 210);
+    const kel = output('kel', '1 / hour', Math.LN2 / 3.5);
+    const [f] = run([thalf, kel], []);
+    expect(f).toMatchObject({ severity: 'major', culprit: null, check: 'identity/thalf-kel', details: { rule: 'ambiguous' } });
+    expect(f.suspected_cause).toMatch(/t½ ×60 .* or kel ×60/);
+  });
+
+  it('blames the dose when it is the odd one out: CL confirmed by Vz and t½, AUC∞ by Cmax and t½', () => {
+    const a = subject({ group_pk: null, individual_pk: 11 });
+    const b = subject({ group_pk: null, individual_pk: 12 });
+    const findings = run([...Object.values(a), ...Object.values(b)], [dosing(1, 100)]); // 100 g curated for 100 mg
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({
+      check: 'identity/cl-dose-auc', severity: 'major', culprit: 'dose', intervention_pk: 1, measurement_type: 'dosing', output_pk: null,
+      reported: 100, reported_unit: 'gram', details: { rule: 'dose', keys: 2 },
+    });
+    expect(findings[0].recomputed).toBeCloseTo(0.1, 6);
+    expect(findings[0].suspected_cause).toMatch(/dose ×1000/);
+  });
+
+  it('cannot tell the dose from every AUC∞ when nothing else confirms AUC∞: one finding for the dosing, no culprit', () => {
+    const a = subject({ group_pk: null, individual_pk: 11 });
+    const b = subject({ group_pk: null, individual_pk: 12 });
+    const keep = (s: ReturnType<typeof subject>) => [s.cl, s.auc, s.thalf, s.vz];
+    const findings = run([...keep(a), ...keep(b)], [dosing(1, 1)]); // ×10
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ culprit: null, intervention_pk: 1, severity: 'major', details: { rule: 'dose-or-all-records' } });
+    expect(findings[0].suspected_cause).toMatch(/dose ×10 .* or every AUC∞ ×1\/10/);
+  });
+
+  it('reads PK-DB doses per kg (mg/kg normed to a dimensionless count) and needs the body weight for them', () => {
+    expect(doseUnitFactor('count', null)).toEqual({ factor: 1000, kgPower: -1 });
+    expect(doseUnitFactor('milligram', null)).toEqual({ factor: 1e-3, kgPower: 0 });
+    expect(doseUnitFactor('IU / hour', null)).toBeNull();
+    // No body weight: CL in L/h against a dose per kg cannot be compared, so a ×60 CL is only seen by Vz = CL·t½/ln 2.
+    const s = subject({}, { cl: 60 });
+    const [f] = run([s.cl, s.auc, s.thalf, s.vz], [dosing(1, 0.1 / 70 / 1000, 'iv', 'count')]);
+    expect(f).toMatchObject({ check: 'identity/vz-cl-thalf', details: { rule: 'ambiguous' } });
+  });
+
+  it('lets an oral CL sit below dose/AUC∞ (bioavailability) without a finding', () => {
+    const s = subject({}, { cl: 0.3 });
+    expect(run([s.cl, s.auc], [dosing(1, 0.1, 'oral')])).toEqual([]);
+    expect(run([s.cl, s.auc], [dosing(1, 0.1, 'iv')])).toMatchObject([{ severity: 'minor' }]);
+  });
+});
