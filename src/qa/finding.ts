@@ -14,6 +14,9 @@ export type FindingKind =
   | 'unit'
   | 'input'
   | 'plausibility'
+  | 'within-study'
+  | 'time-axis'
+  | 'swap'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

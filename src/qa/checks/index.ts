@@ -8,6 +8,7 @@ import { inputCheck } from './input.js';
 import { normedVsRawCheck } from './normed-vs-raw.js';
 import { plausibilityCheck } from './plausibility.js';
 import { reportedVsRecomputedCheck } from './reported-vs-recomputed.js';
+import { withinStudyCheck } from './within-study.js';
 
 export const CHECKS: readonly QaCheck[] = [
   inputCheck,
@@ -15,4 +16,5 @@ export const CHECKS: readonly QaCheck[] = [
   calculatedCheck,
   normedVsRawCheck,
   plausibilityCheck,
+  withinStudyCheck,
 ];
