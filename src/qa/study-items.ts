@@ -51,6 +51,13 @@ export interface StudyItem {
   measure: ItemMeasure;
   source: 'reported' | 'calculated' | 'curve';
   pool: string;
+  /**
+   * The loose pool: the same without the other interventions, groups apart from individuals (a
+   * study's individual table and group table may each be consistently curated in another unit, and
+   * the loose pool has no centre to tell which). Only a factor no inhibitor or route explains (≥ ×30)
+   * is named from it, for records whose strict pool has too few arms.
+   */
+  loosePool: string;
   study_sid: string;
   study_name: string;
   subject: string | null;
@@ -67,12 +74,19 @@ export interface StudyItem {
   profile: CurveProfile | null;
 }
 
+/** Failed conversions are cached too: mathjs takes ~1 ms to fail (a dose in `count`). */
+const factorCache = new Map<string, number | null>();
 function tryFactor(from: string, to: string, molarMass: number | null): number | null {
+  const key = `${from}|${to}|${molarMass}`;
+  if (factorCache.has(key)) return factorCache.get(key) as number | null;
+  let factor: number | null;
   try {
-    return conversionFactor(from, to, molarMass === null ? undefined : { molarMass });
+    factor = conversionFactor(from, to, molarMass === null ? undefined : { molarMass });
   } catch {
-    return null;
+    factor = null;
   }
+  factorCache.set(key, factor);
+  return factor;
 }
 
 /** The dose and the pool's condition text of an intervention set, for the record's substance. */
@@ -80,6 +94,8 @@ interface ArmSetting {
   dose: ArmDose | null;
   /** route, application and every other intervention of the set, as pool key text. */
   condition: string;
+  /** The same without the other interventions (the loose pool). */
+  looseCondition: string;
 }
 
 function armSetting(ctx: QaContext, pks: readonly number[], substance: string | null): ArmSetting {
@@ -101,14 +117,10 @@ function armSetting(ctx: QaContext, pks: readonly number[], substance: string | 
     dose = grams === null ? { pk: primary.pk, value: primary.value as number, unit: primary.unit as string } : { pk: primary.pk, value: (primary.value as number) * grams, unit: 'gram' };
   }
   const route = primary ? `${primary.route ?? ''}/${primary.application ?? ''}/${primary.substance ?? ''}/${dose?.unit}` : 'no dose';
-  return { dose, condition: `${route}|${others.join(',')}` };
+  return { dose, condition: `${route}|${others.join(',')}`, looseCondition: route };
 }
 
-const hoursCache = new Map<string, number | null>();
-function hoursPer(unit: string): number | null {
-  if (!hoursCache.has(unit)) hoursCache.set(unit, tryFactor(unit, 'hour', null));
-  return hoursCache.get(unit) as number | null;
-}
+const hoursPer = (unit: string): number | null => tryFactor(unit, 'hour', null);
 
 /** A timecourse's positive points after the dose, hours and canonical concentrations, ascending; null when unusable. */
 export function curveProfile(rt: RecomputedTimecourse, molarMass: number | null): { profile: CurveProfile; unit: string } | null {
@@ -193,6 +205,7 @@ export function studyItems(ctx: QaContext): StudyItem[] {
     items.push({
       arm: p.key, record: recordOf(p),
       measure, source: p.source, pool: poolKey(o.study_sid, p.source, o.substance, o.tissue, setting.condition, measure, p.unit, intervalOf(o, measure)),
+      loosePool: `loose|${poolKey(o.study_sid, p.source, o.substance, o.tissue, setting.looseCondition, measure, p.unit, intervalOf(o, measure))}|${o.individual_pk === null ? 'group' : 'individual'}`,
       study_sid: o.study_sid, study_name: o.study_name, subject: p.subject,
       log: normalised ? raw - Math.log((setting.dose as ArmDose).value) : raw, rawLog: normalised ? raw : null,
       value: p.value, unit: p.unit, dose: setting.dose, bodyWeightKg: p.bodyWeightKg, output: o, timecourse: null, profile: null,
@@ -207,6 +220,7 @@ export function studyItems(ctx: QaContext): StudyItem[] {
     items.push({
       arm: rt.key, record: `timecourse:${rt.tc.subset_pk}`, measure: 'curve', source: 'curve',
       pool: poolKey(rt.tc.study_sid, 'curve', member.substance, member.tissue, setting.condition, 'curve', curve.unit, ''),
+      loosePool: `loose|${poolKey(rt.tc.study_sid, 'curve', member.substance, member.tissue, setting.looseCondition, 'curve', curve.unit, '')}|${rt.tc.individual_pk === null ? 'group' : 'individual'}`,
       study_sid: rt.tc.study_sid, study_name: rt.tc.study_name, subject: subjectLabel(subjectOf(rt.tc)),
       log: 0, rawLog: setting.dose ? 0 : null, value: NaN, unit: curve.unit, dose: setting.dose,
       bodyWeightKg: ctx.bodyWeightKg(rt.tc), output: null, timecourse: rt, profile: curve.profile,

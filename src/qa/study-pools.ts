@@ -23,6 +23,11 @@ export const SPREAD_FLOOR = 0.3;
 export const MIN_ARMS = 3;
 /** A curve is compared with at most this many others of its pool (first by subset pk): bounded time. */
 export const MAX_CURVE_SIBLINGS = 60;
+/**
+ * Beyond this many arms one arm cannot move the median or the MAD: the centre and spread are computed once
+ * over the whole pool instead of once per arm left out (bounded time on studies with hundreds of individuals).
+ */
+export const LEAVE_OUT_ARMS = 30;
 /** Sampling times that must overlap for two curves to be compared. */
 export const MIN_OVERLAP = 3;
 
@@ -38,6 +43,8 @@ export interface Deviation {
   doseRatio: number | null;
   /** Number of other arms. */
   arms: number;
+  /** From the loose pool (study-items.ts): only a factor ≥ ×30 may be named. */
+  loose: boolean;
 }
 
 /** Median log ratio of curve a to curve b at a's sampling times within b's range; null with fewer than MIN_OVERLAP. */
@@ -72,8 +79,23 @@ export function curveLevels(curves: readonly StudyItem[]): StudyItem[] {
   return levelled;
 }
 
+/** Centre and spread of the logs, raw logs and doses of some items (see poolDeviations). */
+function statistics(others: readonly StudyItem[]) {
+  const logs = others.map((i) => i.log);
+  const centre = median(logs);
+  const s = Math.max(scaledMad(logs, centre), SPREAD_FLOOR);
+  const raws = others.map((i) => i.rawLog);
+  const rawComplete = raws.every((r): r is number => r !== null);
+  const rawCentre = rawComplete ? median(raws as number[]) : NaN;
+  const sRaw = rawComplete ? Math.max(scaledMad(raws as number[], rawCentre), SPREAD_FLOOR) : null;
+  const units = new Set(others.map((i) => i.dose?.unit ?? null));
+  const doseUnits = units.size === 1 ? [...units][0] : null;
+  const doseMedian = doseUnits === null ? NaN : median(others.map((i) => i.dose!.value));
+  return { centre, s, rawCentre, sRaw, doseMedian, doseUnits };
+}
+
 /** Each item's deviation from the other arms of its pool; pools with fewer than MIN_ARMS arms give none. */
-export function poolDeviations(pool: readonly StudyItem[]): Deviation[] {
+export function poolDeviations(pool: readonly StudyItem[], loose = false): Deviation[] {
   const byArm = new Map<string, StudyItem[]>();
   for (const item of pool) {
     const list = byArm.get(item.arm);
@@ -82,27 +104,21 @@ export function poolDeviations(pool: readonly StudyItem[]): Deviation[] {
   }
   if (byArm.size < MIN_ARMS) return [];
   const deviations: Deviation[] = [];
+  const whole = byArm.size > LEAVE_OUT_ARMS ? statistics(pool) : null;
   for (const [arm, own] of byArm) {
-    const others = pool.filter((i) => i.arm !== arm);
-    const logs = others.map((i) => i.log);
-    const centre = median(logs);
-    const s = Math.max(scaledMad(logs, centre), SPREAD_FLOOR);
-    const raws = others.map((i) => i.rawLog);
-    const rawComplete = raws.every((r): r is number => r !== null);
-    const rawCentre = rawComplete ? median(raws as number[]) : NaN;
-    const sRaw = rawComplete ? Math.max(scaledMad(raws as number[], rawCentre), SPREAD_FLOOR) : null;
-    const doses = others.map((i) => i.dose);
+    const { centre, s, rawCentre, sRaw, doseMedian, doseUnits } = whole ?? statistics(pool.filter((i) => i.arm !== arm));
     for (const item of own) {
-      const sameUnit = item.dose !== null && doses.every((d) => d !== null && d.unit === item.dose?.unit);
-      const doseRatio = sameUnit ? median(doses.map((d) => d!.value)) / item.dose!.value : null;
+      const sameUnit = item.dose !== null && doseUnits === item.dose.unit;
+      const doseRatio = sameUnit ? doseMedian / item.dose!.value : null;
       deviations.push({
         item,
         d: item.log - centre,
         s,
-        dRaw: rawComplete && item.rawLog !== null ? item.rawLog - rawCentre : null,
+        dRaw: sRaw !== null && item.rawLog !== null ? item.rawLog - rawCentre : null,
         sRaw,
         doseRatio,
         arms: byArm.size - 1,
+        loose,
       });
     }
   }

@@ -81,7 +81,8 @@ const CORROBORATING: Record<ItemMeasure, readonly ItemMeasure[]> = {
 /** The slip factor that makes a deviation an outlier, or null. */
 export function slipOf(dev: Deviation): SlipFactorMatch | null {
   if (Math.abs(dev.d) < Math.max(OUTLIER_K * dev.s, MIN_OUTLIER)) return null;
-  return nearestSlipFactor(dev.d, factorParameter(dev.item.measure), dev.item.bodyWeightKg, Math.max(BACK_K * dev.s, MIN_BACK));
+  const slip = nearestSlipFactor(dev.d, factorParameter(dev.item.measure), dev.item.bodyWeightKg, Math.max(BACK_K * dev.s, MIN_BACK));
+  return slip && dev.loose && Math.abs(Math.log(slip.factor)) < Math.log(BIG_FACTOR) ? null : slip;
 }
 
 interface OffRecord {
@@ -199,21 +200,37 @@ export function armFindings(arm: readonly Deviation[]): Finding[] {
   return findings;
 }
 
-/** Every deviation of the context, by arm. */
-export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
-  const pools = new Map<string, StudyItem[]>();
-  for (const item of studyItems(ctx)) {
-    const list = pools.get(item.pool);
+function groupBy(items: readonly StudyItem[], key: (item: StudyItem) => string): Map<string, StudyItem[]> {
+  const map = new Map<string, StudyItem[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
     if (list) list.push(item);
-    else pools.set(item.pool, [item]);
+    else map.set(k, [item]);
   }
+  return map;
+}
+
+/** Every deviation of the context, by arm: from the strict pool, else (too few arms there) from the loose one. */
+export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
+  const items = studyItems(ctx);
   const byArm = new Map<string, Deviation[]>();
-  for (const pool of pools.values()) {
-    const items = pool[0].measure === 'curve' ? curveLevels(pool) : pool;
-    for (const dev of poolDeviations(items)) {
-      const list = byArm.get(dev.item.arm);
-      if (list) list.push(dev);
-      else byArm.set(dev.item.arm, [dev]);
+  const add = (dev: Deviation) => {
+    const list = byArm.get(dev.item.arm);
+    if (list) list.push(dev);
+    else byArm.set(dev.item.arm, [dev]);
+  };
+  const placed = new Set<string>();
+  for (const pool of groupBy(items, (i) => i.pool).values()) {
+    for (const dev of poolDeviations(pool[0].measure === 'curve' ? curveLevels(pool) : pool)) {
+      add(dev);
+      placed.add(`${dev.item.record}|${dev.item.measure}|${dev.item.output?.pk ?? ''}`);
+    }
+  }
+  for (const pool of groupBy(items, (i) => i.loosePool).values()) {
+    const levelled = pool[0].measure === 'curve' ? curveLevels(pool) : pool;
+    for (const dev of poolDeviations(levelled, true)) {
+      if (!placed.has(`${dev.item.record}|${dev.item.measure}|${dev.item.output?.pk ?? ''}`)) add(dev);
     }
   }
   return byArm;
