@@ -8,6 +8,7 @@ import { inputCheck } from './input.js';
 import { normedVsRawCheck } from './normed-vs-raw.js';
 import { plausibilityCheck } from './plausibility.js';
 import { reportedVsRecomputedCheck } from './reported-vs-recomputed.js';
+import { timeAxisCheck } from './time-axis.js';
 import { withinStudyCheck } from './within-study.js';
 
 export const CHECKS: readonly QaCheck[] = [
@@ -17,4 +18,5 @@ export const CHECKS: readonly QaCheck[] = [
   normedVsRawCheck,
   plausibilityCheck,
   withinStudyCheck,
+  timeAxisCheck,
 ];
