@@ -17,6 +17,9 @@ export type FindingKind =
   | 'urine'
   /** PK identities among reported values of one subject and intervention set (checks/pk-identities.ts). */
   | 'pk-identity'
+  | 'within-study'
+  | 'time-axis'
+  | 'swap'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

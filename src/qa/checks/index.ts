@@ -10,6 +10,8 @@ import { pkIdentitiesCheck } from './pk-identities.js';
 import { plausibilityCheck } from './plausibility.js';
 import { reportedVsRecomputedCheck } from './reported-vs-recomputed.js';
 import { urineCheck } from './urine.js';
+import { timeAxisCheck } from './time-axis.js';
+import { withinStudyCheck } from './within-study.js';
 
 export const CHECKS: readonly QaCheck[] = [
   inputCheck,
@@ -19,4 +21,6 @@ export const CHECKS: readonly QaCheck[] = [
   plausibilityCheck,
   urineCheck,
   pkIdentitiesCheck,
+  withinStudyCheck,
+  timeAxisCheck,
 ];

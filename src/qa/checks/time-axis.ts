@@ -1,0 +1,194 @@
+/**
+ * The `time-axis` check (issue 13, item 6): a concentration timecourse whose
+ * times are minutes labelled hours (or the reverse).
+ *
+ * - Minutes ahead of an hour grid: in list order, the times rise, drop, and
+ *   rise again (5, 10, 15, 30, 60, 2, 3, 4 … h), and reading the leading run
+ *   as minutes (÷60) makes the whole list ascending. The leading run must look
+ *   like minutes: at least two whole numbers after the dose, up to at least 10,
+ *   and the concentrations must agree (in that order the curve zigzags less).
+ *   Merely unsorted times are no slip (hundreds of real timecourses are curated
+ *   out of order: 1.5, 2, …, 16, 0, 0.17, 0.33 …, which ÷60 does not sort; nor is
+ *   a rotated list, 3, 4, …, 24, 0.5, 1, 2, which ÷60 would sort but which is
+ *   ascending with its leading run moved to the end).
+ * - A sampling grid ×60 its siblings': most of its sampling times (after the
+ *   dose, in hours) ÷60 coincide with the times of another concentration
+ *   timecourse of the same study and substance, while as they are they
+ *   coincide with none; more siblings must share the ÷60 grid than its own
+ *   (with a single sibling in mirror image, neither is named: which one is
+ *   right needs the reference ranges across studies).
+ * Both are major with the cause "minutes as hours" (×1/60 "hours as minutes"),
+ * culprit the timecourse. What it cannot see: a single timecourse in its study
+ * whose grid is uniformly ×60 (the within-study check sees its t½ or tmax
+ * against its siblings', the reference ranges the rest).
+ */
+import { subjectLabel, subjectOf } from '../../data/dataset.js';
+import type { TimecourseRecord } from '../../data/model.js';
+import { conversionFactor } from '../../units/convert.js';
+import type { QaCheck } from '../check.js';
+import type { QaContext, RecomputedTimecourse } from '../context.js';
+import { finding, type Finding } from '../finding.js';
+import { concentrationSeries } from '../input-checks.js';
+
+/** Share of a timecourse's times that must coincide with a sibling's grid. */
+export const GRID_MATCH = 0.8;
+/** Times coincide within 3 % (or 1 minute). */
+export const GRID_TOLERANCE = 0.03;
+const MINUTE = 1 / 60;
+/** With the leading run as minutes the curve must zigzag at most 0.8× as much as with the times as curated. */
+export const ZIGZAG_RATIO = 0.8;
+/** A timecourse is compared with at most this many siblings: bounded time. */
+export const MAX_SIBLINGS = 100;
+
+const fmt = (x: number) => String(+x.toPrecision(4));
+
+function hoursPer(unit: string | null): number | null {
+  if (!unit) return null;
+  try {
+    return conversionFactor(unit, 'hour');
+  } catch {
+    return null;
+  }
+}
+
+/** Σ|Δ ln c| along ascending time: a single rise and fall is small, a curve put out of order zigzags. */
+export function logVariation(times: readonly number[], conc: readonly (number | null)[]): number {
+  const points = times.map((t, i) => [t, conc[i]] as const).filter((p): p is readonly [number, number] => p[1] !== null && p[1] > 0);
+  points.sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  for (let i = 1; i < points.length; i++) total += Math.abs(Math.log(points[i][1] / points[i - 1][1]));
+  return total;
+}
+
+/**
+ * The length of the leading run that, read as minutes, makes the list ascending; 0 when there is none.
+ * `times` in list order and in hours, `conc` aligned (null where missing). The concentrations must agree:
+ * with the leading run in minutes the curve must zigzag less (Σ|Δ ln c|) than with the times as they are.
+ */
+export function leadingMinutes(times: readonly number[], conc: readonly (number | null)[]): number {
+  const drop = times.findIndex((t, i) => i > 0 && t < times[i - 1]);
+  if (drop <= 0) return 0;
+  const lead = times.slice(0, drop);
+  const after = lead.filter((t) => t > 0);
+  if (after.length < 2 || Math.max(...after) < 10 || !after.every((t) => Number.isInteger(t))) return 0;
+  const rest = times.slice(drop);
+  const ascending = (list: readonly number[]) => list.every((t, i) => i === 0 || t > list[i - 1]);
+  // A list rotated in curation (3, 4, …, 24, 0.5, 1, 2) is ascending with its leading run moved to the end.
+  if (ascending([...rest, ...lead])) return 0;
+  const minutes = [...lead.map((t) => t / 60), ...rest];
+  if (!ascending(minutes)) return 0;
+  return logVariation(minutes, conc) < ZIGZAG_RATIO * logVariation(times, conc) ? drop : 0;
+}
+
+/** Share of `times` that coincide with a time of `grid` (ascending). */
+export function gridShare(times: readonly number[], grid: readonly number[]): number {
+  if (times.length === 0) return 0;
+  let hits = 0;
+  for (const t of times) {
+    if (grid.some((g) => Math.abs(g - t) <= Math.max(GRID_TOLERANCE * Math.max(g, t), MINUTE))) hits++;
+  }
+  return hits / times.length;
+}
+
+function timeFinding(tc: TimecourseRecord, check: string, factor: number, message: string, details: Record<string, unknown>): Finding {
+  const minutesAsHours = factor > 1;
+  return finding({
+    kind: 'time-axis',
+    check: `time-axis/${check}`,
+    severity: 'major',
+    study_sid: tc.study_sid,
+    study_name: tc.study_name,
+    subset_pk: tc.subset_pk,
+    measurement_type: tc.measurement_type,
+    subject: subjectLabel(subjectOf(tc)),
+    ratio: factor,
+    suspected_cause: minutesAsHours ? 'minutes as hours (×60)' : 'hours as minutes (×1/60)',
+    culprit: 'timecourse',
+    message,
+    details: { ...details, cause_kinds: ['unit-factor'], cause_factors: [factor] },
+  });
+}
+
+/** The leading-minutes finding of one timecourse, or null. */
+export function leadingMinutesFinding(rt: RecomputedTimecourse): Finding | null {
+  const { tc } = rt;
+  const perHour = hoursPer(tc.time_unit);
+  if (perHour === null) return null;
+  const series = concentrationSeries(tc)?.values ?? [];
+  const kept = tc.time.map((t, i) => [t, series[i] ?? null] as const).filter((p): p is readonly [number, number | null] => p[0] !== null && Number.isFinite(p[0]));
+  const times = kept.map(([t]) => t * perHour);
+  const lead = leadingMinutes(times, kept.map(([, c]) => c));
+  if (lead === 0) return null;
+  const bolus = rt.dose?.route === 'iv-bolus' ? '; for an IV bolus the peak at the first sample then sits hours after the dose' : '';
+  return timeFinding(
+    tc, 'leading-minutes', 60,
+    `the first ${lead} times (${times.slice(0, lead).map(fmt).join(', ')} h) run ahead of the rest (${times.slice(lead, lead + 3).map(fmt).join(', ')} … h); read as minutes they make the time axis ascending${bolus}`,
+    { leading: lead },
+  );
+}
+
+interface Grid {
+  rt: RecomputedTimecourse;
+  /** Distinct positive times after the dose, hours, ascending. */
+  times: number[];
+}
+
+function gridOf(rt: RecomputedTimecourse): Grid | null {
+  const perHour = hoursPer(rt.tc.time_unit);
+  if (perHour === null) return null;
+  const shift = rt.dose?.time ?? 0;
+  const times = [...new Set(rt.tc.time.filter((t): t is number => t !== null && Number.isFinite(t)).map((t) => (t - shift) * perHour))]
+    .filter((t) => t > 0)
+    .sort((a, b) => a - b);
+  return times.length >= 3 ? { rt, times } : null;
+}
+
+/** Timecourses whose grid is ×60 (or ×1/60) that of more siblings (same study and substance) than share their own. */
+export function siblingGridFindings(grids: readonly Grid[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const g of grids) {
+    const siblings = grids.slice(0, MAX_SIBLINGS + 1).filter((s) => s !== g);
+    const own = siblings.filter((s) => gridShare(g.times, s.times) >= GRID_MATCH).length;
+    for (const factor of [60, 1 / 60]) {
+      const scaled = g.times.map((t) => t / factor);
+      const matching = siblings.filter((s) => gridShare(scaled, s.times) >= GRID_MATCH && gridShare(g.times, s.times) < 0.5);
+      if (matching.length === 0 || matching.length <= own) continue;
+      // One sibling in mirror image: no majority tells which of the two is right.
+      if (siblings.length === 1) continue;
+      const which = factor > 1 ? '÷60' : '×60';
+      findings.push(
+        timeFinding(
+          g.rt.tc, 'sibling-grid', factor,
+          `its sampling times ${which} (${g.times.slice(0, 4).map((t) => fmt(t / factor)).join(', ')} … h) are the grid of ${matching.length} sibling timecourse(s) of the study (subsets ${matching.slice(0, 5).map((s) => s.rt.tc.subset_pk).join(', ')}), as they are of ${own}`,
+          { siblings: matching.map((s) => s.rt.tc.subset_pk) },
+        ),
+      );
+      break;
+    }
+  }
+  return findings;
+}
+
+export const timeAxisCheck: QaCheck = {
+  kind: 'time-axis',
+  description: 'minutes curated as hours in a concentration timecourse: a leading run of minutes ahead of an hour grid, or a sampling grid ×60 that of its sibling timecourses',
+  run(ctx: QaContext) {
+    const findings: Finding[] = [];
+    const byStudySubstance = new Map<string, Grid[]>();
+    for (const rt of ctx.timecourses) {
+      const lead = leadingMinutesFinding(rt);
+      if (lead) findings.push(lead);
+      const grid = gridOf(rt);
+      if (!grid) continue;
+      const key = `${rt.tc.study_sid}|${rt.tc.substance}`;
+      const list = byStudySubstance.get(key);
+      if (list) list.push(grid);
+      else byStudySubstance.set(key, [grid]);
+    }
+    const flagged = new Set(findings.map((f) => f.subset_pk));
+    for (const grids of byStudySubstance.values()) {
+      for (const f of siblingGridFindings(grids)) if (!flagged.has(f.subset_pk)) findings.push(f);
+    }
+    return findings;
+  },
+};

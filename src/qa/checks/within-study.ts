@@ -1,0 +1,251 @@
+/**
+ * The `within-study` check (issue 13, item 3): the records of one study —
+ * groups, individuals, arms, periods — for the same substance, tissue, route
+ * and other interventions, compared with each other after dose normalisation
+ * (study-items.ts, study-pools.ts): reported and stored calculated Cmax, AUC,
+ * CL, V, t½, kel, tmax, MRT, and whole concentration curves (an individual's
+ * against its group's mean and its siblings', an arm's against its sibling
+ * arms'). It sees studies with at least three arms in a pool; a single-arm
+ * study, or a slip shared by every arm (one dosing for all), is invisible here.
+ *
+ * A record is off when it lies beyond max(3·s, ln 5) of the centre of the other
+ * arms (never a plain ×2–3: between-subject CV is 30–80 %) and a slip factor of
+ * causes.ts (×10, ×1000, ×60, ×24, per-kg …) brings it back within
+ * max(2·s, ln 1.6). Which record holds the slip (culprit):
+ * - the dose, when the arm's exposure (Cmax, AUC, curve) is off by the factor
+ *   after dose normalisation but in line before it, and its dose is that
+ *   factor away from its siblings' doses;
+ * - else the reported output, or the timecourse (its curve or the values PK-DB
+ *   calculated from it; a time factor on those is its time axis: minutes as hours).
+ *
+ * Severity: biology can move an arm tenfold (an inhibitor is kept apart by the
+ * pool, but a cirrhosis group is not), never by ×60 or ×1000 in one parameter
+ * alone. So a factor of 30 or more is major unless another record of the same
+ * arm moves the same way (then it is the arm, not a slip); ×10, ×16.7 and ×24
+ * are major only when another record of the arm that biology would move along
+ * with it is in line (an AUC ×10 with the same arm's CL or t½ in line cannot be
+ * physiology), or when the dose is the culprit; otherwise minor.
+ */
+import type { QaCheck } from '../check.js';
+import type { QaContext } from '../context.js';
+import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
+import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
+import { curveLevels, poolDeviations, type Deviation } from '../study-pools.js';
+import { studyItems, type ItemMeasure, type StudyItem } from '../study-items.js';
+import type { ReportedParameter } from '../tolerances.js';
+
+/** Thresholds on the log scale (see the header). */
+export const OUTLIER_K = 3;
+export const MIN_OUTLIER = Math.log(5);
+export const BACK_K = 2;
+export const MIN_BACK = Math.log(1.6);
+/** Another record of the arm is in line within ×2, moves with it beyond ×3. */
+export const IN_LINE = Math.log(2);
+export const SAME_WAY = Math.log(3);
+/** Factors at least this large are beyond biology within one study. */
+export const BIG_FACTOR = 30;
+/** A dose culprit needs the dose ratio to the siblings within ×1.5 of the factor. */
+export const DOSE_RATIO_TOLERANCE = Math.log(1.5);
+
+const fmt = (x: number) => String(+x.toPrecision(3));
+const TIME_MEASURES: ReadonlySet<ItemMeasure> = new Set(['thalf', 'kel', 'tmax', 'mrt']);
+
+/** The parameter whose slip factors apply (causes.ts vocabulary); a curve slips like a Cmax, an MRT like a t½. */
+function factorParameter(measure: ItemMeasure): ReportedParameter {
+  return measure === 'curve' ? 'cmax' : measure === 'mrt' ? 'thalf' : measure;
+}
+
+/** +1 when biology (slower elimination, higher bioavailability) raises it with exposure, −1 when it lowers it, 0 when unrelated. */
+const DIRECTION: Record<ItemMeasure, number> = {
+  cmax: 1, auc_end: 1, auc_inf: 1, curve: 1, thalf: 1, mrt: 1, kel: -1, clearance: -1, vd: 0, vd_ss: 0, tmax: 0,
+};
+
+/**
+ * Measures that, in line in the same arm, make a slip of `measure` the only explanation:
+ * physiology moves AUC with CL and t½, t½ with CL (not with V), CL with AUC and t½.
+ */
+const CORROBORATING: Record<ItemMeasure, readonly ItemMeasure[]> = {
+  cmax: ['curve', 'auc_end', 'auc_inf', 'clearance', 'thalf', 'kel', 'vd', 'vd_ss', 'mrt'],
+  auc_end: ['curve', 'auc_inf', 'clearance', 'thalf', 'kel', 'mrt'],
+  auc_inf: ['curve', 'auc_end', 'clearance', 'thalf', 'kel', 'mrt'],
+  curve: ['cmax', 'auc_end', 'auc_inf', 'clearance'],
+  clearance: ['curve', 'auc_end', 'auc_inf', 'thalf', 'kel', 'mrt'],
+  vd: ['curve', 'cmax', 'clearance', 'thalf', 'kel', 'mrt'],
+  vd_ss: ['curve', 'cmax', 'clearance', 'thalf', 'kel', 'mrt'],
+  thalf: ['curve', 'auc_end', 'auc_inf', 'clearance', 'kel', 'mrt'],
+  kel: ['curve', 'auc_end', 'auc_inf', 'clearance', 'thalf', 'mrt'],
+  mrt: ['curve', 'auc_end', 'auc_inf', 'clearance', 'thalf', 'kel'],
+  tmax: ['curve', 'cmax'],
+};
+
+/** The slip factor that makes a deviation an outlier, or null. */
+export function slipOf(dev: Deviation): SlipFactorMatch | null {
+  if (Math.abs(dev.d) < Math.max(OUTLIER_K * dev.s, MIN_OUTLIER)) return null;
+  const slip = nearestSlipFactor(dev.d, factorParameter(dev.item.measure), dev.item.bodyWeightKg, Math.max(BACK_K * dev.s, MIN_BACK));
+  return slip && dev.loose && Math.abs(Math.log(slip.factor)) < Math.log(BIG_FACTOR) ? null : slip;
+}
+
+interface OffRecord {
+  record: string;
+  devs: Deviation[];
+  /** The deviation that decides (curve first, then the record's first off measure) and its factor. */
+  lead: Deviation;
+  slip: SlipFactorMatch;
+}
+
+/** A curve slip is named by the curve, a time-axis slip by the time measures (its AUC moves with them). */
+const LEAD_ORDER: readonly ItemMeasure[] = ['curve', 'cmax', 'thalf', 'tmax', 'kel', 'mrt', 'auc_inf', 'auc_end', 'clearance', 'vd', 'vd_ss'];
+
+/** A dose slip: exposure off by the factor after normalisation, in line before, the dose that factor from the siblings'. */
+function doseCulprit(off: OffRecord): boolean {
+  const { lead, slip } = off;
+  if (!(lead.item.measure === 'curve' || lead.item.measure === 'cmax' || lead.item.measure.startsWith('auc'))) return false;
+  if (lead.dRaw === null || lead.sRaw === null || lead.doseRatio === null) return false;
+  if (Math.abs(lead.dRaw) > Math.max(BACK_K * lead.sRaw, IN_LINE)) return false;
+  return Math.abs(Math.log(lead.doseRatio) - Math.log(slip.factor)) <= DOSE_RATIO_TOLERANCE;
+}
+
+function describe(dev: Deviation): string {
+  const what = dev.item.measure === 'curve' ? 'curve' : `${dev.item.source} ${dev.item.measure}`;
+  const norm = dev.item.rawLog !== null && dev.item.measure !== 'curve' ? ' per dose' : '';
+  return `${what}${norm} ×${fmt(Math.exp(dev.d))}`;
+}
+
+function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Severity, culprit: Culprit, reason: string): Finding {
+  const { lead, slip } = off;
+  const item = lead.item;
+  const timeAxis = culprit === 'timecourse' && TIME_MEASURES.has(item.measure);
+  const cause =
+    culprit === 'dose'
+      ? `dose: the arm's exposure is ×${fmt(Math.exp(lead.d))} its siblings' per dose but in line without the dose; the curated dose ${fmt(item.dose!.value)} ${item.dose!.unit} is ×${fmt(1 / lead.doseRatio!)} theirs (${slip.text})`
+      : timeAxis
+        ? `${Math.abs(Math.log(slip.factor)) > Math.log(40) ? (slip.factor > 1 ? 'minutes as hours? ' : 'hours as minutes? ') : ''}the timecourse's time axis: ${slip.text}`
+        : slip.text;
+  const tc = item.timecourse?.tc ?? null;
+  const subsetPk = tc?.subset_pk ?? (off.record.startsWith('timecourse:') ? Number(off.record.slice('timecourse:'.length)) : null);
+  return finding({
+    kind: 'within-study',
+    check: `within-study/${culprit}`,
+    severity,
+    study_sid: item.study_sid,
+    study_name: item.study_name,
+    subset_pk: subsetPk,
+    output_pk: item.source === 'reported' ? (item.output?.pk ?? null) : null,
+    measurement_type: item.measure === 'curve' ? 'concentration' : item.measure,
+    subject: item.subject,
+    reported: item.measure === 'curve' ? null : item.value,
+    reported_unit: item.measure === 'curve' ? null : item.unit,
+    recomputed: item.measure === 'curve' ? null : item.value / Math.exp(lead.d),
+    recomputed_unit: item.measure === 'curve' ? null : item.unit,
+    ratio: Math.exp(lead.d),
+    suspected_cause: cause,
+    culprit,
+    intervention_pk: culprit === 'dose' ? item.dose!.pk : null,
+    message:
+      `${off.devs.map(describe).join(', ')} the centre of ${lead.arms} other arm(s) of the study (spread ×${fmt(Math.exp(lead.s))}); ` +
+      `${slip.text.split(' (')[0]} brings it back in line — ${reason}`,
+    details: {
+      record: off.record,
+      factor: slip.factor,
+      cause_kinds: [culprit === 'dose' ? 'dose' : slip.kind],
+      cause_factors: [slip.factor],
+      arm_records: arm.map((d) => ({ record: d.item.record, measure: d.item.measure, source: d.item.source, ratio: +Math.exp(d.d).toPrecision(3) })),
+    },
+  });
+}
+
+/** The findings of one arm: its off records judged against its other records. */
+export function armFindings(arm: readonly Deviation[]): Finding[] {
+  const byRecord = new Map<string, Deviation[]>();
+  for (const dev of arm) {
+    const list = byRecord.get(dev.item.record);
+    if (list) list.push(dev);
+    else byRecord.set(dev.item.record, [dev]);
+  }
+  const offs: OffRecord[] = [];
+  for (const [record, devs] of byRecord) {
+    const slipped = devs.filter((d) => slipOf(d) !== null).sort((a, b) => LEAD_ORDER.indexOf(a.item.measure) - LEAD_ORDER.indexOf(b.item.measure));
+    if (slipped.length === 0) continue;
+    offs.push({ record, devs: slipped, lead: slipped[0], slip: slipOf(slipped[0]) as SlipFactorMatch });
+  }
+  const findings: Finding[] = [];
+  for (const off of offs) {
+    const others = arm.filter((d) => d.item.record !== off.record);
+    const sign = Math.sign(off.lead.d) * DIRECTION[off.lead.item.measure];
+    const sameWay = others.filter((d) => sign !== 0 && DIRECTION[d.item.measure] * Math.sign(d.d) === sign && Math.abs(d.d) > SAME_WAY);
+    const corroborating = others.filter((d) => CORROBORATING[off.lead.item.measure].includes(d.item.measure) && Math.abs(d.d) <= IN_LINE);
+    const dose = doseCulprit(off);
+    const big = Math.abs(Math.log(off.slip.factor)) >= Math.log(BIG_FACTOR);
+    const culprit: Culprit = dose ? 'dose' : off.lead.item.source === 'reported' ? 'output' : 'timecourse';
+    let severity: Severity;
+    let reason: string;
+    if (sameWay.length > 0 && !dose) {
+      severity = 'minor';
+      reason = `but ${sameWay.map(describe).join(', ')} of the same arm move the same way: a different population or treatment rather than a slip?`;
+    } else if (dose) {
+      severity = 'major';
+      reason = 'the dose is the one record the arm does not share with its siblings';
+    } else if (big) {
+      severity = 'major';
+      reason = 'no physiology moves one arm this far';
+    } else if (corroborating.length > 0) {
+      severity = 'major';
+      reason = `while ${corroborating.map(describe).join(', ')} of the same arm are in line, which physiology would have moved with it`;
+    } else {
+      severity = 'minor';
+      reason = 'no other record of the arm tells a slip from a different population';
+    }
+    findings.push(recordFinding(off, arm, severity, culprit, reason));
+  }
+  return findings;
+}
+
+function groupBy(items: readonly StudyItem[], key: (item: StudyItem) => string): Map<string, StudyItem[]> {
+  const map = new Map<string, StudyItem[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
+    if (list) list.push(item);
+    else map.set(k, [item]);
+  }
+  return map;
+}
+
+/** Every deviation of the context, by arm: from the strict pool, else (too few arms there) from the loose one. */
+export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
+  const items = studyItems(ctx);
+  const byArm = new Map<string, Deviation[]>();
+  const add = (dev: Deviation) => {
+    const list = byArm.get(dev.item.arm);
+    if (list) list.push(dev);
+    else byArm.set(dev.item.arm, [dev]);
+  };
+  const placed = new Set<string>();
+  for (const pool of groupBy(items, (i) => i.pool).values()) {
+    for (const dev of poolDeviations(pool[0].measure === 'curve' ? curveLevels(pool) : pool)) {
+      add(dev);
+      placed.add(`${dev.item.record}|${dev.item.measure}|${dev.item.output?.pk ?? ''}`);
+    }
+  }
+  for (const pool of groupBy(items, (i) => i.loosePool).values()) {
+    const levelled = pool[0].measure === 'curve' ? curveLevels(pool) : pool;
+    for (const dev of poolDeviations(levelled, true)) {
+      if (!placed.has(`${dev.item.record}|${dev.item.measure}|${dev.item.output?.pk ?? ''}`)) add(dev);
+    }
+  }
+  return byArm;
+}
+
+export const withinStudyCheck: QaCheck = {
+  kind: 'within-study',
+  description: 'each arm, group or individual against the other arms of its study (same substance, tissue, route, co-interventions), dose-normalised: Cmax, AUC, CL, V, t½, tmax and whole curves; an outlier by a slip factor',
+  run(ctx) {
+    // A reported value that its own timecourse already convicts of a named slip is not reported twice.
+    const named = new Set(ctx.comparisons.filter((c) => c.verdict.classification === 'major' && c.verdict.causes.length > 0).map((c) => c.output.pk));
+    const findings: Finding[] = [];
+    for (const arm of armDeviations(ctx).values()) {
+      for (const f of armFindings(arm)) if (f.culprit !== 'output' || f.output_pk === null || !named.has(f.output_pk)) findings.push(f);
+    }
+    return findings;
+  },
+};

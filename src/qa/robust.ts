@@ -1,0 +1,38 @@
+/**
+ * Robust location and scale for the within-study comparisons (checks/within-study.ts):
+ * PK parameters are log-normal (between-subject CV 30–80 %), and a slip is one
+ * value off by a large factor, so the centre is the median of the logs and the
+ * spread the scaled median absolute deviation (MAD), neither of which a single
+ * slipped value moves (Rousseeuw & Croux 1993; Hampel's identifier).
+ */
+
+/** 1.4826: the MAD of a normal sample times this estimates its standard deviation. */
+export const MAD_SCALE = 1.4826;
+
+/** The median of finite numbers; NaN for none. Does not modify its input. */
+export function median(values: readonly number[]): number {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  const mid = n >> 1;
+  return n % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** MAD_SCALE · median(|x − centre|): a standard deviation that ignores outliers; NaN for none. */
+export function scaledMad(values: readonly number[], centre = median(values)): number {
+  return MAD_SCALE * median(values.map((v) => Math.abs(v - centre)));
+}
+
+/** Log-linear interpolation of a positive profile (times ascending) at t; null outside its range or across a non-positive point. */
+export function interpolateLog(times: readonly number[], values: readonly number[], t: number): number | null {
+  const n = times.length;
+  if (n === 0 || t < times[0] || t > times[n - 1]) return null;
+  let hi = 0;
+  while (hi < n - 1 && times[hi] < t) hi++;
+  if (times[hi] === t) return values[hi] > 0 ? values[hi] : null;
+  const lo = hi - 1;
+  if (lo < 0) return null;
+  const [t0, t1, c0, c1] = [times[lo], times[hi], values[lo], values[hi]];
+  if (!(c0 > 0) || !(c1 > 0) || t1 === t0) return null;
+  return Math.exp(Math.log(c0) + ((t - t0) / (t1 - t0)) * (Math.log(c1) - Math.log(c0)));
+}

@@ -1,0 +1,230 @@
+/**
+ * The records of a study that checks/within-study.ts compares with each other:
+ * every reported or stored calculated PK parameter and every concentration
+ * timecourse, with the arm it belongs to, the dose it is normalised by and the
+ * pool of records it may be compared with.
+ *
+ * - An arm is a match key (study, subject, intervention set, substance, tissue).
+ * - The pool: same study, substance, tissue, route and application of the dose,
+ *   the same other interventions (a co-medication, a fasting state: an
+ *   inhibitor raises an AUC tenfold, which must never look like a slip), the
+ *   same measurement type and canonical unit (and for auc_end the interval).
+ * - Dose normalisation (linear PK): Cmax, AUC and concentrations ÷ dose; CL,
+ *   V, t½, kel, tmax and MRT are dose-independent and compared as they are.
+ *   The dose is the set's one `dosing` with a value (or the one of the record's
+ *   substance), in grams when it converts (molar with the molar mass);
+ *   a metabolite is normalised by its parent's dose.
+ */
+import type { InterventionRecord, OutputRecord } from '../data/model.js';
+import { subjectLabel, subjectOf } from '../data/dataset.js';
+import { conversionFactor } from '../units/convert.js';
+import type { QaContext, RecomputedTimecourse } from './context.js';
+import { concentrationSeries } from './input-checks.js';
+import { canonicalUnit, type ParameterValue } from './parameters.js';
+import type { ReportedParameter } from './tolerances.js';
+
+export type ItemMeasure = ReportedParameter | 'mrt' | 'curve';
+
+/** Measures divided by the dose before comparing (exposure ∝ dose). */
+export const EXPOSURE: ReadonlySet<ItemMeasure> = new Set(['cmax', 'auc_end', 'auc_inf', 'curve']);
+const PARAMETERS: ReadonlySet<string> = new Set(['cmax', 'auc_end', 'auc_inf', 'clearance', 'vd', 'vd_ss', 'thalf', 'kel', 'tmax', 'mrt']);
+
+export interface ArmDose {
+  /** The dosing intervention's pk. */
+  pk: number;
+  /** In grams when the unit converts, else in `unit`. */
+  value: number;
+  unit: string;
+}
+
+export interface CurveProfile {
+  /** Hours after the dose, ascending, > 0, with a positive concentration. */
+  time: number[];
+  /** Concentrations in the canonical unit. */
+  conc: number[];
+}
+
+export interface StudyItem {
+  arm: string;
+  /** `output:<pk>` or `timecourse:<subset_pk>`: a stored calculated output belongs to its timecourse. */
+  record: string;
+  measure: ItemMeasure;
+  source: 'reported' | 'calculated' | 'curve';
+  pool: string;
+  /**
+   * The loose pool: the same without the other interventions, groups apart from individuals (a
+   * study's individual table and group table may each be consistently curated in another unit, and
+   * the loose pool has no centre to tell which). Only a factor no inhibitor or route explains (≥ ×30)
+   * is named from it, for records whose strict pool has too few arms.
+   */
+  loosePool: string;
+  study_sid: string;
+  study_name: string;
+  subject: string | null;
+  /** ln of the value (÷ dose for exposure measures); for a curve 0 (its level comes from the profiles). */
+  log: number;
+  /** ln of the value before dose normalisation (exposure measures with a dose), else null. */
+  rawLog: number | null;
+  value: number;
+  unit: string;
+  dose: ArmDose | null;
+  bodyWeightKg: number | null;
+  output: OutputRecord | null;
+  timecourse: RecomputedTimecourse | null;
+  profile: CurveProfile | null;
+}
+
+/** Failed conversions are cached too: mathjs takes ~1 ms to fail (a dose in `count`). */
+const factorCache = new Map<string, number | null>();
+function tryFactor(from: string, to: string, molarMass: number | null): number | null {
+  const key = `${from}|${to}|${molarMass}`;
+  if (factorCache.has(key)) return factorCache.get(key) as number | null;
+  let factor: number | null;
+  try {
+    factor = conversionFactor(from, to, molarMass === null ? undefined : { molarMass });
+  } catch {
+    factor = null;
+  }
+  factorCache.set(key, factor);
+  return factor;
+}
+
+/** The dose and the pool's condition text of an intervention set, for the record's substance. */
+interface ArmSetting {
+  dose: ArmDose | null;
+  /** route, application and every other intervention of the set, as pool key text. */
+  condition: string;
+  /** The same without the other interventions (the loose pool). */
+  looseCondition: string;
+}
+
+function armSetting(ctx: QaContext, pks: readonly number[], substance: string | null): ArmSetting {
+  const interventions: InterventionRecord[] = [];
+  for (const pk of pks) {
+    const i = ctx.dataset.intervention(pk);
+    if (i && i.normed) interventions.push(i);
+  }
+  const dosings = interventions.filter((i) => i.measurement_type === 'dosing' && i.value !== null && i.value > 0 && i.unit);
+  const primary = dosings.length === 1 ? dosings[0] : (dosings.find((d) => d.substance === substance) ?? null);
+  const others = interventions
+    .filter((i) => i !== primary)
+    .map((i) => `${i.measurement_type}:${i.substance ?? ''}:${i.choice ?? ''}:${i.route ?? ''}`)
+    .sort();
+  let dose: ArmDose | null = null;
+  if (primary) {
+    const molar = ctx.molarMass(primary.substance);
+    const grams = tryFactor(primary.unit as string, 'gram', molar);
+    dose = grams === null ? { pk: primary.pk, value: primary.value as number, unit: primary.unit as string } : { pk: primary.pk, value: (primary.value as number) * grams, unit: 'gram' };
+  }
+  const route = primary ? `${primary.route ?? ''}/${primary.application ?? ''}/${primary.substance ?? ''}/${dose?.unit}` : 'no dose';
+  return { dose, condition: `${route}|${others.join(',')}`, looseCondition: route };
+}
+
+const hoursPer = (unit: string): number | null => tryFactor(unit, 'hour', null);
+
+/** A timecourse's positive points after the dose, hours and canonical concentrations, ascending; null when unusable. */
+export function curveProfile(rt: RecomputedTimecourse, molarMass: number | null): { profile: CurveProfile; unit: string } | null {
+  const { tc } = rt;
+  const series = concentrationSeries(tc);
+  if (!series || !tc.time_unit || !tc.unit || series.values.length !== tc.time.length) return null;
+  const perHour = hoursPer(tc.time_unit);
+  const canonical = canonicalUnit(tc.unit, molarMass);
+  if (perHour === null || canonical === null) return null;
+  const shift = rt.dose?.time ?? 0;
+  const points: [number, number][] = [];
+  tc.time.forEach((t, i) => {
+    const c = series.values[i];
+    if (t === null || c === null || !Number.isFinite(t) || !Number.isFinite(c)) return;
+    const h = (t - shift) * perHour;
+    if (h > 0 && c > 0) points.push([h, c * canonical.factor]);
+  });
+  points.sort((a, b) => a[0] - b[0]);
+  const time: number[] = [];
+  const conc: number[] = [];
+  for (const [h, c] of points) {
+    if (time.length && time[time.length - 1] === h) continue; // a duplicated time: the input check reports it
+    time.push(h);
+    conc.push(c);
+  }
+  return time.length >= 3 ? { profile: { time, conc }, unit: canonical.unit } : null;
+}
+
+/**
+ * Reported values are pooled apart from calculated values and curves: when a
+ * study's reported values share one slip (every CL in mL curated as L), a
+ * mixed pool would blame the records that are right.
+ */
+function poolKey(study: string, source: string, substance: string | null, tissue: string | null, condition: string, measure: string, unit: string, interval: string): string {
+  return [study, source === 'reported' ? 'reported' : 'timecourse', substance ?? '', tissue ?? '', condition, measure, unit, interval].join('|');
+}
+
+/** The interval of an auc_end (its end time in hours, two digits), '' otherwise. */
+function intervalOf(o: OutputRecord, measure: string): string {
+  if (measure !== 'auc_end' || o.time === null || !o.time_unit) return '';
+  const h = hoursPer(o.time_unit);
+  return h === null ? `${o.time} ${o.time_unit}` : `0-${+(o.time * h).toPrecision(2)}h`;
+}
+
+/** Every parameter and curve of the context as a within-study item. */
+export function studyItems(ctx: QaContext): StudyItem[] {
+  const items: StudyItem[] = [];
+  const settings = new Map<string, ArmSetting>();
+  const settingOf = (pks: readonly number[], substance: string | null) => {
+    const key = `${pks.join(',')}|${substance}`;
+    let s = settings.get(key);
+    if (!s) settings.set(key, (s = armSetting(ctx, pks, substance)));
+    return s;
+  };
+  // A stored calculated output belongs to the timecourse PK-DB computed it from (calculated.ts pairs them).
+  const subsetOfCalculated = new Map<number, number>();
+  for (const row of ctx.calculated) if (row.output_pk !== null && row.subset_pk !== null) subsetOfCalculated.set(row.output_pk, row.subset_pk);
+  const recordOf = (p: ParameterValue): string => {
+    if (p.source === 'reported') return `output:${p.output.pk}`;
+    const subset = p.output.subset_pk ?? subsetOfCalculated.get(p.output.pk) ?? ctx.timecoursesByKey.get(p.key)?.[0]?.tc.subset_pk;
+    return subset === undefined ? `calculated:${p.key}` : `timecourse:${subset}`;
+  };
+  const unsorted = new Map<string, boolean>();
+  const unsortedCalculated = (p: ParameterValue): boolean => {
+    const record = recordOf(p);
+    if (!unsorted.has(record)) {
+      const tc = record.startsWith('timecourse:') ? ctx.timecourseBySubset.get(Number(record.slice('timecourse:'.length)))?.tc : undefined;
+      const times = tc ? tc.time.filter((t): t is number => t !== null) : [];
+      unsorted.set(record, times.some((t, i) => i > 0 && t < times[i - 1]));
+    }
+    return unsorted.get(record) as boolean;
+  };
+  for (const p of ctx.parameters as readonly ParameterValue[]) {
+    if (!PARAMETERS.has(p.measurement_type) || p.value === null || !(p.value > 0) || p.unit === null) continue;
+    // A calculated AUC to the last sample depends on the sampling grid, and PK-DB integrated unsorted times in list order.
+    if (p.source === 'calculated' && (p.measurement_type === 'auc_end' || unsortedCalculated(p))) continue;
+    const o = p.output;
+    const measure = p.measurement_type as ItemMeasure;
+    const setting = settingOf(o.intervention_pks, o.substance);
+    const normalised = EXPOSURE.has(measure) && setting.dose !== null;
+    const raw = Math.log(p.value);
+    items.push({
+      arm: p.key, record: recordOf(p),
+      measure, source: p.source, pool: poolKey(o.study_sid, p.source, o.substance, o.tissue, setting.condition, measure, p.unit, intervalOf(o, measure)),
+      loosePool: `loose|${poolKey(o.study_sid, p.source, o.substance, o.tissue, setting.looseCondition, measure, p.unit, intervalOf(o, measure))}|${o.individual_pk === null ? 'group' : 'individual'}`,
+      study_sid: o.study_sid, study_name: o.study_name, subject: p.subject,
+      log: normalised ? raw - Math.log((setting.dose as ArmDose).value) : raw, rawLog: normalised ? raw : null,
+      value: p.value, unit: p.unit, dose: setting.dose, bodyWeightKg: p.bodyWeightKg, output: o, timecourse: null, profile: null,
+    });
+  }
+  for (const rt of ctx.timecourses) {
+    const member = rt.tc.output_pk.length ? ctx.dataset.output(rt.tc.output_pk[0]) : undefined;
+    if (!member || rt.key === null) continue;
+    const curve = curveProfile(rt, ctx.molarMass(member.substance));
+    if (!curve) continue;
+    const setting = settingOf(rt.tc.intervention_pk, member.substance);
+    items.push({
+      arm: rt.key, record: `timecourse:${rt.tc.subset_pk}`, measure: 'curve', source: 'curve',
+      pool: poolKey(rt.tc.study_sid, 'curve', member.substance, member.tissue, setting.condition, 'curve', curve.unit, ''),
+      loosePool: `loose|${poolKey(rt.tc.study_sid, 'curve', member.substance, member.tissue, setting.looseCondition, 'curve', curve.unit, '')}|${rt.tc.individual_pk === null ? 'group' : 'individual'}`,
+      study_sid: rt.tc.study_sid, study_name: rt.tc.study_name, subject: subjectLabel(subjectOf(rt.tc)),
+      log: 0, rawLog: setting.dose ? 0 : null, value: NaN, unit: curve.unit, dose: setting.dose,
+      bodyWeightKg: ctx.bodyWeightKg(rt.tc), output: null, timecourse: rt, profile: curve.profile,
+    });
+  }
+  return items;
+}

@@ -1,0 +1,126 @@
+/**
+ * The statistics of the within-study comparison (checks/within-study.ts):
+ * each record's deviation from the robust centre of the other arms of its pool
+ * (study-items.ts), on the log scale, with the spread of those arms.
+ *
+ * For a record x of arm A in a pool: d = ln x − median(ln y : y of arms ≠ A),
+ * s = max(MAD-scaled SD of those ln y, SPREAD_FLOOR). Leaving the whole arm out
+ * keeps an arm's reported and calculated Cmax from vouching for each other.
+ * A curve has no single value: its level is the median, over the other arms'
+ * curves, of the median log ratio at its sampling times (the other curve
+ * interpolated log-linearly), dose-normalised; then it is pooled like a value.
+ */
+import { interpolateLog, median, scaledMad } from './robust.js';
+import type { CurveProfile, StudyItem } from './study-items.js';
+
+/**
+ * The spread never counts as smaller than 0.3 on the log scale (CV ≈ 30 %):
+ * two or three arms that happen to agree closely say little about how far a
+ * fourth may lie (between-subject CV is 30–80 %).
+ */
+export const SPREAD_FLOOR = 0.3;
+/** A pool needs this many arms (the record's and two others) to have a centre. */
+export const MIN_ARMS = 3;
+/** A curve is compared with at most this many others of its pool (first by subset pk): bounded time. */
+export const MAX_CURVE_SIBLINGS = 60;
+/**
+ * Beyond this many arms one arm cannot move the median or the MAD: the centre and spread are computed once
+ * over the whole pool instead of once per arm left out (bounded time on studies with hundreds of individuals).
+ */
+export const LEAVE_OUT_ARMS = 30;
+/** Sampling times that must overlap for two curves to be compared. */
+export const MIN_OVERLAP = 3;
+
+export interface Deviation {
+  item: StudyItem;
+  /** ln(record / centre of the other arms), dose-normalised where the measure is. */
+  d: number;
+  s: number;
+  /** The same before dose normalisation (exposure measures with a dose in every arm), else null. */
+  dRaw: number | null;
+  sRaw: number | null;
+  /** The other arms' median dose over this record's dose, when every arm has one in the same unit. */
+  doseRatio: number | null;
+  /** Number of other arms. */
+  arms: number;
+  /** From the loose pool (study-items.ts): only a factor ≥ ×30 may be named. */
+  loose: boolean;
+}
+
+/** Median log ratio of curve a to curve b at a's sampling times within b's range; null with fewer than MIN_OVERLAP. */
+export function curveLogRatio(a: CurveProfile, b: CurveProfile): number | null {
+  const logs: number[] = [];
+  for (let k = 0; k < a.time.length; k++) {
+    const cb = interpolateLog(b.time, b.conc, a.time[k]);
+    if (cb !== null) logs.push(Math.log(a.conc[k] / cb));
+  }
+  return logs.length >= MIN_OVERLAP ? median(logs) : null;
+}
+
+/** Sets `log` (dose-normalised) and `rawLog` of every curve of a pool to its level among the others; curves without overlap are dropped. */
+export function curveLevels(curves: readonly StudyItem[]): StudyItem[] {
+  const ordered = [...curves].sort((a, b) => (a.timecourse?.tc.subset_pk ?? 0) - (b.timecourse?.tc.subset_pk ?? 0));
+  const reference = ordered.slice(0, MAX_CURVE_SIBLINGS);
+  const levelled: StudyItem[] = [];
+  for (const item of ordered) {
+    const norm: number[] = [];
+    const raw: number[] = [];
+    for (const other of reference) {
+      if (other === item || other.arm === item.arm || !item.profile || !other.profile) continue;
+      const r = curveLogRatio(item.profile, other.profile);
+      if (r === null) continue;
+      raw.push(r);
+      if (item.dose && other.dose) norm.push(r - Math.log(item.dose.value / other.dose.value));
+    }
+    if (raw.length === 0) continue;
+    const withDose = item.dose !== null && norm.length === raw.length;
+    levelled.push({ ...item, log: withDose ? median(norm) : median(raw), rawLog: withDose ? median(raw) : null });
+  }
+  return levelled;
+}
+
+/** Centre and spread of the logs, raw logs and doses of some items (see poolDeviations). */
+function statistics(others: readonly StudyItem[]) {
+  const logs = others.map((i) => i.log);
+  const centre = median(logs);
+  const s = Math.max(scaledMad(logs, centre), SPREAD_FLOOR);
+  const raws = others.map((i) => i.rawLog);
+  const rawComplete = raws.every((r): r is number => r !== null);
+  const rawCentre = rawComplete ? median(raws as number[]) : NaN;
+  const sRaw = rawComplete ? Math.max(scaledMad(raws as number[], rawCentre), SPREAD_FLOOR) : null;
+  const units = new Set(others.map((i) => i.dose?.unit ?? null));
+  const doseUnits = units.size === 1 ? [...units][0] : null;
+  const doseMedian = doseUnits === null ? NaN : median(others.map((i) => i.dose!.value));
+  return { centre, s, rawCentre, sRaw, doseMedian, doseUnits };
+}
+
+/** Each item's deviation from the other arms of its pool; pools with fewer than MIN_ARMS arms give none. */
+export function poolDeviations(pool: readonly StudyItem[], loose = false): Deviation[] {
+  const byArm = new Map<string, StudyItem[]>();
+  for (const item of pool) {
+    const list = byArm.get(item.arm);
+    if (list) list.push(item);
+    else byArm.set(item.arm, [item]);
+  }
+  if (byArm.size < MIN_ARMS) return [];
+  const deviations: Deviation[] = [];
+  const whole = byArm.size > LEAVE_OUT_ARMS ? statistics(pool) : null;
+  for (const [arm, own] of byArm) {
+    const { centre, s, rawCentre, sRaw, doseMedian, doseUnits } = whole ?? statistics(pool.filter((i) => i.arm !== arm));
+    for (const item of own) {
+      const sameUnit = item.dose !== null && doseUnits === item.dose.unit;
+      const doseRatio = sameUnit ? doseMedian / item.dose!.value : null;
+      deviations.push({
+        item,
+        d: item.log - centre,
+        s,
+        dRaw: sRaw !== null && item.rawLog !== null ? item.rawLog - rawCentre : null,
+        sRaw,
+        doseRatio,
+        arms: byArm.size - 1,
+        loose,
+      });
+    }
+  }
+  return deviations;
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { Dataset } from '../../../src/data/dataset.js';
+import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
+import { withinStudyCheck } from '../../../src/qa/checks/within-study.js';
+import { prepareContext } from '../../../src/qa/context.js';
+import type { Finding } from '../../../src/qa/finding.js';
+
+const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
+const study = { study_sid: 'W1', study_name: 'Within' };
+
+function dosing(pk: number, grams: number, substance = 'x'): InterventionRecord {
+  return {
+    ...STATS, ...study, pk, raw_pk: null, normed: true, name: `d${pk}`, route: 'oral', form: 'tablet', application: 'single dose',
+    time: '0', time_end: null, time_unit: 'hr', measurement_type: 'dosing', calculation_type: null, choice: null, substance, value: grams, unit: 'gram',
+  };
+}
+
+let nextPk = 1000;
+function output(group: number, intervention: number, measurement_type: string, unit: string, mean: number): OutputRecord {
+  return {
+    ...STATS, ...study, pk: nextPk++, raw_pk: null, normed: true, calculated: false, group_pk: group, individual_pk: null, intervention_pks: [intervention],
+    tissue: 'plasma', method: null, label: null, output_type: 'output', time: null, time_unit: null, measurement_type,
+    calculation_type: null, choice: null, substance: 'x', subset_pk: null, unit, mean,
+  };
+}
+
+/** A one-compartment oral curve: 10 · dose-scaled · (e^(−0.2 t) − e^(−2 t)) mg/L at 0.5–24 h. */
+function curve(subsetPk: number, group: number, intervention: number, scale: number): { tc: TimecourseRecord; points: OutputRecord[] } {
+  const times = [0.5, 1, 2, 4, 6, 8, 12, 24];
+  const conc = times.map((t) => scale * 10 * (Math.exp(-0.2 * t) - Math.exp(-2 * t)));
+  const points = times.map((t, k) => ({ ...output(group, intervention, 'concentration', 'milligram / liter', conc[k]), output_type: 'timecourse', time: t, time_unit: 'hr', subset_pk: subsetPk }));
+  const tc = {
+    ...study, subset_pk: subsetPk, subset_name: 'tc', output_pk: points.map((p) => p.pk), intervention_pk: [intervention], group_pk: group, individual_pk: null,
+    normed: true, tissue: 'plasma', tissue_label: 'plasma', method: null, method_label: null, label: null, time: times, time_unit: 'hr',
+    measurement_type: 'concentration', measurement_type_label: null, choice: null, choice_label: null, substance: 'x', substance_label: 'x',
+    value: null, mean: conc, median: null, min: null, max: null, sd: null, se: null, cv: null, unit: 'milligram / liter',
+  } as TimecourseRecord;
+  return { tc, points };
+}
+
+function run(outputs: OutputRecord[], interventions: InterventionRecord[], curves: { tc: TimecourseRecord; points: OutputRecord[] }[] = []): Finding[] {
+  const tables = {
+    studies: [], groups: [], individuals: [], interventions, scatters: [], terms: [],
+    outputs: [...outputs, ...curves.flatMap((c) => c.points)], timecourses: curves.map((c) => c.tc),
+  };
+  return withinStudyCheck.run(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })));
+}
+
+/** Cmax 2 mg/L, AUC 20 mg·h/L, t½ 4 h, CL 5 L/h for a 100 mg dose, times a per-group biological factor. */
+function arm(group: number, intervention: number, f = { cmax: 1, auc: 1, thalf: 1, cl: 1 }): OutputRecord[] {
+  return [
+    output(group, intervention, 'cmax', 'milligram / liter', 2 * f.cmax),
+    output(group, intervention, 'auc_inf', 'milligram * hour / liter', 20 * f.auc),
+    output(group, intervention, 'thalf', 'hour', 4 * f.thalf),
+    output(group, intervention, 'clearance', 'liter / hour', 5 * f.cl),
+  ];
+}
+
+describe('within-study: reported parameters', () => {
+  it('names an AUC ×1000 among four groups as a ×1000 output slip, and a ×10 Cmax whose arm is otherwise in line', () => {
+    const groups = [arm(1, 1), arm(2, 1, { cmax: 1.3, auc: 0.8, thalf: 1.1, cl: 1.2 }), arm(3, 1, { cmax: 10 * 0.9, auc: 1.1, thalf: 0.9, cl: 0.9 }), arm(4, 1, { cmax: 1.1, auc: 1000 * 1.2, thalf: 1, cl: 0.85 })];
+    const findings = run(groups.flat(), [dosing(1, 0.1)]);
+    const majors = findings.filter((f) => f.severity === 'major');
+    expect(majors).toHaveLength(2);
+    const auc = majors.find((f) => f.measurement_type === 'auc_inf')!;
+    expect(auc).toMatchObject({ kind: 'within-study', culprit: 'output', output_pk: groups[3][1].pk, subject: 'group:4', details: { factor: 1000 } });
+    // centre of the other arms: median(20, 16, 22) = 20 mg·h/L → ratio 24000 / 20 = 1200
+    expect(auc.ratio).toBeCloseTo(1200, 6);
+    expect(auc.suspected_cause).toMatch(/^×1000/);
+    const cmax = majors.find((f) => f.measurement_type === 'cmax')!;
+    expect(cmax).toMatchObject({ culprit: 'output', output_pk: groups[2][0].pk, details: { factor: 10 } });
+    expect(cmax.ratio).toBeCloseTo(18 / 2.2, 6); // median(2, 2.6, 2.2) = 2.2
+  });
+
+  it('keeps an arm whose AUC, CL and t½ all move together (a cirrhosis group) minor, and never flags ×3', () => {
+    const groups = [arm(1, 1), arm(2, 1, { cmax: 1.2, auc: 0.9, thalf: 1, cl: 1.1 }), arm(3, 1, { cmax: 1, auc: 3, thalf: 2.5, cl: 1 / 3 }), arm(4, 1, { cmax: 1.1, auc: 10, thalf: 9, cl: 0.1 })];
+    const findings = run(groups.flat(), [dosing(1, 0.1)]);
+    expect(findings.filter((f) => f.severity === 'major')).toEqual([]);
+    expect(findings.filter((f) => f.subject === 'group:3')).toEqual([]);
+    expect(findings.filter((f) => f.subject === 'group:4' && f.measurement_type === 'auc_inf')).toMatchObject([{ severity: 'minor' }]);
+  });
+
+  it('compares after dose normalisation: a 10× dose with 10× exposure is in line', () => {
+    const groups = [arm(1, 1), arm(2, 1), arm(3, 2, { cmax: 10, auc: 10, thalf: 1, cl: 1 })];
+    expect(run(groups.flat(), [dosing(1, 0.1), dosing(2, 1)])).toEqual([]);
+  });
+});
+
+describe('within-study: curves and doses', () => {
+  it('blames the dose when a curve is ×1/10 per dose but in line without it', () => {
+    const curves = [curve(1, 1, 1, 1), curve(2, 2, 2, 1.2), curve(3, 3, 3, 0.9), curve(4, 4, 4, 1)];
+    const findings = run([], [dosing(1, 0.1), dosing(2, 0.1), dosing(3, 0.1), dosing(4, 1)], curves).filter((f) => f.measurement_type === 'concentration');
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ subset_pk: 4, severity: 'major', culprit: 'dose', intervention_pk: 4, details: { factor: 0.1 } });
+    // Levels (median log ratio to each other curve): curve 4 ln(1/10) + median(0, ln 1/1.2, ln 1/0.9) = ln 0.1;
+    // the others' levels ln 1.2 − ln 1.2 … give the centre ln(1/0.9): ratio 0.1 · 0.9.
+    expect(findings[0].ratio).toBeCloseTo(0.09, 6);
+    expect(findings[0].suspected_cause).toMatch(/^dose: .*curated dose 1 gram is ×10 theirs/);
+  });
+
+  it('blames the timecourse when a curve is ×10 with and without the dose, minor when nothing else of its arm is in line', () => {
+    const curves = [curve(1, 1, 1, 1), curve(2, 2, 1, 1.2), curve(3, 3, 1, 0.9), curve(4, 4, 1, 10)];
+    const findings = run([], [dosing(1, 0.1)], curves).filter((f) => f.measurement_type === 'concentration');
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ subset_pk: 4, culprit: 'timecourse', details: { factor: 10 }, severity: 'minor' });
+    expect(findings[0].ratio).toBeCloseTo(12, 6); // level ln 10 against the centre ln(1/1.2)
+  });
+
+  it('makes a ×10 curve major when the same arm reports a Cmax in line', () => {
+    const curves = [curve(1, 1, 1, 1), curve(2, 2, 1, 1.2), curve(3, 3, 1, 0.9), curve(4, 4, 1, 10)];
+    const cmax = [1, 2, 3, 4].map((g) => output(g, 1, 'cmax', 'milligram / liter', [2, 2.4, 1.8, 2.2][g - 1]));
+    const findings = run(cmax, [dosing(1, 0.1)], curves);
+    expect(findings.filter((f) => f.severity === 'major')).toMatchObject([{ subset_pk: 4, culprit: 'timecourse', measurement_type: 'concentration' }]);
+  });
+});
