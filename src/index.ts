@@ -102,6 +102,18 @@ export {
   type AucMethod,
   type PkdbInput,
   type PkdbOutput,
+  urineNca,
+  ncaInput,
+  sparseAuc,
+  bootstrapMeanCurve,
+  withinUncertainty,
+  applyBlq,
+  qualityFlags,
+  type UrineInput,
+  type UrineResult,
+  type BlqRules,
+  type LambdaZControls,
+  type QualityFlag,
 } from './nca/index.js';
 
 // ---- QA ----------------------------------------------------------------------

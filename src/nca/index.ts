@@ -9,6 +9,8 @@ export { superpose, steadyState, type SuperpositionOptions, type SteadyStateOpti
 export { aucInterval, partialAreas, concentrationAt, type AucIntervalOptions, type AucType } from './partial-auc.js';
 export { urineNca, collectionsFromCumulative, excretionRate, renalClearance, URINE_CODES, type UrineInput, type UrineResult, type UrineCode, type Collection, type CollectionRow } from './urine.js';
 export { ncaInput, ncaRoute, type PkdbNcaInput } from './from-pkdb.js';
+export { sparseAuc, trapezoidWeights, type SparseSample, type SparseAuc } from './sparse.js';
+export { bootstrapMeanCurve, withinUncertainty, type BootstrapOptions, type BootstrapResult, type ParameterUncertainty } from './bootstrap.js';
 export { nca, type NcaInput, type NcaOptions, type NcaResult, type ParameterValue, type LambdaZPoints } from './nca.js';
 export type { LambdaZSelection, LambdaZControls } from './select-lambda-z.js';
 export { qualityFlags, DEFAULT_FLAG_THRESHOLDS, type QualityFlag, type FlagThresholds } from './flags.js';
