@@ -142,8 +142,9 @@ function analyseKey(ctx: QaContext, key: string, values: readonly ParameterValue
   return { key, nodes, instances, explanation: explain(instances), bodyWeightKg, molarMass, dose: dosed?.node ?? null };
 }
 
-/** Slips of ×1000 and more: the only ones a bound (a band of ×20 either way) can name. */
+/** Slips of ×1000 and more: the only ones a bound (a band of ×20 either way) can name; prefix slips, so only of amounts and volumes. */
 const WIDE_SLIPS = [1e3, 1e-3, 1e6, 1e-6];
+const PREFIXABLE: ReadonlySet<Slot> = new Set(['clearance', 'vd', 'vd_ss', 'auc_inf', 'cmax', 'dose']);
 
 /**
  * The slips that, divided out of the candidate's value, make its identities hold: the unit
@@ -156,6 +157,8 @@ export function candidateCauses(c: Candidate, bodyWeightKg: number | null, molar
   const slack = 1 + IDENTITY_FACTOR_TOLERANCE;
   const reconciles = (f: number) => f >= lo / slack && f <= hi * slack;
   if (c.factor === null) {
+    // A time (t½, kel, MRT) is never off by a prefix: ×60 or ×24 hide in a bound's width, so nothing is named.
+    if (!PREFIXABLE.has(q)) return [];
     const inside = WIDE_SLIPS.filter((f) => f >= lo && f <= hi);
     if (inside.length !== 1) return [];
     const cause = unitFactorCause(inside[0], q);
