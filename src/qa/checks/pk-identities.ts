@@ -252,7 +252,7 @@ export function keyFindings(a: KeyAnalysis): Finding[] {
     const node = inst.nodes[position] as KeyNode;
     const wide = inst.nodes
       .map((n, i) => ({ n, cause: unitFactorCause(inst.residual ** (1 / inst.powers[i]), n.slot) }))
-      .filter((x) => x.cause && Math.abs(Math.log10(x.cause.factor)) >= 3);
+      .filter((x) => x.cause && PREFIXABLE.has(x.n.slot) && Math.abs(Math.log10(x.cause.factor)) >= 3);
     return outputFinding(a, node, inst.identity.code, {
       severity: wide.length ? 'major' : 'minor', recomputed: predicted(inst, position), recomputed_unit: node.unit,
       ratio: node.value / predicted(inst, position),
