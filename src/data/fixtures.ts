@@ -25,7 +25,7 @@ export const FIXTURES_EXPECTED_FINDINGS = join(FIXTURES_DIR, 'expected-findings.
 
 /** One finding that `pkdb qa` must report on the fixtures (fixtures/EXPECTED_FINDINGS.md explains each). */
 export const ExpectedFinding = z.object({
-  /** The planted error, A–E; one error can cause several findings. */
+  /** The planted error (A, B, …); one error can cause several findings. */
   error_id: z.string(),
   error: z.enum(['unit-slip', 'wrong-dose', 'normed-conversion', 'duplicate-time', 'sign-slip']),
   kind: z.enum(['reported-vs-recomputed', 'normed-vs-raw', 'input', 'plausibility', 'pk-identity']),

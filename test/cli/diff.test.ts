@@ -36,7 +36,7 @@ describe('pkdb diff', () => {
     const run = await pkdb(['diff', oldZip, newZip, '--out', out]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('studies: 1 added, 0 removed, 2 changed');
-    expect(run.stdout).toMatch(/findings \(minor and major\): 1 resolved, \d+ introduced, 0 changed, \d+ unchanged/);
+    expect(run.stdout).toMatch(/findings \(minor and major\): 2 resolved, \d+ introduced, 0 changed, \d+ unchanged/);
     for (const file of ['diff.json', 'diff.csv', 'diff.html']) expect(existsSync(join(out, file)), file).toBe(true);
     const csv = readFileSync(join(out, 'diff.csv'), 'utf8').split('\n');
     expect(csv[0]).toBe(DIFF_COLUMNS.join(','));
@@ -47,7 +47,7 @@ describe('pkdb diff', () => {
     expect(csv.some((line) => line.startsWith('record,removed,outputs,SYN0004,'))).toBe(true);
     const json = JSON.parse(readFileSync(join(out, 'diff.json'), 'utf8')) as { differences: boolean; studies: { added: string[] } };
     expect(json).toMatchObject({ differences: true, studies: { added: ['SYN0099'] } });
-    expect(readFileSync(join(out, 'diff.html'), 'utf8')).toContain('Findings resolved (1)');
+    expect(readFileSync(join(out, 'diff.html'), 'utf8')).toContain('Findings resolved (2)');
   });
 
   it('exits 0 for identical releases; --json prints the diff; --study narrows both sides', async () => {

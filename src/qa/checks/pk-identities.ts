@@ -142,8 +142,9 @@ function analyseKey(ctx: QaContext, key: string, values: readonly ParameterValue
   return { key, nodes, instances, explanation: explain(instances), bodyWeightKg, molarMass, dose: dosed?.node ?? null };
 }
 
-/** Slips of ×1000 and more: the only ones a bound (a band of ×20 either way) can name. */
+/** Slips of ×1000 and more: the only ones a bound (a band of ×20 either way) can name; prefix slips, so only of amounts and volumes. */
 const WIDE_SLIPS = [1e3, 1e-3, 1e6, 1e-6];
+const PREFIXABLE: ReadonlySet<Slot> = new Set(['clearance', 'vd', 'vd_ss', 'auc_inf', 'cmax', 'dose']);
 
 /**
  * The slips that, divided out of the candidate's value, make its identities hold: the unit
@@ -156,6 +157,8 @@ export function candidateCauses(c: Candidate, bodyWeightKg: number | null, molar
   const slack = 1 + IDENTITY_FACTOR_TOLERANCE;
   const reconciles = (f: number) => f >= lo / slack && f <= hi * slack;
   if (c.factor === null) {
+    // A time (t½, kel, MRT) is never off by a prefix: ×60 or ×24 hide in a bound's width, so nothing is named.
+    if (!PREFIXABLE.has(q)) return [];
     const inside = WIDE_SLIPS.filter((f) => f >= lo && f <= hi);
     if (inside.length !== 1) return [];
     const cause = unitFactorCause(inside[0], q);
@@ -249,7 +252,7 @@ export function keyFindings(a: KeyAnalysis): Finding[] {
     const node = inst.nodes[position] as KeyNode;
     const wide = inst.nodes
       .map((n, i) => ({ n, cause: unitFactorCause(inst.residual ** (1 / inst.powers[i]), n.slot) }))
-      .filter((x) => x.cause && Math.abs(Math.log10(x.cause.factor)) >= 3);
+      .filter((x) => x.cause && PREFIXABLE.has(x.n.slot) && Math.abs(Math.log10(x.cause.factor)) >= 3);
     return outputFinding(a, node, inst.identity.code, {
       severity: wide.length ? 'major' : 'minor', recomputed: predicted(inst, position), recomputed_unit: node.unit,
       ratio: node.value / predicted(inst, position),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { doseUnitFactor, pkIdentitiesCheck } from '../../../src/qa/checks/pk-identities.js';
+import { candidateCauses, doseUnitFactor, pkIdentitiesCheck } from '../../../src/qa/checks/pk-identities.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 
@@ -126,5 +126,18 @@ describe('pk-identity check', () => {
     const s = subject({}, { cl: 0.3 });
     expect(run([s.cl, s.auc], [dosing(1, 0.1, 'oral')])).toEqual([]);
     expect(run([s.cl, s.auc], [dosing(1, 0.1, 'iv')])).toMatchObject([{ severity: 'minor' }]);
+  });
+
+  it('names from a bound only a prefix slip of an amount, and only when one fits', () => {
+    const node = (slot: 'thalf' | 'cmax') => ({ index: 0, slot, value: 1, kgPower: 0 as const, anchored: false });
+    // t½ ×60 makes AUC∞/Cmax ≈ t½/ln 2 off by ~60: the interval [4, 1700] holds ×60, ×24 and ×1000 alike.
+    expect(candidateCauses({ node: node('thalf'), factor: null, interval: [4, 1700] }, null, null)).toEqual([]);
+    expect(candidateCauses({ node: node('cmax'), factor: null, interval: [5e-5, 0.02] }, null, null).map((c) => c.factor)).toEqual([1e-3]);
+    expect(candidateCauses({ node: node('cmax'), factor: null, interval: [4, 1700] }, null, null).map((c) => c.factor)).toEqual([1000]);
+    expect(candidateCauses({ node: node('cmax'), factor: null, interval: [4, 2e6] }, null, null)).toEqual([]);
+    // With a factor: ×1/(1000/60) is mL/min vs L/h for a clearance, and must lie in the interval.
+    const cl = { index: 0, slot: 'clearance' as const, value: 1, kgPower: 0 as const, anchored: false };
+    expect(candidateCauses({ node: cl, factor: 1 / 16.2, interval: [1 / 24, 1 / 11] }, null, null)[0].text).toMatch(/^×1\/1000\/60 \(mL\/min vs L\/h\)/);
+    expect(candidateCauses({ node: cl, factor: 1 / 16.2, interval: [1 / 12, 1 / 11] }, null, null)).toEqual([]);
   });
 });
