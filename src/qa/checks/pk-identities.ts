@@ -18,11 +18,12 @@
  * of the same key is reported-vs-recomputed's: neither is repeated here.
  */
 import type { InterventionRecord } from '../../data/model.js';
-import { conversionFactor } from '../../units/convert.js';
+import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
 import { molarMassCause, ratioCauses, unitFactorCause, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
-import { finding, type Finding } from '../finding.js';
+import { finding, SEVERITY_RANK, type Finding } from '../finding.js';
+import { findingId } from '../finding-id.js';
 import { explain, instancesOf, predicted, type Candidate, type Explanation, type IdentityNode, type Instance, type RouteClass, type Slot } from '../identities.js';
 import type { ParameterValue } from '../parameters.js';
 
@@ -79,11 +80,10 @@ export function doseUnitFactor(unit: string, molarMass: number | null): { factor
   const options = molarMass === null ? undefined : { molarMass };
   let result: { factor: number; kgPower: 0 | -1 } | null = null;
   for (const [target, kgPower] of [['gram', 0], ['gram / kilogram', -1]] as const) {
-    try {
-      result = { factor: conversionFactor(unit, target, options), kgPower };
+    const factor = conversionFactorOrNull(unit, target, options);
+    if (factor !== null) {
+      result = { factor, kgPower };
       break;
-    } catch {
-      // not of this dimension
     }
   }
   doseUnitCache.set(key, result);
@@ -329,6 +329,20 @@ function timecourseVerdicts(ctx: QaContext): TimecourseVerdicts {
   return { anchored, suspect };
 }
 
+/**
+ * One finding per stable id: a record with several values of one type (two CLs, two kels) can fail the same
+ * identity once per partner; the curator fixes one output, so the most severe of those findings stands for all.
+ */
+function onePerId(findings: readonly Finding[]): Finding[] {
+  const byId = new Map<string, Finding>();
+  for (const f of findings) {
+    const id = findingId(f);
+    const kept = byId.get(id);
+    if (!kept || SEVERITY_RANK[f.severity] > SEVERITY_RANK[kept.severity]) byId.set(id, f);
+  }
+  return [...byId.values()];
+}
+
 export const pkIdentitiesCheck: QaCheck = {
   kind: 'pk-identity',
   description: 'reported CL, AUC∞, dose, t½, kel, Vz, Vss, MRT and Cmax of one subject and intervention set against each other (CL = dose/AUC∞, t½ = ln 2/kel, Vz = CL·t½/ln 2 = CL/kel, Vss = CL·MRT, MRT ≤ t½/ln 2, AUC∞/Cmax ≈ t½/ln 2), naming the odd one out',
@@ -342,6 +356,6 @@ export const pkIdentitiesCheck: QaCheck = {
     const dose = doseCulprits(analyses);
     const findings = [...dose.findings];
     for (const a of analyses) if (!dose.explained.has(a)) findings.push(...keyFindings(a));
-    return findings;
+    return onePerId(findings);
   },
 };
