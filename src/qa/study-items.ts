@@ -52,12 +52,13 @@ export interface StudyItem {
   source: 'reported' | 'calculated' | 'curve';
   pool: string;
   /**
-   * The loose pool: the same without the other interventions, groups apart from individuals (a
-   * study's individual table and group table may each be consistently curated in another unit, and
-   * the loose pool has no centre to tell which). Only a factor no inhibitor or route explains (≥ ×30)
-   * is named from it, for records whose strict pool has too few arms.
+   * Wider pools for records whose strict pool has too few arms, each with the smallest factor it may
+   * name: without the other interventions (≥ ×30: no inhibitor moves an arm that far), and without the
+   * route too (≥ ×300: no bioavailability either). Groups stay apart from individuals there (a study's
+   * individual table and group table may each be consistently curated in another unit, and a wide pool
+   * has no centre to tell which).
    */
-  loosePool: string;
+  widerPools: readonly { key: string; minFactor: number }[];
   study_sid: string;
   study_name: string;
   subject: string | null;
@@ -94,8 +95,9 @@ interface ArmSetting {
   dose: ArmDose | null;
   /** route, application and every other intervention of the set, as pool key text. */
   condition: string;
-  /** The same without the other interventions (the loose pool). */
+  /** The same without the other interventions, and without the route too (the wider pools). */
   looseCondition: string;
+  looserCondition: string;
 }
 
 function armSetting(ctx: QaContext, pks: readonly number[], substance: string | null): ArmSetting {
@@ -117,7 +119,7 @@ function armSetting(ctx: QaContext, pks: readonly number[], substance: string | 
     dose = grams === null ? { pk: primary.pk, value: primary.value as number, unit: primary.unit as string } : { pk: primary.pk, value: (primary.value as number) * grams, unit: 'gram' };
   }
   const route = primary ? `${primary.route ?? ''}/${primary.application ?? ''}/${primary.substance ?? ''}/${dose?.unit}` : 'no dose';
-  return { dose, condition: `${route}|${others.join(',')}`, looseCondition: route };
+  return { dose, condition: `${route}|${others.join(',')}`, looseCondition: route, looserCondition: `${primary?.substance ?? ''}/${dose?.unit ?? ''}` };
 }
 
 const hoursPer = (unit: string): number | null => tryFactor(unit, 'hour', null);
@@ -156,6 +158,18 @@ export function curveProfile(rt: RecomputedTimecourse, molarMass: number | null)
  */
 function poolKey(study: string, source: string, substance: string | null, tissue: string | null, condition: string, measure: string, unit: string, interval: string): string {
   return [study, source === 'reported' ? 'reported' : 'timecourse', substance ?? '', tissue ?? '', condition, measure, unit, interval].join('|');
+}
+
+/** Smallest factors the wider pools may name (see StudyItem.widerPools). */
+export const LOOSE_FACTOR = 30;
+export const LOOSER_FACTOR = 300;
+
+function widerPools(setting: ArmSetting, key: (condition: string) => string, individual: number | null): StudyItem['widerPools'] {
+  const kind = individual === null ? 'group' : 'individual';
+  return [
+    { key: `loose|${key(setting.looseCondition)}|${kind}`, minFactor: LOOSE_FACTOR },
+    { key: `looser|${key(setting.looserCondition)}|${kind}`, minFactor: LOOSER_FACTOR },
+  ];
 }
 
 /** The interval of an auc_end (its end time in hours, two digits), '' otherwise. */
@@ -202,10 +216,11 @@ export function studyItems(ctx: QaContext): StudyItem[] {
     const setting = settingOf(o.intervention_pks, o.substance);
     const normalised = EXPOSURE.has(measure) && setting.dose !== null;
     const raw = Math.log(p.value);
+    const unit = p.unit;
     items.push({
       arm: p.key, record: recordOf(p),
       measure, source: p.source, pool: poolKey(o.study_sid, p.source, o.substance, o.tissue, setting.condition, measure, p.unit, intervalOf(o, measure)),
-      loosePool: `loose|${poolKey(o.study_sid, p.source, o.substance, o.tissue, setting.looseCondition, measure, p.unit, intervalOf(o, measure))}|${o.individual_pk === null ? 'group' : 'individual'}`,
+      widerPools: widerPools(setting, (condition) => poolKey(o.study_sid, p.source, o.substance, o.tissue, condition, measure, unit, intervalOf(o, measure)), o.individual_pk),
       study_sid: o.study_sid, study_name: o.study_name, subject: p.subject,
       log: normalised ? raw - Math.log((setting.dose as ArmDose).value) : raw, rawLog: normalised ? raw : null,
       value: p.value, unit: p.unit, dose: setting.dose, bodyWeightKg: p.bodyWeightKg, output: o, timecourse: null, profile: null,
@@ -220,7 +235,7 @@ export function studyItems(ctx: QaContext): StudyItem[] {
     items.push({
       arm: rt.key, record: `timecourse:${rt.tc.subset_pk}`, measure: 'curve', source: 'curve',
       pool: poolKey(rt.tc.study_sid, 'curve', member.substance, member.tissue, setting.condition, 'curve', curve.unit, ''),
-      loosePool: `loose|${poolKey(rt.tc.study_sid, 'curve', member.substance, member.tissue, setting.looseCondition, 'curve', curve.unit, '')}|${rt.tc.individual_pk === null ? 'group' : 'individual'}`,
+      widerPools: widerPools(setting, (condition) => poolKey(rt.tc.study_sid, 'curve', member.substance, member.tissue, condition, 'curve', curve.unit, ''), rt.tc.individual_pk),
       study_sid: rt.tc.study_sid, study_name: rt.tc.study_name, subject: subjectLabel(subjectOf(rt.tc)),
       log: 0, rawLog: setting.dose ? 0 : null, value: NaN, unit: curve.unit, dose: setting.dose,
       bodyWeightKg: ctx.bodyWeightKg(rt.tc), output: null, timecourse: rt, profile: curve.profile,

@@ -82,7 +82,7 @@ const CORROBORATING: Record<ItemMeasure, readonly ItemMeasure[]> = {
 export function slipOf(dev: Deviation): SlipFactorMatch | null {
   if (Math.abs(dev.d) < Math.max(OUTLIER_K * dev.s, MIN_OUTLIER)) return null;
   const slip = nearestSlipFactor(dev.d, factorParameter(dev.item.measure), dev.item.bodyWeightKg, Math.max(BACK_K * dev.s, MIN_BACK));
-  return slip && dev.loose && Math.abs(Math.log(slip.factor)) < Math.log(BIG_FACTOR) ? null : slip;
+  return slip && Math.abs(Math.log(slip.factor)) < Math.log(dev.minFactor) ? null : slip;
 }
 
 interface OffRecord {
@@ -211,28 +211,28 @@ function groupBy(items: readonly StudyItem[], key: (item: StudyItem) => string):
   return map;
 }
 
-/** Every deviation of the context, by arm: from the strict pool, else (too few arms there) from the loose one. */
+/** Every deviation of the context, by arm: from the strict pool, else (too few arms there) from the first wider one that has enough. */
 export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
   const items = studyItems(ctx);
   const byArm = new Map<string, Deviation[]>();
-  const add = (dev: Deviation) => {
-    const list = byArm.get(dev.item.arm);
-    if (list) list.push(dev);
-    else byArm.set(dev.item.arm, [dev]);
-  };
   const placed = new Set<string>();
-  for (const pool of groupBy(items, (i) => i.pool).values()) {
-    for (const dev of poolDeviations(pool[0].measure === 'curve' ? curveLevels(pool) : pool)) {
-      add(dev);
-      placed.add(`${dev.item.record}|${dev.item.measure}|${dev.item.output?.pk ?? ''}`);
+  const id = (i: StudyItem) => `${i.record}|${i.measure}|${i.output?.pk ?? ''}`;
+  const place = (pools: Iterable<StudyItem[]>, minFactor: number) => {
+    for (const pool of pools) {
+      if (pool.every((i) => placed.has(id(i)))) continue;
+      const levelled = pool[0].measure === 'curve' ? curveLevels(pool) : pool;
+      const fresh = poolDeviations(levelled, minFactor).filter((dev) => !placed.has(id(dev.item)));
+      for (const dev of fresh) {
+        const list = byArm.get(dev.item.arm);
+        if (list) list.push(dev);
+        else byArm.set(dev.item.arm, [dev]);
+      }
+      for (const dev of fresh) placed.add(id(dev.item));
     }
-  }
-  for (const pool of groupBy(items, (i) => i.loosePool).values()) {
-    const levelled = pool[0].measure === 'curve' ? curveLevels(pool) : pool;
-    for (const dev of poolDeviations(levelled, true)) {
-      if (!placed.has(`${dev.item.record}|${dev.item.measure}|${dev.item.output?.pk ?? ''}`)) add(dev);
-    }
-  }
+  };
+  place(groupBy(items, (i) => i.pool).values(), 1);
+  const tiers = items[0]?.widerPools.map((w) => w.minFactor) ?? [];
+  tiers.forEach((minFactor, tier) => place(groupBy(items, (i) => i.widerPools[tier].key).values(), minFactor));
   return byArm;
 }
 
