@@ -8,6 +8,7 @@ import { inputCheck } from './input.js';
 import { normedVsRawCheck } from './normed-vs-raw.js';
 import { plausibilityCheck } from './plausibility.js';
 import { reportedVsRecomputedCheck } from './reported-vs-recomputed.js';
+import { swapsCheck } from './swaps.js';
 import { timeAxisCheck } from './time-axis.js';
 import { withinStudyCheck } from './within-study.js';
 
@@ -19,4 +20,5 @@ export const CHECKS: readonly QaCheck[] = [
   plausibilityCheck,
   withinStudyCheck,
   timeAxisCheck,
+  swapsCheck,
 ];
