@@ -210,7 +210,8 @@ export function studyItems(ctx: QaContext): StudyItem[] {
   for (const p of ctx.parameters as readonly ParameterValue[]) {
     if (!PARAMETERS.has(p.measurement_type) || p.value === null || !(p.value > 0) || p.unit === null) continue;
     // A calculated AUC to the last sample depends on the sampling grid, and PK-DB integrated unsorted times in list order.
-    if (p.source === 'calculated' && (p.measurement_type === 'auc_end' || unsortedCalculated(p))) continue;
+    // A calculated tmax is the first sample of every IV curve: no grid to compare.
+    if (p.source === 'calculated' && (p.measurement_type === 'auc_end' || p.measurement_type === 'tmax' || unsortedCalculated(p))) continue;
     const o = p.output;
     const measure = p.measurement_type as ItemMeasure;
     const setting = settingOf(o.intervention_pks, o.substance);

@@ -44,6 +44,8 @@ export const IN_LINE = Math.log(2);
 export const SAME_WAY = Math.log(3);
 /** Factors at least this large are beyond biology within one study. */
 export const BIG_FACTOR = 30;
+/** The smallest factor named on a tmax (×60 and beyond; ×24 lies within a sampling grid's reach). */
+export const TMAX_FACTOR = 50;
 /** A dose culprit needs the dose ratio to the siblings within ×1.5 of the factor. */
 export const DOSE_RATIO_TOLERANCE = Math.log(1.5);
 
@@ -82,7 +84,9 @@ const CORROBORATING: Record<ItemMeasure, readonly ItemMeasure[]> = {
 export function slipOf(dev: Deviation): SlipFactorMatch | null {
   if (Math.abs(dev.d) < Math.max(OUTLIER_K * dev.s, MIN_OUTLIER)) return null;
   const slip = nearestSlipFactor(dev.d, factorParameter(dev.item.measure), dev.item.bodyWeightKg, Math.max(BACK_K * dev.s, MIN_BACK));
-  return slip && Math.abs(Math.log(slip.factor)) < Math.log(dev.minFactor) ? null : slip;
+  // tmax is a sampling time, spread over a grid (0.17–6 h in one study is ordinary): only ×60 and beyond.
+  const minFactor = dev.item.measure === 'tmax' ? Math.max(dev.minFactor, TMAX_FACTOR) : dev.minFactor;
+  return slip && Math.abs(Math.log(slip.factor)) < Math.log(minFactor) ? null : slip;
 }
 
 interface OffRecord {
@@ -179,9 +183,14 @@ export function armFindings(arm: readonly Deviation[]): Finding[] {
     const culprit: Culprit = dose ? 'dose' : off.lead.item.source === 'reported' ? 'output' : 'timecourse';
     let severity: Severity;
     let reason: string;
+    // A time axis slip stretches the AUC with the half-life; a half-life alone may be a flat tail's λz.
+    const timeOnly = off.lead.item.source === 'calculated' && TIME_MEASURES.has(off.lead.item.measure) && !off.devs.some((d) => d.item.measure.startsWith('auc'));
     if (sameWay.length > 0 && !dose) {
       severity = 'minor';
       reason = `but ${sameWay.map(describe).join(', ')} of the same arm move the same way: a different population or treatment rather than a slip?`;
+    } else if (timeOnly) {
+      severity = 'minor';
+      reason = 'but only its half-life moves, not its AUC: a flat or rising tail rather than a time axis slip?';
     } else if (dose) {
       severity = 'major';
       reason = 'the dose is the one record the arm does not share with its siblings';
