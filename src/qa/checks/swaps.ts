@@ -6,9 +6,9 @@
  * real errors were such swaps (parent and metabolite curves exchanged, outputs
  * of two arms exchanged) and none had been given a cause.
  *
- * - An exchange: output A disagrees with its timecourse a, output B (same
- *   parameter) with its timecourse b, while A agrees with b and B with a. Major
- *   when either disagreement is major (reported-vs-recomputed's verdict); the
+ * - An exchange: output A disagrees with its timecourse a (major), output B
+ *   (same parameter) with its timecourse b, while A agrees with b and B with a.
+ *   Major (reported-vs-recomputed's verdict on A is); the
  *   culprit is undecided (the outputs or the curves were exchanged). One
  *   finding per pair, on the lower output pk, naming both.
  * - One way: A's disagreement is major, A agrees with exactly one sibling
@@ -86,8 +86,9 @@ export const swapsCheck: QaCheck = {
     }
     const findings: Finding[] = [];
     const reported = new Set<number>();
+    // Only a major disagreement starts a search (a sibling's standard profile is computed on demand).
     for (const c of comparisons) {
-      if (c.verdict.classification === 'agree' || reported.has(c.output.pk)) continue;
+      if (c.verdict.classification !== 'major' || reported.has(c.output.pk)) continue;
       const siblings = (byStudy.get(c.output.study_sid) ?? []).filter((rt) => rt !== c.timecourse);
       const matches: Comparison[] = [];
       for (const rt of siblings) {

@@ -31,7 +31,7 @@ import type { QaContext } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
 import { curveLevels, poolDeviations, type Deviation } from '../study-pools.js';
-import { studyItems, type ItemMeasure, type StudyItem } from '../study-items.js';
+import { studyItems, WIDER_FACTORS, type ItemMeasure, type StudyItem } from '../study-items.js';
 import type { ReportedParameter } from '../tolerances.js';
 
 /** Thresholds on the log scale (see the header). */
@@ -225,7 +225,12 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
   const items = studyItems(ctx);
   const byArm = new Map<string, Deviation[]>();
   const placed = new Set<string>();
-  const id = (i: StudyItem) => `${i.record}|${i.measure}|${i.output?.pk ?? ''}`;
+  const ids = new Map<StudyItem, string>();
+  const id = (i: StudyItem) => {
+    let key = ids.get(i);
+    if (key === undefined) ids.set(i, (key = `${i.record}|${i.measure}|${i.output?.pk ?? ''}`));
+    return key;
+  };
   const place = (pools: Iterable<StudyItem[]>, minFactor: number) => {
     for (const pool of pools) {
       if (pool.every((i) => placed.has(id(i)))) continue;
@@ -240,8 +245,15 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
     }
   };
   place(groupBy(items, (i) => i.pool).values(), 1);
-  const tiers = items[0]?.widerPools.map((w) => w.minFactor) ?? [];
-  tiers.forEach((minFactor, tier) => place(groupBy(items, (i) => i.widerPools[tier].key).values(), minFactor));
+  // Wider pools only where a record was left without a pool: the items of its base, kind and wider condition.
+  const byBase = groupBy(items, (i) => i.base);
+  WIDER_FACTORS.forEach((minFactor, tier) => {
+    const needed = new Set<string>();
+    for (const i of items) if (!placed.has(id(i))) needed.add(i.base);
+    for (const base of needed) {
+      place(groupBy(byBase.get(base) as StudyItem[], (i) => `${i.kind}|${i.wider[tier]}`).values(), minFactor);
+    }
+  });
   return byArm;
 }
 
