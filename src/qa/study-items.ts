@@ -51,13 +51,17 @@ export interface StudyItem {
   measure: ItemMeasure;
   source: 'reported' | 'calculated' | 'curve';
   pool: string;
+  /** The pool key without the conditions: study, source, substance, tissue, measure, unit, interval. */
+  base: string;
   /**
-   * The loose pool: the same without the other interventions, groups apart from individuals (a
-   * study's individual table and group table may each be consistently curated in another unit, and
-   * the loose pool has no centre to tell which). Only a factor no inhibitor or route explains (≥ ×30)
-   * is named from it, for records whose strict pool has too few arms.
+   * The wider pools, for records whose strict pool has too few arms: the items of the same `base`, `kind`
+   * and wider condition. Without the other interventions (≥ ×30: no inhibitor moves an arm that far), and
+   * without the route too (≥ ×300: no bioavailability either). Groups stay apart from individuals there
+   * (a study's individual table and group table may each be consistently curated in another unit, and a
+   * wide pool has no centre to tell which).
    */
-  loosePool: string;
+  kind: 'group' | 'individual';
+  wider: readonly string[];
   study_sid: string;
   study_name: string;
   subject: string | null;
@@ -94,8 +98,17 @@ interface ArmSetting {
   dose: ArmDose | null;
   /** route, application and every other intervention of the set, as pool key text. */
   condition: string;
-  /** The same without the other interventions (the loose pool). */
+  /** The same without the other interventions, and without the route too (the wider pools). */
   looseCondition: string;
+  looserCondition: string;
+}
+
+/** Conditions as short ids: pool keys are built for every record three times, long keys cost time and memory. */
+const interned = new Map<string, string>();
+function intern(text: string): string {
+  let id = interned.get(text);
+  if (id === undefined) interned.set(text, (id = `c${interned.size}`));
+  return id;
 }
 
 function armSetting(ctx: QaContext, pks: readonly number[], substance: string | null): ArmSetting {
@@ -117,7 +130,12 @@ function armSetting(ctx: QaContext, pks: readonly number[], substance: string | 
     dose = grams === null ? { pk: primary.pk, value: primary.value as number, unit: primary.unit as string } : { pk: primary.pk, value: (primary.value as number) * grams, unit: 'gram' };
   }
   const route = primary ? `${primary.route ?? ''}/${primary.application ?? ''}/${primary.substance ?? ''}/${dose?.unit}` : 'no dose';
-  return { dose, condition: `${route}|${others.join(',')}`, looseCondition: route };
+  return {
+    dose,
+    condition: intern(`${route}|${others.join(',')}`),
+    looseCondition: intern(route),
+    looserCondition: intern(`${primary?.substance ?? ''}/${dose?.unit ?? ''}`),
+  };
 }
 
 const hoursPer = (unit: string): number | null => tryFactor(unit, 'hour', null);
@@ -154,9 +172,16 @@ export function curveProfile(rt: RecomputedTimecourse, molarMass: number | null)
  * study's reported values share one slip (every CL in mL curated as L), a
  * mixed pool would blame the records that are right.
  */
-function poolKey(study: string, source: string, substance: string | null, tissue: string | null, condition: string, measure: string, unit: string, interval: string): string {
-  return [study, source === 'reported' ? 'reported' : 'timecourse', substance ?? '', tissue ?? '', condition, measure, unit, interval].join('|');
+function poolKey(study: string, source: string, substance: string | null, tissue: string | null, measure: string, unit: string, interval: string): string {
+  return `${study}|${source === 'reported' ? 'r' : 't'}|${substance}|${tissue}|${measure}|${unit}|${interval}`;
 }
+
+/** Smallest factors the wider pools may name (see StudyItem.widerPools). */
+export const LOOSE_FACTOR = 30;
+export const LOOSER_FACTOR = 300;
+
+/** The smallest factor each wider pool may name, in the order of `StudyItem.wider`. */
+export const WIDER_FACTORS: readonly number[] = [LOOSE_FACTOR, LOOSER_FACTOR];
 
 /** The interval of an auc_end (its end time in hours, two digits), '' otherwise. */
 function intervalOf(o: OutputRecord, measure: string): string {
@@ -196,16 +221,18 @@ export function studyItems(ctx: QaContext): StudyItem[] {
   for (const p of ctx.parameters as readonly ParameterValue[]) {
     if (!PARAMETERS.has(p.measurement_type) || p.value === null || !(p.value > 0) || p.unit === null) continue;
     // A calculated AUC to the last sample depends on the sampling grid, and PK-DB integrated unsorted times in list order.
-    if (p.source === 'calculated' && (p.measurement_type === 'auc_end' || unsortedCalculated(p))) continue;
+    // A calculated tmax is the first sample of every IV curve: no grid to compare.
+    if (p.source === 'calculated' && (p.measurement_type === 'auc_end' || p.measurement_type === 'tmax' || unsortedCalculated(p))) continue;
     const o = p.output;
     const measure = p.measurement_type as ItemMeasure;
     const setting = settingOf(o.intervention_pks, o.substance);
     const normalised = EXPOSURE.has(measure) && setting.dose !== null;
     const raw = Math.log(p.value);
+    const base = poolKey(o.study_sid, p.source, o.substance, o.tissue, measure, p.unit, intervalOf(o, measure));
     items.push({
       arm: p.key, record: recordOf(p),
-      measure, source: p.source, pool: poolKey(o.study_sid, p.source, o.substance, o.tissue, setting.condition, measure, p.unit, intervalOf(o, measure)),
-      loosePool: `loose|${poolKey(o.study_sid, p.source, o.substance, o.tissue, setting.looseCondition, measure, p.unit, intervalOf(o, measure))}|${o.individual_pk === null ? 'group' : 'individual'}`,
+      measure, source: p.source, pool: `${setting.condition}|${base}`, base, kind: o.individual_pk === null ? 'group' : 'individual',
+      wider: [setting.looseCondition, setting.looserCondition],
       study_sid: o.study_sid, study_name: o.study_name, subject: p.subject,
       log: normalised ? raw - Math.log((setting.dose as ArmDose).value) : raw, rawLog: normalised ? raw : null,
       value: p.value, unit: p.unit, dose: setting.dose, bodyWeightKg: p.bodyWeightKg, output: o, timecourse: null, profile: null,
@@ -217,10 +244,11 @@ export function studyItems(ctx: QaContext): StudyItem[] {
     const curve = curveProfile(rt, ctx.molarMass(member.substance));
     if (!curve) continue;
     const setting = settingOf(rt.tc.intervention_pk, member.substance);
+    const base = poolKey(rt.tc.study_sid, 'curve', member.substance, member.tissue, 'curve', curve.unit, '');
     items.push({
       arm: rt.key, record: `timecourse:${rt.tc.subset_pk}`, measure: 'curve', source: 'curve',
-      pool: poolKey(rt.tc.study_sid, 'curve', member.substance, member.tissue, setting.condition, 'curve', curve.unit, ''),
-      loosePool: `loose|${poolKey(rt.tc.study_sid, 'curve', member.substance, member.tissue, setting.looseCondition, 'curve', curve.unit, '')}|${rt.tc.individual_pk === null ? 'group' : 'individual'}`,
+      pool: `${setting.condition}|${base}`, base, kind: rt.tc.individual_pk === null ? 'group' : 'individual',
+      wider: [setting.looseCondition, setting.looserCondition],
       study_sid: rt.tc.study_sid, study_name: rt.tc.study_name, subject: subjectLabel(subjectOf(rt.tc)),
       log: 0, rawLog: setting.dose ? 0 : null, value: NaN, unit: curve.unit, dose: setting.dose,
       bodyWeightKg: ctx.bodyWeightKg(rt.tc), output: null, timecourse: rt, profile: curve.profile,

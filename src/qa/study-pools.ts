@@ -43,8 +43,8 @@ export interface Deviation {
   doseRatio: number | null;
   /** Number of other arms. */
   arms: number;
-  /** From the loose pool (study-items.ts): only a factor ≥ ×30 may be named. */
-  loose: boolean;
+  /** The smallest factor its pool may name: 1 in the strict pool, more in the wider ones (study-items.ts). */
+  minFactor: number;
 }
 
 /** Median log ratio of curve a to curve b at a's sampling times within b's range; null with fewer than MIN_OVERLAP. */
@@ -95,7 +95,7 @@ function statistics(others: readonly StudyItem[]) {
 }
 
 /** Each item's deviation from the other arms of its pool; pools with fewer than MIN_ARMS arms give none. */
-export function poolDeviations(pool: readonly StudyItem[], loose = false): Deviation[] {
+export function poolDeviations(pool: readonly StudyItem[], minFactor = 1): Deviation[] {
   const byArm = new Map<string, StudyItem[]>();
   for (const item of pool) {
     const list = byArm.get(item.arm);
@@ -118,7 +118,7 @@ export function poolDeviations(pool: readonly StudyItem[], loose = false): Devia
         sRaw,
         doseRatio,
         arms: byArm.size - 1,
-        loose,
+        minFactor,
       });
     }
   }

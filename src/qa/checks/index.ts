@@ -10,6 +10,7 @@ import { pkIdentitiesCheck } from './pk-identities.js';
 import { plausibilityCheck } from './plausibility.js';
 import { reportedVsRecomputedCheck } from './reported-vs-recomputed.js';
 import { urineCheck } from './urine.js';
+import { swapsCheck } from './swaps.js';
 import { timeAxisCheck } from './time-axis.js';
 import { withinStudyCheck } from './within-study.js';
 
@@ -23,4 +24,5 @@ export const CHECKS: readonly QaCheck[] = [
   pkIdentitiesCheck,
   withinStudyCheck,
   timeAxisCheck,
+  swapsCheck,
 ];

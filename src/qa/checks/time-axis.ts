@@ -17,7 +17,10 @@
  *   coincide with none; more siblings must share the ÷60 grid than its own
  *   (with a single sibling in mirror image, neither is named: which one is
  *   right needs the reference ranges across studies).
- * Both are major with the cause "minutes as hours" (×1/60 "hours as minutes"),
+ * - A lone grid in minutes: sampled from ≥ 5 h to ≥ 2 weeks after the dose
+ *   (as a single-dose schedule rarely real), with its times ÷60 a usual grid
+ *   (0.25, 0.5, 1, 2, 4 … h) and as they are not; also decides a mirror pair.
+ * All are major with the cause "minutes as hours" (×1/60 "hours as minutes"),
  * culprit the timecourse. What it cannot see: a single timecourse in its study
  * whose grid is uniformly ×60 (the within-study check sees its t½ or tmax
  * against its siblings', the reference ranges the rest).
@@ -80,12 +83,12 @@ export function leadingMinutes(times: readonly number[], conc: readonly (number 
   return logVariation(minutes, conc) < ZIGZAG_RATIO * logVariation(times, conc) ? drop : 0;
 }
 
-/** Share of `times` that coincide with a time of `grid` (ascending). */
-export function gridShare(times: readonly number[], grid: readonly number[]): number {
+/** Share of `times` that coincide with a time of `grid` within `tolerance` (relative) or `absolute` hours. */
+export function gridShare(times: readonly number[], grid: readonly number[], tolerance = GRID_TOLERANCE, absolute = MINUTE): number {
   if (times.length === 0) return 0;
   let hits = 0;
   for (const t of times) {
-    if (grid.some((g) => Math.abs(g - t) <= Math.max(GRID_TOLERANCE * Math.max(g, t), MINUTE))) hits++;
+    if (grid.some((g) => Math.abs(g - t) <= Math.max(tolerance * Math.max(g, t), absolute))) hits++;
   }
   return hits / times.length;
 }
@@ -143,6 +146,31 @@ function gridOf(rt: RecomputedTimecourse): Grid | null {
   return times.length >= 3 ? { rt, times } : null;
 }
 
+/**
+ * Typical sampling times in hours (5 min to 4 days): a grid of these ×60 is a grid in minutes.
+ */
+export const TYPICAL_TIMES: readonly number[] = [
+  1 / 12, 1 / 6, 0.25, 1 / 3, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 18, 20, 24, 28, 30, 32, 36, 48, 60, 72, 96,
+];
+/** A window that starts 5 h or more after the dose and lasts two weeks or more (336 h). */
+export const LATE_FIRST_SAMPLE = 5;
+export const LONG_WINDOW = 336;
+
+/** Sampled from ≥ 5 h to ≥ 2 weeks after the dose: as a single-dose schedule that is rarely real. */
+export function implausibleWindow(times: readonly number[]): boolean {
+  return times.length > 0 && times[0] >= LATE_FIRST_SAMPLE && times[times.length - 1] >= LONG_WINDOW;
+}
+
+/**
+ * A lone grid in minutes: sampled from ≥ 5 h to ≥ 2 weeks after the dose, and ÷60 at least GRID_MATCH of its
+ * times are typical sampling times while as they are fewer than half are.
+ */
+export function loneMinuteGrid(times: readonly number[]): boolean {
+  if (!implausibleWindow(times)) return false;
+  // Exact within 0.5 %: a slipped grid is a typed schedule ×60, a digitised or real late schedule is not that round.
+  return gridShare(times.map((t) => t / 60), TYPICAL_TIMES, 0.005, 0) >= GRID_MATCH && gridShare(times, TYPICAL_TIMES, 0.005, 0) < 0.5;
+}
+
 /** Timecourses whose grid is ×60 (or ×1/60) that of more siblings (same study and substance) than share their own. */
 export function siblingGridFindings(grids: readonly Grid[]): Finding[] {
   const findings: Finding[] = [];
@@ -153,8 +181,8 @@ export function siblingGridFindings(grids: readonly Grid[]): Finding[] {
       const scaled = g.times.map((t) => t / factor);
       const matching = siblings.filter((s) => gridShare(scaled, s.times) >= GRID_MATCH && gridShare(g.times, s.times) < 0.5);
       if (matching.length === 0 || matching.length <= own) continue;
-      // One sibling in mirror image: no majority tells which of the two is right.
-      if (siblings.length === 1) continue;
+      // One sibling in mirror image: no majority tells which of the two is right, only an implausible window.
+      if (siblings.length === 1 && !(factor > 1 && implausibleWindow(g.times))) continue;
       const which = factor > 1 ? '÷60' : '×60';
       findings.push(
         timeFinding(
@@ -188,6 +216,19 @@ export const timeAxisCheck: QaCheck = {
     const flagged = new Set(findings.map((f) => f.subset_pk));
     for (const grids of byStudySubstance.values()) {
       for (const f of siblingGridFindings(grids)) if (!flagged.has(f.subset_pk)) findings.push(f);
+    }
+    for (const f of findings) flagged.add(f.subset_pk);
+    for (const grids of byStudySubstance.values()) {
+      for (const g of grids) {
+        if (flagged.has(g.rt.tc.subset_pk) || !loneMinuteGrid(g.times)) continue;
+        findings.push(
+          timeFinding(
+            g.rt.tc, 'minute-grid', 60,
+            `sampled from ${fmt(g.times[0])} h to ${fmt(g.times[g.times.length - 1])} h after the dose, and its times ÷60 (${g.times.slice(0, 5).map((t) => fmt(t / 60)).join(', ')} … h) are a usual sampling grid: minutes curated as hours?`,
+            {},
+          ),
+        );
+      }
     }
     return findings;
   },

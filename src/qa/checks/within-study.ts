@@ -31,7 +31,7 @@ import type { QaContext } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
 import { curveLevels, poolDeviations, type Deviation } from '../study-pools.js';
-import { studyItems, type ItemMeasure, type StudyItem } from '../study-items.js';
+import { studyItems, WIDER_FACTORS, type ItemMeasure, type StudyItem } from '../study-items.js';
 import type { ReportedParameter } from '../tolerances.js';
 
 /** Thresholds on the log scale (see the header). */
@@ -44,6 +44,8 @@ export const IN_LINE = Math.log(2);
 export const SAME_WAY = Math.log(3);
 /** Factors at least this large are beyond biology within one study. */
 export const BIG_FACTOR = 30;
+/** The smallest factor named on a tmax (×60 and beyond; ×24 lies within a sampling grid's reach). */
+export const TMAX_FACTOR = 50;
 /** A dose culprit needs the dose ratio to the siblings within ×1.5 of the factor. */
 export const DOSE_RATIO_TOLERANCE = Math.log(1.5);
 
@@ -82,7 +84,9 @@ const CORROBORATING: Record<ItemMeasure, readonly ItemMeasure[]> = {
 export function slipOf(dev: Deviation): SlipFactorMatch | null {
   if (Math.abs(dev.d) < Math.max(OUTLIER_K * dev.s, MIN_OUTLIER)) return null;
   const slip = nearestSlipFactor(dev.d, factorParameter(dev.item.measure), dev.item.bodyWeightKg, Math.max(BACK_K * dev.s, MIN_BACK));
-  return slip && dev.loose && Math.abs(Math.log(slip.factor)) < Math.log(BIG_FACTOR) ? null : slip;
+  // tmax is a sampling time, spread over a grid (0.17–6 h in one study is ordinary): only ×60 and beyond.
+  const minFactor = dev.item.measure === 'tmax' ? Math.max(dev.minFactor, TMAX_FACTOR) : dev.minFactor;
+  return slip && Math.abs(Math.log(slip.factor)) < Math.log(minFactor) ? null : slip;
 }
 
 interface OffRecord {
@@ -179,9 +183,14 @@ export function armFindings(arm: readonly Deviation[]): Finding[] {
     const culprit: Culprit = dose ? 'dose' : off.lead.item.source === 'reported' ? 'output' : 'timecourse';
     let severity: Severity;
     let reason: string;
+    // A time axis slip stretches the AUC with the half-life; a half-life alone may be a flat tail's λz.
+    const timeOnly = off.lead.item.source === 'calculated' && TIME_MEASURES.has(off.lead.item.measure) && !off.devs.some((d) => d.item.measure.startsWith('auc'));
     if (sameWay.length > 0 && !dose) {
       severity = 'minor';
       reason = `but ${sameWay.map(describe).join(', ')} of the same arm move the same way: a different population or treatment rather than a slip?`;
+    } else if (timeOnly) {
+      severity = 'minor';
+      reason = 'but only its half-life moves, not its AUC: a flat or rising tail rather than a time axis slip?';
     } else if (dose) {
       severity = 'major';
       reason = 'the dose is the one record the arm does not share with its siblings';
@@ -211,28 +220,40 @@ function groupBy(items: readonly StudyItem[], key: (item: StudyItem) => string):
   return map;
 }
 
-/** Every deviation of the context, by arm: from the strict pool, else (too few arms there) from the loose one. */
+/** Every deviation of the context, by arm: from the strict pool, else (too few arms there) from the first wider one that has enough. */
 export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
   const items = studyItems(ctx);
   const byArm = new Map<string, Deviation[]>();
-  const add = (dev: Deviation) => {
-    const list = byArm.get(dev.item.arm);
-    if (list) list.push(dev);
-    else byArm.set(dev.item.arm, [dev]);
-  };
   const placed = new Set<string>();
-  for (const pool of groupBy(items, (i) => i.pool).values()) {
-    for (const dev of poolDeviations(pool[0].measure === 'curve' ? curveLevels(pool) : pool)) {
-      add(dev);
-      placed.add(`${dev.item.record}|${dev.item.measure}|${dev.item.output?.pk ?? ''}`);
+  const ids = new Map<StudyItem, string>();
+  const id = (i: StudyItem) => {
+    let key = ids.get(i);
+    if (key === undefined) ids.set(i, (key = `${i.record}|${i.measure}|${i.output?.pk ?? ''}`));
+    return key;
+  };
+  const place = (pools: Iterable<StudyItem[]>, minFactor: number) => {
+    for (const pool of pools) {
+      if (pool.every((i) => placed.has(id(i)))) continue;
+      const levelled = pool[0].measure === 'curve' ? curveLevels(pool) : pool;
+      const fresh = poolDeviations(levelled, minFactor).filter((dev) => !placed.has(id(dev.item)));
+      for (const dev of fresh) {
+        const list = byArm.get(dev.item.arm);
+        if (list) list.push(dev);
+        else byArm.set(dev.item.arm, [dev]);
+      }
+      for (const dev of fresh) placed.add(id(dev.item));
     }
-  }
-  for (const pool of groupBy(items, (i) => i.loosePool).values()) {
-    const levelled = pool[0].measure === 'curve' ? curveLevels(pool) : pool;
-    for (const dev of poolDeviations(levelled, true)) {
-      if (!placed.has(`${dev.item.record}|${dev.item.measure}|${dev.item.output?.pk ?? ''}`)) add(dev);
+  };
+  place(groupBy(items, (i) => i.pool).values(), 1);
+  // Wider pools only where a record was left without a pool: the items of its base, kind and wider condition.
+  const byBase = groupBy(items, (i) => i.base);
+  WIDER_FACTORS.forEach((minFactor, tier) => {
+    const needed = new Set<string>();
+    for (const i of items) if (!placed.has(id(i))) needed.add(i.base);
+    for (const base of needed) {
+      place(groupBy(byBase.get(base) as StudyItem[], (i) => `${i.kind}|${i.wider[tier]}`).values(), minFactor);
     }
-  }
+  });
   return byArm;
 }
 

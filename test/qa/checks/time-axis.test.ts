@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
-import { gridShare, leadingMinutes, logVariation, timeAxisCheck } from '../../../src/qa/checks/time-axis.js';
+import { gridShare, leadingMinutes, logVariation, loneMinuteGrid, timeAxisCheck } from '../../../src/qa/checks/time-axis.js';
 import { prepareContext } from '../../../src/qa/context.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
@@ -70,7 +70,18 @@ describe('time-axis: sibling grids', () => {
     expect(findings).toMatchObject([{ kind: 'time-axis', severity: 'major', subset_pk: 3, ratio: 60, culprit: 'timecourse', suspected_cause: 'minutes as hours (×60)', details: { siblings: [1, 2] } }]);
   });
 
-  it('names neither of two timecourses in mirror image', () => {
-    expect(run([tc(1, 1, grid), tc(3, 3, grid.map((t) => t * 60))])).toEqual([]);
+  it('names neither of two timecourses in mirror image, unless one is sampled from ≥ 5 h to ≥ 2 weeks', () => {
+    const short = [0.25, 0.5, 1, 2, 4];
+    expect(run([tc(1, 1, short), tc(3, 3, short.map((t) => t * 60))])).toEqual([]);
+    // 15 h to 1440 h (60 days) after a single dose, and ÷60 exactly 0.25 … 24 h.
+    expect(run([tc(1, 1, grid), tc(3, 3, grid.map((t) => t * 60))])).toMatchObject([{ subset_pk: 3, ratio: 60, details: { siblings: [1] } }]);
+  });
+
+  it('names a lone grid in minutes only when it is sampled late and long and exactly a usual grid ×60', () => {
+    expect(loneMinuteGrid([30, 60, 120, 240, 480, 720, 1440])).toBe(true);
+    expect(loneMinuteGrid([0.5, 1, 2, 4, 8, 12, 24])).toBe(false); // an ordinary grid
+    expect(loneMinuteGrid([48.97, 73.1, 96.8, 121, 360, 432])).toBe(false); // Cheng1992: days 2–18 of a real schedule
+    expect(run([tc(1, 1, grid.map((t) => t * 60))])).toMatchObject([{ subset_pk: 1, severity: 'major', suspected_cause: 'minutes as hours (×60)' }]);
+    expect(run([tc(1, 1, grid.map((t) => t * 60))])[0].check).toBe('time-axis/minute-grid');
   });
 });
