@@ -38,7 +38,7 @@ const USAGE = `options:
   --export FILE.zip     a PK-DB export zip (default: the bundled fixtures)
   --base-url URL        a PK-DB API, e.g. http://127.0.0.1:8000/api/v1/ (with --user/--password if needed)
   --out DIR             where tables and figures go (default: notebooks/out/<notebook>)
-  --study SID           the study to look at (notebook 03)
+  --study SID           the study to look at (notebooks 03, 06)
   --substance NAME      the substance to pool (notebook 05)
   --csv FILE            a long concentration-time table (notebook 02)
   --include-special     also pool ill subjects and interaction arms (notebook 05)`;
