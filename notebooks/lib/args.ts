@@ -1,7 +1,7 @@
 /**
  * The command line every notebook shares:
  *   npx tsx notebooks/NN-name.ts [--export FILE.zip | --base-url URL [--user U --password P]]
- *                                [--out DIR] [--study SID] [--substance NAME]
+ *                                [--out DIR] [--study SID] [--substance NAME] [--include-special]
  * Without a source the bundled fixtures are used, so each notebook runs offline
  * as shipped. node:util's parseArgs is enough: notebooks take a handful of
  * flags and must fail with one clear line, not a stack trace.
@@ -23,6 +23,8 @@ export interface NotebookArgs {
   substance?: string;
   /** Notebook 02: analyse this long CSV table instead of the synthetic set. */
   csv?: string;
+  /** Notebook 05: pool special populations and interaction arms with healthy subjects. */
+  includeSpecial: boolean;
 }
 
 /** Raised for a bad command line; `runNotebook` prints its message alone and exits 2. */
@@ -36,9 +38,10 @@ const USAGE = `options:
   --export FILE.zip     a PK-DB export zip (default: the bundled fixtures)
   --base-url URL        a PK-DB API, e.g. http://127.0.0.1:8000/api/v1/ (with --user/--password if needed)
   --out DIR             where tables and figures go (default: notebooks/out/<notebook>)
-  --study SID           the study to look at (notebook 03)
+  --study SID           the study to look at (notebooks 03, 06)
   --substance NAME      the substance to pool (notebook 05)
-  --csv FILE            a long concentration-time table (notebook 02)`;
+  --csv FILE            a long concentration-time table (notebook 02)
+  --include-special     also pool ill subjects and interaction arms (notebook 05)`;
 
 /** Parses `argv` (without node and script) for the notebook called `name`. */
 export function notebookArgs(name: string, argv: readonly string[] = process.argv.slice(2)): NotebookArgs {
@@ -55,6 +58,7 @@ export function notebookArgs(name: string, argv: readonly string[] = process.arg
         study: { type: 'string' },
         substance: { type: 'string' },
         csv: { type: 'string' },
+        'include-special': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -77,5 +81,6 @@ export function notebookArgs(name: string, argv: readonly string[] = process.arg
     study: values.study,
     substance: values.substance,
     csv: values.csv,
+    includeSpecial: values['include-special'] ?? false,
   };
 }

@@ -12,7 +12,8 @@ import { promisify } from 'node:util';
 import * as aq from 'arquero';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedFixtureFindings } from '../../src/data/fixtures.js';
-import { PROJECT_ROOT } from '../helpers/shared.js';
+import { PARAMETER } from '../../src/nca/index.js';
+import { describeShared, PROJECT_ROOT, SHARED_EXPORT } from '../helpers/shared.js';
 
 const run = promisify(execFile);
 
@@ -49,6 +50,7 @@ const EXPECTED_FILES: Record<string, string[]> = {
   '03-qa-one-study': ['findings.csv', 'summary.json', 'comparisons.csv', 'planted-errors.csv', ...figures('reported-vs-recomputed', 'timecourse-4', 'timecourse-5')],
   '04-units': ['raw-vs-normed.csv', 'molar-vs-mass.csv', 'ratios.csv', 'normed-vs-raw-findings.csv', ...figures('unit-slip-ratios')],
   '05-half-life-meta-analysis': ['halflife-records.csv', 'halflife-arms.csv', 'halflife-pooled.csv', ...figures('halflife-forest')],
+  '06-multiple-dose-and-urine': ['candidates.json'],
 };
 
 describe('notebooks on the bundled fixtures', () => {
@@ -100,6 +102,8 @@ describe('notebooks on the bundled fixtures', () => {
     const pp = csv(out, 'nca-pp.csv');
     expect(pp.columnNames()).toEqual(['USUBJID', 'PPTESTCD', 'PPTEST', 'PPORRES', 'PPORRESU', 'PPREASND']);
     expect(pp.filter((d: { PPTESTCD: string }) => d.PPTESTCD === 'AUCIFO').array('PPORRESU')).toEqual(Array(12).fill('h*mg/L'));
+    // Test names come from the parameter table.
+    for (const row of pp.objects() as { PPTESTCD: keyof typeof PARAMETER; PPTEST: string }[]) expect(row.PPTEST).toBe(PARAMETER[row.PPTESTCD].test);
   });
 
   it('03 reports the planted ×1000 slip of its study as major', async () => {
@@ -139,10 +143,75 @@ describe('notebooks on the bundled fixtures', () => {
     expect(pooled[0].upper_h!).toBeGreaterThan(pooled[0].estimate_h);
   });
 
+  it('05 pools one value per arm: the reported one, the recomputed one only where nothing is reported', () => {
+    const { out, stdout } = runs.get('05-half-life-meta-analysis')!;
+    const arms = csv(out, 'halflife-arms.csv').objects() as { study_name: string; arm: string; source: string; pooled: boolean }[];
+    const pooledArms = arms.filter((a) => a.pooled);
+    expect(new Set(pooledArms.map((a) => `${a.study_name}|${a.arm}`)).size).toBe(pooledArms.length);
+    for (const a of arms.filter((x) => x.source === 'recomputed')) {
+      expect(a.pooled).toBe(!arms.some((r) => r.source === 'reported' && r.study_name === a.study_name && r.arm === a.arm));
+    }
+    expect(pooledArms.length).toBe(Number(csv(out, 'halflife-pooled.csv').get('arms', 1)));
+    expect(stdout).toContain('Left out 0 of');
+  });
+
+  it('06 on the fixtures says they hold no multiple-dose or urine data and points at --export', () => {
+    const { out, stdout } = runs.get('06-multiple-dose-and-urine')!;
+    expect(JSON.parse(readFileSync(join(out, 'candidates.json'), 'utf8'))).toEqual([]);
+    expect(stdout).toMatch(/No multiple-dose timecourse and no urine cumulative amount/);
+    expect(stdout).toContain('--export');
+  });
+
   it('a bad flag or an unknown study ends with one line and exit code 2', async () => {
     await Promise.all([
       expect(runNotebook('03-qa-one-study', root, ['--study', 'NOPE0000'])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('unknown study "NOPE0000"') }),
       expect(runNotebook('01-explore-dataset', root, ['--export', join(root, 'missing.zip')])).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('missing.zip') }),
     ]);
+  });
+});
+
+describeShared('notebook 06 on the shared export', SHARED_EXPORT, () => {
+  const root = mkdtempSync(join(tmpdir(), 'pkdb-notebook06-'));
+  let result: NotebookRun;
+  beforeAll(async () => {
+    result = await runNotebook('06-multiple-dose-and-urine', root, ['--export', SHARED_EXPORT]);
+  }, 90_000);
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('writes the interval table, the superposition comparison, the urine parameters and both figures', () => {
+    for (const file of ['multiple-dose-interval.csv', 'superposition-vs-observed.csv', 'superposition-profile.csv', 'urine-parameters.csv', 'urine-collections.csv', ...figures('multiple-dose', 'urine-cumulative')]) {
+      expect(nonEmpty(result.out, file), file).toBeGreaterThan(0);
+    }
+  });
+
+  it('analyses a regular multiple-dose regimen: AUCτ,ss near the predicted steady state, Cmin ≤ Cavg ≤ Cmax', () => {
+    const candidates = JSON.parse(readFileSync(join(result.out, 'candidates.json'), 'utf8')) as { kind: string; doses: number; tau: number | null; single_dose_profile: number | null }[];
+    const chosen = candidates.find((c) => c.kind === 'multiple dose')!;
+    expect(chosen.doses).toBeGreaterThanOrEqual(2);
+    expect(chosen.tau).toBeGreaterThan(0);
+    expect(chosen.single_dose_profile).not.toBeNull();
+    const p = Object.fromEntries((csv(result.out, 'multiple-dose-interval.csv').objects() as { PPTESTCD: string; value: number }[]).map((r) => [r.PPTESTCD, r.value]));
+    expect(p.TAU).toBe(chosen.tau);
+    expect(p.CMIN).toBeLessThanOrEqual(p.CAVG);
+    expect(p.CAVG).toBeLessThanOrEqual(p.CMAX);
+    expect(p.CAVG).toBeCloseTo(p.AUCTAU / p.TAU, 12);
+    expect(p.AILAMZ).toBeGreaterThan(1);
+    const cmp = Object.fromEntries((csv(result.out, 'superposition-vs-observed.csv').objects() as { quantity: string; observed: number; predicted_steady_state: number }[]).map((r) => [r.quantity.split(' ')[0], r]));
+    // Linear kinetics: the observed AUCτ at steady state is the single-dose AUC∞ (within 20 % for a curated mean curve).
+    expect(cmp['AUCτ'].observed / cmp['AUCτ'].predicted_steady_state).toBeGreaterThan(0.8);
+    expect(cmp['AUCτ'].observed / cmp['AUCτ'].predicted_steady_state).toBeLessThan(1.25);
+    expect(cmp.accumulation.predicted_steady_state).toBeGreaterThan(1);
+  });
+
+  it('gives Ae as the last cumulative amount, fe = Ae/dose in (0, 1), the peak excretion rate and a positive CLR', () => {
+    const p = Object.fromEntries((csv(result.out, 'urine-parameters.csv').objects() as { code: string; value: number | null }[]).map((r) => [r.code, r.value]));
+    const collections = csv(result.out, 'urine-collections.csv').objects() as { start: number; end: number; amount: number; rate: number; cumulative: number }[];
+    expect(p.RCAMINT).toBeCloseTo(collections[collections.length - 1].cumulative, 12);
+    expect(p.FREXINT).toBeGreaterThan(0);
+    expect(p.FREXINT).toBeLessThan(1);
+    expect(p.RCPCINT).toBeCloseTo(100 * p.FREXINT!, 9);
+    expect(p.ERMAX).toBeCloseTo(Math.max(...collections.map((c) => c.amount / (c.end - c.start))), 12);
+    expect(p.RENALCL).toBeGreaterThan(0);
+    expect(result.stdout).toMatch(/fe [\d.]+ % of the dose/);
   });
 });
