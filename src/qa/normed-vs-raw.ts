@@ -22,6 +22,8 @@ import {
   normalisedUnits,
   normalize,
   parseUnit,
+  parseUnitOrNull,
+  parseUnitResult,
   type MolarMass,
 } from '../units/index.js';
 import { finding, type Finding, type Severity } from './finding.js';
@@ -147,14 +149,12 @@ function comparePair(kind: Kind, raw: Linkable, stored: Linkable, ctx: Context):
     else compareValues(expected, stored, 1, ctx.tolerance, where, push, ctx);
     return;
   }
-  let storedDim: string;
-  try {
-    storedDim = parseUnit(stored.unit).dimension.key;
-  } catch (e) {
-    if (!(e instanceof UnitError)) throw e;
-    push('minor', `${where}: ${e.message}`, { kind: 'unit' });
+  const storedUnit = parseUnitResult(stored.unit);
+  if (storedUnit instanceof UnitError) {
+    push('minor', `${where}: ${storedUnit.message}`, { kind: 'unit' });
     return;
   }
+  const storedDim = storedUnit.dimension.key;
   const expectedDim = parseUnit(expected.unit).dimension.key;
   const rawDim = parseUnit(raw.unit as string).dimension.key;
   const columns = { recomputed_unit: expected.unit, recomputed: primary(expected) };
@@ -274,21 +274,14 @@ function checkNormedUnits<T extends UnitCarrier>(
     const report = (severity: Severity, message: string) =>
       ctx.findings.push(finding({ kind: 'unit', severity, ...locate(r), reported_unit: r.unit, message, details: { [kind]: r } }));
     if (r.time_unit) {
-      let isTime = false;
-      try {
-        isTime = parseUnit(r.time_unit).dimension.key === '[time]';
-      } catch (e) {
-        if (!(e instanceof UnitError)) throw e;
-      }
+      const isTime = parseUnitOrNull(r.time_unit)?.dimension.key === '[time]';
       // pint reads `na` (surely "not available") as nano-year: parseable, yet worth a curator's look.
       if (!isTime || r.time_unit === 'na') addTo(badTimeUnits, r.time_unit, r.pk);
     }
     if (r.unit === null || r.unit === '') continue;
-    try {
-      parseUnit(r.unit);
-    } catch (e) {
-      if (!(e instanceof UnitError)) throw e;
-      report('minor', `${where}: ${e.message}`);
+    const unit = parseUnitResult(r.unit);
+    if (unit instanceof UnitError) {
+      report('minor', `${where}: ${unit.message}`);
       continue;
     }
     if (normalisedUnits(r.measurement_type) === null) {

@@ -76,7 +76,9 @@ function factorResult(from: string, to: string, opts: ConversionOptions | undefi
     inner = new Map();
     factors.set(from, inner);
   }
-  return cachedResult(inner, mass === null ? to : `${to}@${mass}`, () => factorUncached(parseUnit(from), from, to, mass), UnitError);
+  const key = mass === null ? to : `${to}@${mass}`;
+  // The hit first: the closure below is built only on a miss.
+  return inner.get(key) ?? cachedResult(inner, key, () => factorUncached(parseUnit(from), from, to, mass), UnitError);
 }
 
 /**
@@ -115,8 +117,9 @@ export function productFactorOrNull(from: string, by: string, power: 1 | -1, to:
     factors.set(from, inner);
   }
   const key = `${power === 1 ? '*' : '/'}${by}\u0000${to}${mass === null ? '' : `@${mass}`}`;
-  const label = `(${from}) ${power === 1 ? '*' : '/'} (${by})`;
-  const factor = cachedResult(inner, key, () => factorUncached(multiplyUnits(parseUnit(from), parseUnit(by), power), label, to, mass), UnitError);
+  const label = () => `(${from}) ${power === 1 ? '*' : '/'} (${by})`;
+  const factor =
+    inner.get(key) ?? cachedResult(inner, key, () => factorUncached(multiplyUnits(parseUnit(from), parseUnit(by), power), label(), to, mass), UnitError);
   return factor instanceof UnitError ? null : factor;
 }
 

@@ -12,13 +12,22 @@ export {
   dimensionOf,
   sameDimension,
   divideUnits,
+  multiplyUnits,
   formatPint,
   type ParsedUnit,
   type Dimension,
   type Scale,
   type UnitMeasure,
 } from './parse.js';
-export { conversionFactor, conversionFactorOrNull, convert, isConvertible, molarExponent, type ConversionOptions } from './convert.js';
+export {
+  conversionFactor,
+  conversionFactorOrNull,
+  productFactorOrNull,
+  convert,
+  isConvertible,
+  molarExponent,
+  type ConversionOptions,
+} from './convert.js';
 export {
   BUILTIN_MOLAR_MASSES,
   molarMassLookup,

@@ -108,7 +108,11 @@ function cacheSlot(measurementType: string, unit: string): Map<number | null, Un
  * type or a dimension the type has no normalised unit for.
  */
 export function unitNormalisation(unit: string, measurementType: string, substanceMass: number | null = null): UnitNormalisation {
-  return cachedOrThrow(cacheSlot(measurementType, unit), substanceMass, () => normaliseUncached(unit, measurementType, substanceMass), UnitError);
+  const slot = cacheSlot(measurementType, unit);
+  // The hit first: the closure below is built only on a miss.
+  const hit = slot.get(substanceMass);
+  if (hit !== undefined && !(hit instanceof UnitError)) return hit;
+  return cachedOrThrow(slot, substanceMass, () => normaliseUncached(unit, measurementType, substanceMass), UnitError);
 }
 
 const isMissing = (v: number | null): boolean => v === null || v === 0 || Number.isNaN(v);

@@ -219,12 +219,12 @@ const parsed = new Map<string, ParsedUnit | UnitError>();
 
 /** Parses a unit spelling (cached, errors included). Throws `UnitError` naming the unit. */
 export function parseUnit(spelling: string): ParsedUnit {
-  return cachedOrThrow(parsed, spelling, () => parseUncached(spelling), UnitError);
+  return cachedOrThrow(parsed, spelling, parseUncached, UnitError);
 }
 
 /** `parseUnit` where a unit that does not parse is expected: the `UnitError` is returned, not thrown. */
 export function parseUnitResult(spelling: string): ParsedUnit | UnitError {
-  return cachedResult(parsed, spelling, () => parseUncached(spelling), UnitError);
+  return cachedResult(parsed, spelling, parseUncached, UnitError);
 }
 
 /** `parseUnit`, or null when the spelling is not a unit. */

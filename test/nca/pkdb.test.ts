@@ -146,3 +146,17 @@ describe('pkdbNca end to end', () => {
     expect(shifted[0].time).toBe(8);
   });
 });
+
+describe('§4 units on the one parser (pint semantics)', () => {
+  it('reads the dimensionless spellings and time units pint reads, which the restricted-dosing check and time shift use', () => {
+    for (const unit of ['none', 'dimensionless', 'count', 'g/kg']) expect(isRestrictedDosingUnit(unit), unit).toBe(true);
+    expect(isRestrictedDosingUnit('not a unit')).toBe(false);
+    expect(hoursPer('year')).toBe(8766); // pint's year: 365.25 days
+    expect(() => hoursPer('gram')).toThrow("unit 'gram': [mass] is not a time");
+  });
+  it('spells AUC units as pint does, whatever the spelling of the concentration', () => {
+    expect(aucUnit('g/l')).toBe('gram * hour / liter');
+    expect(aucUnit('mole / liter / kilogram')).toBe('hour * mole / kilogram / liter');
+    expect(aucUnit('liter * milligram / millimole / liter')).toBe('hour * milligram / millimole'); // pint cancels equal units
+  });
+});
