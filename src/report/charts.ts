@@ -1,20 +1,26 @@
 /**
- * The charts of a QA report, as Vega-Lite specs: the two overview charts and
- * one plot per timecourse that has a minor or major finding (agreements are
- * info findings and would bury the interesting plots).
+ * The charts of a QA report, as Vega-Lite specs: the two overview charts, one
+ * plot per timecourse that has a minor or major finding (agreements are info
+ * findings and would bury the interesting plots), and a reference-range strip
+ * per finding whose details carry a range.
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { overviewScatterSpec, ratioHistogramSpec, type ComparisonPoint } from '../plots/overview.js';
+import { rangeStripSpec } from '../plots/range-strip.js';
 import { timecourseSpec, type TimecoursePlotInput } from '../plots/timecourse.js';
 import type { Comparison, RecomputedTimecourse } from '../qa/checks/reported-vs-recomputed.js';
 import type { QaResult } from '../qa/run.js';
 import { concentrationSeries } from '../qa/input-checks.js';
+import type { Finding } from '../qa/finding.js';
 import { conversionFactor } from '../units/convert.js';
+import { displayValue } from './display-units.js';
 
 export interface ReportCharts {
   overview: { id: string; spec: TopLevelSpec }[];
   /** Per subset_pk. */
   timecourses: Map<number, TopLevelSpec>;
+  /** Reference-range strips, per finding id. */
+  ranges: Map<string, TopLevelSpec>;
 }
 
 export function comparisonPoints(comparisons: readonly Comparison[]): ComparisonPoint[] {
@@ -127,6 +133,64 @@ export function flaggedSubsets(result: QaResult): Set<number> {
   return flagged;
 }
 
+/** A reference range a check put in a finding's details. */
+export interface FindingRange {
+  low: number;
+  high: number;
+  n: number | null;
+  unit: string | null;
+  values: number[];
+}
+
+const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/**
+ * The first object in `details` (or `details` itself) with numeric `low` and
+ * `high`: the shape the reference-range checks write (`{n, low, high}`, with
+ * optional `unit` and `values`). Other key spellings for the count are read too.
+ */
+export function findingRange(f: Pick<Finding, 'details' | 'reported_unit'>): FindingRange | null {
+  const details = f.details;
+  if (!details) return null;
+  for (const candidate of [details, ...Object.values(details)]) {
+    if (candidate === null || typeof candidate !== 'object' || Array.isArray(candidate)) continue;
+    const r = candidate as Record<string, unknown>;
+    if (!num(r.low) || !num(r.high)) continue;
+    const n = [r.n, r.n_studies, r.studies, r.count].find(num) ?? null;
+    const values = Array.isArray(r.values) ? r.values.filter(num).slice(0, 2000) : [];
+    return { low: r.low, high: r.high, n, unit: typeof r.unit === 'string' ? r.unit : f.reported_unit, values };
+  }
+  return null;
+}
+
+/** `value` in `from` expressed in `to`; null when they do not convert. */
+function inUnit(value: number | null, from: string | null, to: string): number | null {
+  if (value === null || !Number.isFinite(value)) return null;
+  if (!from || from === to) return value;
+  return timeFactor(from, to) !== null ? value * (timeFactor(from, to) as number) : null;
+}
+
+/** The strip of a finding with a range, in the display unit of the range's high end. */
+export function rangeSpec(f: Finding, range: FindingRange): TopLevelSpec {
+  const unit = range.unit ?? '';
+  const shown = displayValue(range.high, unit);
+  const k = shown ? shown.value / range.high : 1;
+  const points: { label: string; value: number }[] = [];
+  const reported = inUnit(f.reported, f.reported_unit, unit);
+  if (reported !== null) points.push({ label: 'reported', value: reported * k });
+  const recomputed = inUnit(f.recomputed, f.recomputed_unit, unit);
+  if (recomputed !== null) points.push({ label: 'recomputed', value: recomputed * k });
+  return rangeStripSpec({
+    title: `${f.measurement_type ?? 'value'}: ${f.study_name ?? f.study_sid ?? ''} against other studies`,
+    unit: shown?.unit ?? unit,
+    low: range.low * k,
+    high: range.high * k,
+    n: range.n,
+    values: range.values.map((v) => v * k),
+    points,
+  });
+}
+
 export function buildReportCharts(result: QaResult): ReportCharts {
   const points = comparisonPoints(result.comparisons);
   const flagged = flaggedSubsets(result);
@@ -142,7 +206,13 @@ export function buildReportCharts(result: QaResult): ReportCharts {
     if (!flagged.has(rt.tc.subset_pk)) continue;
     timecourses.set(rt.tc.subset_pk, timecourseSpec(timecoursePlotInput(rt, bySubset.get(rt.tc.subset_pk) ?? [])));
   }
+  const ranges = new Map<string, TopLevelSpec>();
+  for (const f of result.findings) {
+    const range = f.id ? findingRange(f) : null;
+    if (range && f.id) ranges.set(f.id, rangeSpec(f, range));
+  }
   return {
+    ranges,
     overview: [
       { id: 'overview-scatter', spec: overviewScatterSpec(points) },
       { id: 'overview-histogram', spec: ratioHistogramSpec(points) },
