@@ -114,7 +114,7 @@ export function timecoursePlotInput(rt: RecomputedTimecourse, comparisons: reado
   const points = observedPoints(rt);
   const fit = lz && lz.times.length > 0 ? { lambda_z: -lz.slope, intercept: lz.intercept, start: lz.times[0], end: lz.times[lz.times.length - 1] } : null;
   const subject = tc.individual_pk !== null ? `individual ${tc.individual_pk}` : `group ${tc.group_pk}`;
-  return {
+  return inDisplayUnit({
     title: `${tc.study_name} · ${tc.subset_name} (subset ${tc.subset_pk}) · ${tc.substance_label ?? tc.substance ?? ''} · ${subject}`,
     time_unit: tc.time_unit ?? '',
     conc_unit: tc.unit ?? '',
@@ -123,6 +123,29 @@ export function timecoursePlotInput(rt: RecomputedTimecourse, comparisons: reado
     fit,
     reported_fit: reportedFit(rt, comparisons, fit),
     markers,
+  });
+}
+
+/**
+ * The plot in the readable unit of its highest concentration (ng/mL rather
+ * than gram / liter, display-units.ts): every concentration × k, and the
+ * log-linear fits' intercepts + ln k (ln kC = ln k + ln C).
+ */
+export function inDisplayUnit(input: TimecoursePlotInput): TimecoursePlotInput {
+  const peak = Math.max(0, ...input.points.map((p) => p.conc).filter(Number.isFinite));
+  const shown = peak > 0 ? displayValue(peak, input.conc_unit) : null;
+  if (!shown) return input;
+  const k = shown.value / peak;
+  const scale = <T extends { conc: number }>(rows: T[]) => rows.map((r) => ({ ...r, conc: r.conc * k }));
+  const fit = (f: TimecoursePlotInput['fit']) => (f ? { ...f, intercept: f.intercept + Math.log(k) } : f);
+  return {
+    ...input,
+    conc_unit: shown.unit,
+    points: scale(input.points),
+    lambda_z_points: scale(input.lambda_z_points),
+    fit: fit(input.fit),
+    reported_fit: fit(input.reported_fit ?? null),
+    markers: scale(input.markers),
   };
 }
 

@@ -1,0 +1,12 @@
+import { chromium } from 'playwright-core';
+const [,, url, out, scroll, h] = process.argv;
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless','--no-sandbox','--disable-gpu','--disable-background-networking','--disable-component-update','--disable-sync','--no-first-run'] });
+const p = await b.newPage({ viewport: { width: 1300, height: Number(h || 1000) } });
+p.on('console', m => console.log('console', m.type(), m.text()));
+p.on('pageerror', e => console.log('pageerror', e.message));
+p.on('request', r => { if (!r.url().startsWith('file:')) console.log('req', r.url()); });
+await p.goto(url);
+if (scroll) await p.evaluate((y) => window.scrollTo(0, Number(y)), scroll);
+await p.waitForTimeout(4000);
+await p.screenshot({ path: out, fullPage: false });
+await b.close();
