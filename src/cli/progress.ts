@@ -1,8 +1,9 @@
 /**
  * Progress of a command's phases on stderr, for a person at a terminal: a
  * line per phase that counts up in place (`PNG 120/938 12.4 s`) and ends with
- * its time. Redraws are throttled and need no timer, so a synchronous loop
- * (the QA checks) updates it too. Disabled (every call a no-op) when stderr
+ * its time; a phase done within a second is erased, not kept. Redraws are
+ * throttled and need no timer, so a synchronous loop (the QA checks) updates
+ * it too. Disabled (every call a no-op) when stderr
  * is not a TTY, so logs and pipes stay clean.
  */
 
@@ -21,6 +22,8 @@ export interface ProgressOptions {
   now?: () => number;
   /** Minimum ms between redraws. */
   interval?: number;
+  /** Phases shorter than this (ms) leave no line behind. */
+  keepAfter?: number;
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -30,6 +33,7 @@ export function createProgress(options: ProgressOptions): Progress {
   const write = options.write ?? ((text: string) => void process.stderr.write(text));
   const now = options.now ?? (() => performance.now());
   const interval = options.interval ?? 100;
+  const keepAfter = options.keepAfter ?? 1000;
   let phase: string | null = null;
   let started = 0;
   let drawn = -Infinity;
@@ -58,7 +62,8 @@ export function createProgress(options: ProgressOptions): Progress {
     },
     end(note) {
       if (!phase) return;
-      draw(true, note);
+      if (now() - started < keepAfter) write('\r\x1b[K');
+      else draw(true, note);
       phase = null;
     },
   };

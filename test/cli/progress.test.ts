@@ -17,7 +17,7 @@ describe('createProgress', () => {
     expect(out.slice(1)).toEqual(['\r\x1b[Kchecks 2/10 0.1 s…', '\r\x1b[Kchecks 3 findings 1.3 s\n']);
   });
 
-  it('ends the previous phase when the next starts, and writes nothing when disabled', () => {
+  it('ends the previous phase when the next starts, erases a phase shorter than a second, and writes nothing when disabled', () => {
     const out: string[] = [];
     let t = 0;
     const p = createProgress({ enabled: true, write: (s) => out.push(s), now: () => t });
@@ -25,6 +25,10 @@ describe('createProgress', () => {
     t = 2000;
     p.start('b');
     expect(out[1]).toBe('\r\x1b[Ka 2.0 s\n');
+    // A phase within a second is erased.
+    t = 2500;
+    p.end();
+    expect(out.slice(-1)).toEqual(['\r\x1b[K']);
     const quiet: string[] = [];
     const off = createProgress({ enabled: false, write: (s) => quiet.push(s) });
     off.start('a');
