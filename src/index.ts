@@ -150,7 +150,7 @@ export {
   renderPng,
 } from './plots/index.js';
 /** The self-contained HTML report and the files of a QA run. */
-export { renderReport, writeQaOutputs } from './report/index.js';
+export { renderIndexPage, renderStudyPage, writeQaOutputs, displayValue } from './report/index.js';
 export { writeDiffOutputs, renderDiffHtml } from './report/diff.js';
 
 // ---- server ------------------------------------------------------------------

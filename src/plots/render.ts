@@ -5,6 +5,7 @@
  * nothing, so fonts are always passed explicitly.
  */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
@@ -27,8 +28,12 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
 
 let fontWarningShown = false;
 
-/** resvg font options: DejaVu when installed; otherwise system fonts, with one warning. */
+/** The two faces vega's charts use (labels and bold titles): resvg parses every font it is given on every render. */
+const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'].map((f) => join(FONT_DIR, f));
+
+/** resvg font options: DejaVu Sans (its two faces, else its folder) when installed; otherwise system fonts, with one warning. */
 export function fontOptions(warn: (message: string) => void = (m) => process.stderr.write(`${m}\n`)) {
+  if (FONT_FILES.every((f) => existsSync(f))) return { loadSystemFonts: false, fontFiles: FONT_FILES, defaultFontFamily: FONT_FAMILY };
   if (existsSync(FONT_DIR)) return { loadSystemFonts: false, fontDirs: [FONT_DIR], defaultFontFamily: FONT_FAMILY };
   if (!fontWarningShown) {
     warn(`warning: ${FONT_DIR} not found (install fonts-dejavu-core); PNG text falls back to system fonts and may be missing`);

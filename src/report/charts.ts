@@ -1,20 +1,26 @@
 /**
- * The charts of a QA report, as Vega-Lite specs: the two overview charts and
- * one plot per timecourse that has a minor or major finding (agreements are
- * info findings and would bury the interesting plots).
+ * The charts of a QA report, as Vega-Lite specs: the two overview charts, one
+ * plot per timecourse that has a minor or major finding (agreements are info
+ * findings and would bury the interesting plots), and a reference-range strip
+ * per finding whose details carry a range.
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { overviewScatterSpec, ratioHistogramSpec, type ComparisonPoint } from '../plots/overview.js';
+import { rangeStripSpec } from '../plots/range-strip.js';
 import { timecourseSpec, type TimecoursePlotInput } from '../plots/timecourse.js';
 import type { Comparison, RecomputedTimecourse } from '../qa/checks/reported-vs-recomputed.js';
 import type { QaResult } from '../qa/run.js';
 import { concentrationSeries } from '../qa/input-checks.js';
+import type { Finding } from '../qa/finding.js';
 import { conversionFactorOrNull } from '../units/convert.js';
+import { displayValue } from './display-units.js';
 
 export interface ReportCharts {
   overview: { id: string; spec: TopLevelSpec }[];
   /** Per subset_pk. */
   timecourses: Map<number, TopLevelSpec>;
+  /** Reference-range strips, per finding id. */
+  ranges: Map<string, TopLevelSpec>;
 }
 
 export function comparisonPoints(comparisons: readonly Comparison[]): ComparisonPoint[] {
@@ -103,7 +109,7 @@ export function timecoursePlotInput(rt: RecomputedTimecourse, comparisons: reado
   const points = observedPoints(rt);
   const fit = lz && lz.times.length > 0 ? { lambda_z: -lz.slope, intercept: lz.intercept, start: lz.times[0], end: lz.times[lz.times.length - 1] } : null;
   const subject = tc.individual_pk !== null ? `individual ${tc.individual_pk}` : `group ${tc.group_pk}`;
-  return {
+  return inDisplayUnit({
     title: `${tc.study_name} · ${tc.subset_name} (subset ${tc.subset_pk}) · ${tc.substance_label ?? tc.substance ?? ''} · ${subject}`,
     time_unit: tc.time_unit ?? '',
     conc_unit: tc.unit ?? '',
@@ -112,6 +118,29 @@ export function timecoursePlotInput(rt: RecomputedTimecourse, comparisons: reado
     fit,
     reported_fit: reportedFit(rt, comparisons, fit),
     markers,
+  });
+}
+
+/**
+ * The plot in the readable unit of its highest concentration (ng/mL rather
+ * than gram / liter, display-units.ts): every concentration × k, and the
+ * log-linear fits' intercepts + ln k (ln kC = ln k + ln C).
+ */
+export function inDisplayUnit(input: TimecoursePlotInput): TimecoursePlotInput {
+  const peak = Math.max(0, ...input.points.map((p) => p.conc).filter(Number.isFinite));
+  const shown = peak > 0 ? displayValue(peak, input.conc_unit) : null;
+  if (!shown) return input;
+  const k = shown.value / peak;
+  const scale = <T extends { conc: number }>(rows: T[]) => rows.map((r) => ({ ...r, conc: r.conc * k }));
+  const fit = (f: TimecoursePlotInput['fit']) => (f ? { ...f, intercept: f.intercept + Math.log(k) } : f);
+  return {
+    ...input,
+    conc_unit: shown.unit,
+    points: scale(input.points),
+    lambda_z_points: scale(input.lambda_z_points),
+    fit: fit(input.fit),
+    reported_fit: fit(input.reported_fit ?? null),
+    markers: scale(input.markers),
   };
 }
 
@@ -120,6 +149,64 @@ export function flaggedSubsets(result: QaResult): Set<number> {
   const flagged = new Set<number>();
   for (const f of result.findings) if (f.subset_pk !== null && f.severity !== 'info') flagged.add(f.subset_pk);
   return flagged;
+}
+
+/** A reference range a check put in a finding's details. */
+export interface FindingRange {
+  low: number;
+  high: number;
+  n: number | null;
+  unit: string | null;
+  values: number[];
+}
+
+const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/**
+ * The first object in `details` (or `details` itself) with numeric `low` and
+ * `high`: the shape the reference-range checks write (`{n, low, high}`, with
+ * optional `unit` and `values`). Other key spellings for the count are read too.
+ */
+export function findingRange(f: Pick<Finding, 'details' | 'reported_unit'>): FindingRange | null {
+  const details = f.details;
+  if (!details) return null;
+  for (const candidate of [details, ...Object.values(details)]) {
+    if (candidate === null || typeof candidate !== 'object' || Array.isArray(candidate)) continue;
+    const r = candidate as Record<string, unknown>;
+    if (!num(r.low) || !num(r.high)) continue;
+    const n = [r.n, r.n_studies, r.studies, r.count].find(num) ?? null;
+    const values = Array.isArray(r.values) ? r.values.filter(num).slice(0, 2000) : [];
+    return { low: r.low, high: r.high, n, unit: typeof r.unit === 'string' ? r.unit : f.reported_unit, values };
+  }
+  return null;
+}
+
+/** `value` in `from` expressed in `to`; null when they do not convert. */
+function inUnit(value: number | null, from: string | null, to: string): number | null {
+  if (value === null || !Number.isFinite(value)) return null;
+  if (!from || from === to) return value;
+  return timeFactor(from, to) !== null ? value * (timeFactor(from, to) as number) : null;
+}
+
+/** The strip of a finding with a range, in the display unit of the range's high end. */
+export function rangeSpec(f: Finding, range: FindingRange): TopLevelSpec {
+  const unit = range.unit ?? '';
+  const shown = displayValue(range.high, unit);
+  const k = shown ? shown.value / range.high : 1;
+  const points: { label: string; value: number }[] = [];
+  const reported = inUnit(f.reported, f.reported_unit, unit);
+  if (reported !== null) points.push({ label: 'reported', value: reported * k });
+  const recomputed = inUnit(f.recomputed, f.recomputed_unit, unit);
+  if (recomputed !== null) points.push({ label: 'recomputed', value: recomputed * k });
+  return rangeStripSpec({
+    title: `${f.measurement_type ?? 'value'}: ${f.study_name ?? f.study_sid ?? ''} against other studies`,
+    unit: shown?.unit ?? unit,
+    low: range.low * k,
+    high: range.high * k,
+    n: range.n,
+    values: range.values.map((v) => v * k),
+    points,
+  });
 }
 
 export function buildReportCharts(result: QaResult): ReportCharts {
@@ -137,7 +224,13 @@ export function buildReportCharts(result: QaResult): ReportCharts {
     if (!flagged.has(rt.tc.subset_pk)) continue;
     timecourses.set(rt.tc.subset_pk, timecourseSpec(timecoursePlotInput(rt, bySubset.get(rt.tc.subset_pk) ?? [])));
   }
+  const ranges = new Map<string, TopLevelSpec>();
+  for (const f of result.findings) {
+    const range = f.id ? findingRange(f) : null;
+    if (range && f.id) ranges.set(f.id, rangeSpec(f, range));
+  }
   return {
+    ranges,
     overview: [
       { id: 'overview-scatter', spec: overviewScatterSpec(points) },
       { id: 'overview-histogram', spec: ratioHistogramSpec(points) },

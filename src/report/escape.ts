@@ -15,8 +15,3 @@ export function escapeHtml(text: unknown): string {
 export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
-
-/** A third-party script inlined in a <script> element: a literal `</script` would end it early. */
-export function inlineScript(source: string): string {
-  return source.replace(/<\/(script)/gi, '<\\/$1');
-}

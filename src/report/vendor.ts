@@ -25,3 +25,14 @@ export function vendorScripts(): { name: string; source: string }[] {
   });
   return cached;
 }
+
+/**
+ * The three builds as one file (report/assets/vendor.js), loaded once by
+ * relative path from every page: each build on its own line after a `;`, so
+ * a build without a trailing semicolon cannot run into the next.
+ */
+export function vendorBundle(): string {
+  return vendorScripts()
+    .map((v) => `/* ${v.name} */\n${v.source}\n;`)
+    .join('\n');
+}

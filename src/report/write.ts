@@ -1,16 +1,21 @@
 /**
- * Writes the outputs of a QA run into a directory: findings.json,
- * findings.csv, summary.json, calculated.csv, plots/*.vl.json (and .png),
- * report.html. Files are written whole; the directory is created.
+ * Writes the outputs of a QA run into a folder: findings.json, findings.csv,
+ * summary.json, calculated.csv, plots/*.vl.json (and .png), and the report
+ * (report/index.html, report/studies/<sid>.html, report/assets/). Everything
+ * is written into a temporary sibling folder that replaces `dir` only when
+ * complete (output-dir.ts): an abort (`signal`) or a failure leaves the
+ * previous report as it was.
  *
- * Writes go to libuv's thread pool while this thread builds the next file:
- * creating a file costs the kernel 0.1–0.25 ms, ~200 ms for a plot per
- * flagged timecourse of the shared export, which then overlaps with the
- * JSON and HTML work instead of adding to it.
+ * Data files go to libuv's thread pool while this thread builds the next one
+ * (creating a file costs the kernel 0.1–0.25 ms, ~200 ms for the plots of the
+ * shared export). PNGs are rendered one at a time and each is written before
+ * the next is drawn, so memory stays that of one chart.
  */
 import { mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { TopLevelSpec } from 'vega-lite';
+import type { Dataset } from '../data/dataset.js';
 import { reviewState, reviewSummary, reviewedFinding, type FindingReview } from '../qa/accepted.js';
 import { FINDING_COLUMNS } from '../qa/finding.js';
 import { withFindingIds } from '../qa/finding-id.js';
@@ -18,13 +23,28 @@ import type { QaResult } from '../qa/run.js';
 import { CALCULATED_COLUMNS } from '../qa/to-findings.js';
 import { buildReportCharts } from './charts.js';
 import { toCsv } from './csv.js';
-import { renderReport } from './html.js';
+import { checkTarget, commitTemp, discardTemp, makeTempSibling } from './output-dir.js';
+import { REPORT_SCRIPT, REPORT_STYLE } from './page-assets.js';
+import { groupByStudy, renderIndexPage, renderStudyPage } from './pages.js';
+import { DEFAULT_SERVE_URL } from './records.js';
+import { vendorBundle } from './vendor.js';
+
+export type WritePhase = 'data files' | 'plots' | 'pages' | 'PNG';
 
 export interface WriteOptions {
   html: boolean;
   png: boolean;
-  /** Accepted findings (qa/accepted.ts): marked in findings.json/csv, counted in summary.json's `review`. */
+  /** Accepted findings (qa/accepted.ts): marked in findings.json/csv and the pages, counted in summary.json's `review`. */
   review?: { file: string; review: FindingReview };
+  /** The checked dataset: subjects by name and size in the pages ("group 'healthy' (n=12)"), studies without findings in the index. */
+  dataset?: Dataset;
+  /** Base URL of a local `pkdb serve` the pages link records to (default http://127.0.0.1:8000/). */
+  serveUrl?: string;
+  /** Replace the report's own files in a folder that holds other files too. */
+  force?: boolean;
+  /** Stops between files; the previous report stays. */
+  signal?: AbortSignal;
+  onProgress?: (phase: WritePhase, done: number, total: number) => void;
 }
 
 /** findings.csv: the finding columns, then `review` (open, accepted or reopened). */
@@ -32,6 +52,23 @@ export const FINDINGS_CSV_COLUMNS = [...FINDING_COLUMNS, 'review'] as const;
 
 /** Paths written, relative to `dir`. */
 export async function writeQaOutputs(result: QaResult, dir: string, options: WriteOptions): Promise<string[]> {
+  const force = Boolean(options.force);
+  checkTarget(dir, force);
+  options.signal?.throwIfAborted();
+  const tmp = makeTempSibling(dir);
+  try {
+    const written = await writeInto(result, tmp, options);
+    options.signal?.throwIfAborted();
+    commitTemp(tmp, dir, force);
+    return written;
+  } catch (error) {
+    discardTemp(tmp);
+    throw error;
+  }
+}
+
+async function writeInto(result: QaResult, dir: string, options: WriteOptions): Promise<string[]> {
+  const { signal, onProgress } = options;
   mkdirSync(join(dir, 'plots'), { recursive: true });
   const written: string[] = [];
   const pending: Promise<void>[] = [];
@@ -39,7 +76,7 @@ export async function writeQaOutputs(result: QaResult, dir: string, options: Wri
     pending.push(writeFile(join(dir, name), content));
     written.push(name);
   };
-  // Every written finding carries its stable id (finding-id.ts); the report shows it too.
+  // Every written finding carries its stable id (finding-id.ts); the pages show it too.
   const findings = withFindingIds(result.findings);
   result = { ...result, findings };
   const review = options.review;
@@ -48,18 +85,49 @@ export async function writeQaOutputs(result: QaResult, dir: string, options: Wri
   const summary = review ? { ...result.summary, review: reviewSummary(findings, review.review, review.file) } : result.summary;
   write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
   write('calculated.csv', toCsv(CALCULATED_COLUMNS, result.calculated));
+  onProgress?.('data files', 4, 4);
 
   const charts = buildReportCharts(result);
-  const plots = [...charts.overview.map((c) => [c.id, c.spec] as const), ...[...charts.timecourses].map(([pk, spec]) => [`timecourse-${pk}`, spec] as const)];
-  // vega and resvg cost ~0.5 s to load: only when PNGs are asked for.
-  const renderPng = options.png ? (await import('../plots/render.js')).renderPng : null;
-  for (const [name, spec] of plots) {
+  const plots: [string, TopLevelSpec][] = [
+    ...charts.overview.map((c) => [c.id, c.spec] as [string, TopLevelSpec]),
+    ...[...charts.timecourses].map(([pk, spec]) => [`timecourse-${pk}`, spec] as [string, TopLevelSpec]),
+    ...[...charts.ranges].map(([id, spec]) => [`range-${id}`, spec] as [string, TopLevelSpec]),
+  ];
+  plots.forEach(([name, spec], i) => {
     write(join('plots', `${name}.vl.json`), `${JSON.stringify(spec)}\n`);
-    if (renderPng) write(join('plots', `${name}.png`), await renderPng(spec));
+    onProgress?.('plots', i + 1, plots.length);
+  });
+
+  if (options.html) {
+    const studies = groupByStudy(findings);
+    mkdirSync(join(dir, 'report', 'studies'), { recursive: true });
+    mkdirSync(join(dir, 'report', 'assets'));
+    write(join('report', 'assets', 'vendor.js'), vendorBundle());
+    write(join('report', 'assets', 'report.js'), REPORT_SCRIPT);
+    write(join('report', 'assets', 'report.css'), REPORT_STYLE);
+    const ctx = { dataset: options.dataset, serveUrl: options.serveUrl ?? DEFAULT_SERVE_URL, review: review?.review, charts };
+    write(join('report', 'index.html'), renderIndexPage({ summary, studies, dataset: options.dataset, review: review?.review, charts }));
+    for (let i = 0; i < studies.length; i++) {
+      signal?.throwIfAborted();
+      write(join('report', 'studies', studies[i].file), renderStudyPage(studies[i], ctx));
+      onProgress?.('pages', i + 1, studies.length);
+    }
   }
-  if (options.html) write('report.html', renderReport(result, charts));
   // Every write is waited for; the first failure in writing order is the one reported.
   const failure = (await Promise.allSettled(pending)).find((outcome) => outcome.status === 'rejected');
   if (failure) throw failure.reason;
+
+  if (options.png) {
+    // vega and resvg cost ~0.5 s to load: only when PNGs are asked for.
+    const { renderPng } = await import('../plots/render.js');
+    for (let i = 0; i < plots.length; i++) {
+      signal?.throwIfAborted();
+      const [name, spec] = plots[i];
+      const file = join('plots', `${name}.png`);
+      await writeFile(join(dir, file), await renderPng(spec));
+      written.push(file);
+      onProgress?.('PNG', i + 1, plots.length);
+    }
+  }
   return written;
 }

@@ -1,10 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { FINDING_COLUMNS } from '../../src/qa/finding.js';
 import { CALCULATED_COLUMNS } from '../../src/qa/to-findings.js';
+import { PROJECT_ROOT } from '../helpers/shared.js';
 
 /** Runs the CLI, capturing stdout and stderr. */
 async function pkdb(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -28,11 +30,11 @@ describe('pkdb qa', () => {
 
   it('writes every output on the fixtures and exits 1 for their major findings', async () => {
     const out = join(dir, 'all');
-    const { code, stdout } = await pkdb(['qa', '--out', out, '--json']);
+    const { code, stdout } = await pkdb(['qa', '--out', out, '--format', 'summary']);
     expect(code).toBe(1);
     const summary = JSON.parse(stdout) as { by_severity: Record<string, number>; findings: number };
     expect(summary.by_severity.major).toBeGreaterThan(0);
-    for (const file of ['findings.json', 'findings.csv', 'summary.json', 'calculated.csv', 'report.html']) {
+    for (const file of ['findings.json', 'findings.csv', 'summary.json', 'calculated.csv', 'report/index.html', 'report/assets/vendor.js', 'report/studies/SYN0002.html']) {
       expect(existsSync(join(out, file)), file).toBe(true);
     }
     expect(readFileSync(join(out, 'findings.csv'), 'utf8').split('\n')[0]).toBe([...FINDING_COLUMNS, 'review'].join(','));
@@ -51,7 +53,7 @@ describe('pkdb qa', () => {
     const out = join(dir, 'quiet');
     const { code } = await pkdb(['qa', '--out', out, '--fail-on', 'never', '--no-html', '--png', '--study', 'SYN0002']);
     expect(code).toBe(0);
-    expect(existsSync(join(out, 'report.html'))).toBe(false);
+    expect(existsSync(join(out, 'report'))).toBe(false);
     const pngs = readdirSync(join(out, 'plots')).filter((f) => f.endsWith('.png'));
     expect(pngs.length).toBeGreaterThanOrEqual(2);
     expect(readFileSync(join(out, 'plots', pngs[0])).subarray(1, 4).toString('ascii')).toBe('PNG');
@@ -70,8 +72,8 @@ describe('pkdb qa', () => {
   });
 
   it('takes study names as well as sids for --study', async () => {
-    const byName = await pkdb(['qa', '--out', join(dir, 'named'), '--study', 'Synthetic2020b', '--no-html', '--json']);
-    const bySid = await pkdb(['qa', '--out', join(dir, 'sid'), '--study', 'SYN0002', '--no-html', '--json']);
+    const byName = await pkdb(['qa', '--out', join(dir, 'named'), '--study', 'Synthetic2020b', '--no-html', '--format', 'summary']);
+    const bySid = await pkdb(['qa', '--out', join(dir, 'sid'), '--study', 'SYN0002', '--no-html', '--format', 'summary']);
     expect(byName.code).toBe(1);
     expect(bySid.code).toBe(1);
     const a = JSON.parse(byName.stdout) as { studies: number; by_study: Record<string, unknown> };
@@ -119,7 +121,7 @@ describe('pkdb qa --accepted and --accept-all-to', () => {
     const file = JSON.parse(readFileSync(accepted, 'utf8')) as { accepted: { seen: { reported: number | null } }[] };
     file.accepted[0].seen.reported = 12345;
     writeFileSync(accepted, JSON.stringify(file));
-    const run = await pkdb(['qa', '--out', join(dir, 'r3'), '--no-html', '--accepted', accepted, '--json']);
+    const run = await pkdb(['qa', '--out', join(dir, 'r3'), '--no-html', '--accepted', accepted, '--format', 'summary']);
     expect(run.code).toBe(1);
     const summary = JSON.parse(run.stdout) as { review: { reopened: number; open_by_severity: { major: number } } };
     expect(summary.review).toMatchObject({ reopened: 1, open_by_severity: { major: 1 } });
@@ -132,4 +134,77 @@ describe('pkdb qa --accepted and --accept-all-to', () => {
     expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(`pkdb: ${bad}: entry 0 (F-0123456789ab): field 'why': missing`);
   });
+});
+
+describe('pkdb qa output handling', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pkdb-qa-out-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  /** Names in `dir` that are temporary folders of a run. */
+  const leftovers = () => readdirSync(dir).filter((name) => name.includes('.pkdb-qa-tmp-'));
+
+  it('--json prints the findings as findings.json has them, --format csv as findings.csv; an unknown format is a usage error', async () => {
+    const out = join(dir, 'formats');
+    const json = await pkdb(['qa', '--out', out, '--json', '--no-html']);
+    expect(json.code).toBe(1);
+    expect(json.stdout).toBe(readFileSync(join(out, 'findings.json'), 'utf8'));
+    expect((JSON.parse(json.stdout) as { id: string }[]).length).toBeGreaterThan(0);
+    const csv = await pkdb(['qa', '--out', out, '--format', 'csv', '--no-html']);
+    expect(csv.stdout).toBe(readFileSync(join(out, 'findings.csv'), 'utf8'));
+    const bad = await pkdb(['qa', '--out', out, '--format', 'xml']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--format must be one of json, csv, summary, got "xml"/);
+    expect((await pkdb(['qa', '--out', out, '--json', '--format', 'csv'])).code).toBe(2);
+  });
+
+  it('refuses a folder that is not a previous report unless --force, which keeps the other files', async () => {
+    const out = join(dir, 'foreign');
+    mkdirSync(out);
+    writeFileSync(join(out, 'notes.txt'), 'my notes');
+    const refused = await pkdb(['qa', '--out', out, '--no-html']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/foreign is not empty and not a previous report \(it holds notes\.txt\); .*--force/);
+    expect(readdirSync(out)).toEqual(['notes.txt']);
+    const forced = await pkdb(['qa', '--out', out, '--no-html', '--force']);
+    expect(forced.code).toBe(1);
+    expect(readFileSync(join(out, 'notes.txt'), 'utf8')).toBe('my notes');
+    expect(existsSync(join(out, 'findings.csv'))).toBe(true);
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('replaces a previous report whole: no stale plot or page survives', async () => {
+    const out = join(dir, 'again');
+    expect((await pkdb(['qa', '--out', out])).code).toBe(1);
+    writeFileSync(join(out, 'plots', 'timecourse-999999.vl.json'), '{}');
+    writeFileSync(join(out, 'report', 'studies', 'GONE0001.html'), '<p>old</p>');
+    const second = await pkdb(['qa', '--out', out, '--study', 'SYN0002']);
+    expect(second.code).toBe(1);
+    expect(existsSync(join(out, 'plots', 'timecourse-999999.vl.json'))).toBe(false);
+    expect(readdirSync(join(out, 'report', 'studies'))).toEqual(['SYN0002.html']);
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('Ctrl-C while writing leaves the previous report intact, says so and exits 130', async () => {
+    const out = join(dir, 'interrupted');
+    expect((await pkdb(['qa', '--out', out, '--no-html'])).code).toBe(1);
+    const before = readFileSync(join(out, 'findings.json'), 'utf8');
+    const listing = readdirSync(join(out, 'plots')).sort();
+    // A child process: the signal handler is the one a user's Ctrl-C reaches. --png keeps it writing long enough.
+    const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'src', 'cli', 'main.ts'), 'qa', '--out', out, '--png', '--study', 'SYN0002'], {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const tmp = join(dir, `.interrupted.pkdb-qa-tmp-${child.pid}`);
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(tmp) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(existsSync(tmp)).toBe(true);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toMatch(/interrupted before the report was complete; .*interrupted is left as it was/);
+    expect(readFileSync(join(out, 'findings.json'), 'utf8')).toBe(before);
+    expect(readdirSync(join(out, 'plots')).sort()).toEqual(listing);
+    expect(leftovers()).toEqual([]);
+  }, 90_000);
 });

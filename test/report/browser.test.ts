@@ -1,115 +1,196 @@
 /**
- * Opens report.html in Debian's Chromium (playwright-core, no downloaded
- * browsers) from a file:// URL: every chart draws, nothing is logged as an
- * error, nothing is fetched, and the findings table filters.
+ * The report in Chromium, on the fixtures (runs everywhere Chromium is) and on
+ * the shared export (describeShared): the index loads and is usable at once,
+ * a study page opens from it, its charts draw, the record ids on every study
+ * page equal those in findings.csv, nothing is logged as an error, nothing is
+ * fetched, and the JS heap stays small while visiting every study page.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { loadFixtures } from '../../src/data/fixtures.js';
 import { runQa } from '../../src/qa/run.js';
 import { writeQaOutputs } from '../../src/report/write.js';
+import { cardIds, chromiumAvailable, CHROMIUM, drawCharts, expectedIds, jsHeapMb, openBrowser, sortedIds, type ReportBrowser } from '../helpers/browser.js';
+import { SHARED_EXPORT, describeShared } from '../helpers/shared.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+if (!chromiumAvailable && process.env.CI) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);
+if (!chromiumAvailable) console.warn(`[skip] report in the browser: ${CHROMIUM} not found (apt-get install chromium)`);
 
 /** The part of a DOM table row the sort test reads (the project compiles without the DOM lib). */
 type Row = { cells: { dataset: { sort?: string } }[] };
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI) throw new Error(`${CHROMIUM} is required in CI (apt-get install chromium)`);
-if (!available) console.warn(`[skip] report in the browser: ${CHROMIUM} not found (apt-get install chromium)`);
+const fileUrl = (path: string) => pathToFileURL(path).href;
 
-describe.skipIf(!available)('report.html in Chromium', () => {
+/**
+ * Opens the index; resolves to the ms the browser took to load it (navigation
+ * timing, start to the end of the load event) plus the ms its study filter
+ * took to answer a search: the time until a curator can use it. Measured in
+ * the page, so the test driver's own round trips do not count.
+ */
+async function openIndex(b: ReportBrowser, dir: string): Promise<number> {
+  await b.page.goto(fileUrl(join(dir, 'report', 'index.html')), { waitUntil: 'load' });
+  // Strings: the project compiles without the DOM lib.
+  const loadMs = await b.page.evaluate<number>("performance.getEntriesByType('navigation')[0].loadEventEnd");
+  const filterMs = await b.page.evaluate<number>(`(() => {
+    const input = document.querySelector('input.filter[data-target="studies"]');
+    const start = performance.now();
+    input.value = 'zzz-no-such-study';
+    input.dispatchEvent(new Event('input'));
+    const visible = [...document.querySelectorAll('#studies tbody tr')].filter((tr) => !tr.hidden).length;
+    const elapsed = performance.now() - start;
+    input.value = '';
+    input.dispatchEvent(new Event('input'));
+    if (visible !== 0) throw new Error('filter left ' + visible + ' rows');
+    return elapsed;
+  })()`);
+  return loadMs + filterMs;
+}
+
+/**
+ * Visits every study page with findings in one tab, as a curator working down
+ * the list would, checking its ids against findings.csv. Returns the largest
+ * JS heap seen right after a page loaded (garbage included) and after a full
+ * collection (sampled every `gcEvery` pages and at the end: what the pages hold).
+ */
+async function visitEveryStudy(b: ReportBrowser, dir: string, gcEvery = 20): Promise<{ pages: number; maxHeapMb: number; maxLiveHeapMb: number }> {
+  const expected = expectedIds(dir);
+  const files = readdirSync(join(dir, 'report', 'studies')).sort();
+  expect(files.sort()).toEqual([...expected.keys()].sort());
+  let maxHeapMb = 0;
+  let maxLiveHeapMb = 0;
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i];
+    await b.page.goto(fileUrl(join(dir, 'report', 'studies', file)), { waitUntil: 'load' });
+    expect(sortedIds(await cardIds(b.page)), file).toEqual(sortedIds(expected.get(file) ?? []));
+    maxHeapMb = Math.max(maxHeapMb, await jsHeapMb(b.cdp));
+    if ((i + 1) % gcEvery === 0 || i === files.length - 1) maxLiveHeapMb = Math.max(maxLiveHeapMb, await jsHeapMb(b.cdp, true));
+  }
+  return { pages: files.length, maxHeapMb, maxLiveHeapMb };
+}
+
+describe.skipIf(!chromiumAvailable)('the report in Chromium (fixtures)', () => {
   let dir: string;
-  let browser: Browser;
-  let page: Page;
-  const consoleErrors: string[] = [];
-  const requests: string[] = [];
-  let reportUrl: string;
+  let b: ReportBrowser;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pkdb-report-'));
-    await writeQaOutputs(runQa(await loadFixtures()), dir, { html: true, png: false });
-    reportUrl = pathToFileURL(join(dir, 'report.html')).href;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    page = await browser.newPage();
-    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    page.on('pageerror', (e) => consoleErrors.push(e.message));
-    page.on('request', (r) => r.url() !== reportUrl && !r.url().startsWith('data:') && requests.push(r.url()));
-    // Anything besides the report itself is aborted (and recorded above).
-    await page.route('**/*', (route) => (route.request().url() === reportUrl ? route.continue() : route.abort()));
-    await page.goto(reportUrl, { waitUntil: 'load' });
+    const fixtures = await loadFixtures();
+    await writeQaOutputs(runQa(fixtures), dir, { html: true, png: false, dataset: fixtures });
+    b = await openBrowser();
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await b?.browser.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('draws every chart', async () => {
-    const charts = await page.locator('[data-chart]').count();
-    expect(charts).toBeGreaterThanOrEqual(3);
-    await page.waitForFunction("[...document.querySelectorAll('[data-chart]')].every((el) => el.querySelector('svg, canvas'))", undefined, {
-      timeout: 30_000,
-    });
-    const drawn = await page.$$eval('[data-chart]', (els) => els.map((el) => el.querySelectorAll('svg path, svg line, svg rect, canvas').length));
-    expect(drawn.every((marks) => marks > 0)).toBe(true);
+  it('loads the index in under 2 s and filters studies as the user types', async () => {
+    expect(await openIndex(b, dir)).toBeLessThan(2000);
+    const rows = b.page.locator('#studies tbody tr');
+    expect(await rows.count()).toBe(5);
+    await b.page.locator('input.filter[data-target="studies"]').fill('SYN0002');
+    await expect.poll(() => b.page.locator('#studies tbody tr:visible').count()).toBe(1);
+    await b.page.locator('input.filter[data-target="studies"]').fill('');
+    await expect.poll(() => b.page.locator('#studies tbody tr:visible').count()).toBe(5);
   });
 
-  it('logs no errors and fetches nothing', () => {
-    expect(consoleErrors).toEqual([]);
-    expect(requests).toEqual([]);
-  });
-
-  it('filters a findings table as the user types', async () => {
-    const table = page.locator('table.findings').first();
-    const rows = table.locator('tbody tr');
-    const total = await rows.count();
-    expect(await table.locator('tbody tr:visible').count()).toBe(total);
-    // Filter by the measurement type of the first row: some rows must stay, some must go.
-    const column = await table.locator('th[data-col="measurement_type"]').evaluate((th) => (th as unknown as { cellIndex: number }).cellIndex);
-    const term = ((await rows.first().locator('td').nth(column).textContent()) ?? '').trim().toLowerCase();
-    expect(term.length).toBeGreaterThan(0);
-    const expected = await rows.evaluateAll((trs, t) => trs.filter((tr) => (tr.textContent ?? '').toLowerCase().includes(t)).length, term);
-    expect(expected).toBeGreaterThan(0);
-    expect(expected).toBeLessThan(total);
-    const filter = page.locator('input.filter').first();
-    await filter.fill(term);
-    await expect.poll(() => table.locator('tbody tr:visible').count()).toBe(expected);
-    await filter.fill('no-such-finding-text');
-    await expect.poll(() => table.locator('tbody tr:visible').count()).toBe(0);
-    await filter.fill('');
-    await expect.poll(() => table.locator('tbody tr:visible').count()).toBe(total);
-  });
-
-  it('sorts a findings table by a clicked column', async () => {
-    const table = page.locator('table.findings').first();
-    const header = table.locator('th[data-col="ratio"]');
+  it('sorts the studies by a clicked column', async () => {
+    const header = b.page.locator('#studies th', { hasText: 'info' });
     const column = await header.evaluate((th) => (th as unknown as { cellIndex: number }).cellIndex);
+    const read = () => b.page.locator('#studies tbody tr').evaluateAll((trs, i) => trs.map((tr) => Number((tr as unknown as Row).cells[i].dataset.sort)), column);
     await header.click();
-    const ratios = await table.locator('tbody tr').evaluateAll(
-      (trs, index) => trs.map((tr) => (tr as unknown as Row).cells[index].dataset.sort).filter((v) => v !== undefined).map(Number),
-      column,
-    );
-    expect(ratios.length).toBeGreaterThan(1);
-    expect(ratios).toEqual([...ratios].sort((a, b) => a - b));
+    const ascending = await read();
+    expect(ascending).toEqual([...ascending].sort((x, y) => x - y));
+    expect(new Set(ascending).size).toBeGreaterThan(1);
     await header.click();
-    const descending = await table.locator('tbody tr').evaluateAll(
-      (trs, index) => trs.map((tr) => (tr as unknown as Row).cells[index].dataset.sort).filter((v) => v !== undefined).map(Number),
-      column,
-    );
-    expect(descending).toEqual([...ratios].reverse());
+    expect(await read()).toEqual([...ascending].reverse());
   });
+
+  it('opens a study page from the index; its charts draw', async () => {
+    await b.page.goto(fileUrl(join(dir, 'report', 'index.html')));
+    await b.page.locator('#studies a', { hasText: 'Synthetic2020b' }).click();
+    await b.page.waitForURL(/studies\/SYN0002\.html$/);
+    expect(await b.page.locator('h1').textContent()).toContain('Synthetic2020b');
+    const marks = await drawCharts(b.page);
+    expect(marks.length).toBeGreaterThanOrEqual(2);
+    expect(marks.every((n) => n > 0)).toBe(true);
+  });
+
+  it('filters the findings of a study page', async () => {
+    const cards = b.page.locator('article.finding');
+    const total = await cards.count();
+    await b.page.locator('input.filter[data-target="findings"]').fill('tmax');
+    const shown = await b.page.locator('article.finding:visible').count();
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(total);
+    await b.page.locator('input.filter[data-target="findings"]').fill('');
+  });
+
+  it('shows on every study page the ids findings.csv has, for every finding; stays small; logs no error and fetches nothing', async () => {
+    const { pages, maxLiveHeapMb } = await visitEveryStudy(b, dir, 1);
+    expect(pages).toBe(5);
+    expect(maxLiveHeapMb).toBeLessThan(300);
+    expect(b.consoleErrors).toEqual([]);
+    expect(b.requests).toEqual([]);
+  });
+});
+
+describeShared('the report in Chromium (shared export)', SHARED_EXPORT, () => {
+  let dir: string;
+  let b: ReportBrowser;
+  const figures: Record<string, number> = {};
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pkdb-report-shared-'));
+    const out = join(dir, 'qa');
+    const code = await main(['qa', '--export', SHARED_EXPORT, '--out', out, '--fail-on', 'never']);
+    expect(code).toBe(0);
+    dir = out;
+    b = await openBrowser();
+  }, 180_000);
+
+  afterAll(async () => {
+    await b?.browser.close();
+    if (dir) rmSync(join(dir, '..'), { recursive: true, force: true });
+    console.log(`[shared report] ${JSON.stringify(figures)}`);
+  });
+
+  it.skipIf(!chromiumAvailable)('loads the index in under 2 s', async () => {
+    const size = (path: string): number => (statSync(path).isDirectory() ? readdirSync(path).reduce((n, e) => n + size(join(path, e)), 0) : statSync(path).size);
+    figures.report_mb = +(size(join(dir, 'report')) / 2 ** 20).toFixed(1);
+    figures.index_kb = +(statSync(join(dir, 'report', 'index.html')).size / 1024).toFixed(0);
+    figures.index_ms = Math.round(await openIndex(b, dir));
+    expect(figures.index_ms).toBeLessThan(2000);
+  });
+
+  it.skipIf(!chromiumAvailable)('opens the study with the most major findings from the index; its charts draw', async () => {
+    const link = b.page.locator('#studies tbody tr').first().locator('a');
+    const name = (await link.textContent()) ?? '';
+    await link.click();
+    await b.page.waitForURL(/studies\/[^/]+\.html$/);
+    expect(await b.page.locator('h1').textContent()).toContain(name);
+    const start = performance.now();
+    const marks = await drawCharts(b.page, 6);
+    figures.charts_drawn = marks.length;
+    figures.chart_ms = Math.round(performance.now() - start);
+    expect(marks.length).toBeGreaterThan(0);
+    expect(marks.every((n) => n > 0)).toBe(true);
+  }, 60_000);
+
+  it.skipIf(!chromiumAvailable)('every study page shows the ids of findings.csv; the JS heap stays under 300 MB; no error, no request', async () => {
+    const start = performance.now();
+    const { pages, maxHeapMb, maxLiveHeapMb } = await visitEveryStudy(b, dir);
+    figures.study_pages = pages;
+    figures.visit_all_ms = Math.round(performance.now() - start);
+    figures.max_heap_before_gc_mb = Math.round(maxHeapMb);
+    figures.max_live_heap_mb = Math.round(maxLiveHeapMb);
+    expect(pages).toBeGreaterThan(100);
+    expect(maxLiveHeapMb).toBeLessThan(300);
+    expect(b.consoleErrors).toEqual([]);
+    expect(b.requests).toEqual([]);
+  }, 240_000);
 });
