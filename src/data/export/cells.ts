@@ -6,7 +6,7 @@
  */
 import type { ColumnKind, CsvSpec, KindValue, SpecRow } from './columns.js';
 import { CsvScanner } from './csv.js';
-import { decimalInRange, rangeIs } from './ranges.js';
+import { numberInRange, rangeIs } from './ranges.js';
 import { asIntList, asNumberList, asStringList, parsePyNumber, parsePyNumberList, parsePyValue, type PyValue } from './pyrepr.js';
 
 export interface ExportProblem {
@@ -189,17 +189,14 @@ export function* readRows<S extends CsvSpec>(
     const at = index.get(name);
     if (at !== undefined) fields.push({ name, at, parse: rangeParser(kind) });
   }
-  // One view object serves every row: getters read the current row's parsed
-  // values by position. Builders copy what they keep, so reuse is safe, and
-  // no object is allocated per row. The getters live on a prototype, which V8
-  // keeps in fast mode (an object with this many defined properties would fall
-  // back to a dictionary, and every field read would be a hash lookup).
-  const values: unknown[] = new Array(fields.length).fill(null);
-  const getters: PropertyDescriptorMap = {};
-  fields.forEach((field, i) => (getters[field.name] = { get: () => values[i], enumerable: true }));
-  for (const name of Object.keys(spec.optional ?? {})) getters[name] ??= { value: null, enumerable: true };
-  const view: Record<string, unknown> = Object.create(Object.defineProperties({}, getters));
-
+  // One view object serves every row: its properties are overwritten with the
+  // current row's values. Builders copy what they keep, so reuse is safe, and
+  // no object is allocated per row. Every property is created up front, in one
+  // order, so the object keeps one shape (fast property access).
+  const names = fields.map((field) => field.name);
+  const view: Record<string, unknown> = {};
+  for (const name of names) view[name] = null;
+  for (const name of Object.keys(spec.optional ?? {})) view[name] ??= null;
   const width = header.length;
   const count = fields.length;
   rows: while (scanner.next()) {
@@ -224,7 +221,7 @@ export function* readRows<S extends CsvSpec>(
       const field = fields[i];
       const at = field.at;
       try {
-        values[i] = field.parse(scanner.source(at), scanner.start(at), scanner.end(at));
+        view[names[i]] = field.parse(scanner.source(at), scanner.start(at), scanner.end(at));
       } catch (e) {
         log.add({ file: spec.file, line, column: field.name, message: (e as Error).message });
         continue rows;
@@ -259,7 +256,7 @@ function rangeParser(kind: ColumnKind): RangeParser {
       const empty = kind === 'int' ? sliced : () => null;
       return (text, start, end) => {
         if (start === end) return empty(text, start, end);
-        const n = decimalInRange(text, start, end);
+        const n = numberInRange(text, start, end);
         return Number.isNaN(n) || (integral && !Number.isInteger(n)) ? sliced(text, start, end) : n;
       };
     }
