@@ -105,6 +105,8 @@ describe('Python repr', () => {
     fc.assert(
       fc.property(list, ([items, separator, [open, ...close]]) => {
         const text = `${open}${items.join(separator)}${close.join('')}`;
+        // A lone trailing comma is read as an empty tuple, as it always was (Python writes `()`); the general parser refuses it.
+        fc.pre(!/^[[(],[\])]$/.test(text));
         const general = (() => {
           try {
             return asNumberList(parsePyValue(text));

@@ -247,7 +247,7 @@ function rangeParser(kind: ColumnKind): RangeParser {
     case 'str':
     case 'str?':
     case 'text?':
-      return repeatedString(kind === 'str' ? sliced : () => null);
+      return internedString(kind === 'str' ? sliced : () => null);
     case 'int':
     case 'int?':
     case 'nint?':
@@ -267,17 +267,40 @@ function rangeParser(kind: ColumnKind): RangeParser {
   }
 }
 
+/** Distinct values a string column interns (a power of two); the table is kept at most half full. */
+const INTERN_SLOTS = 8192;
+
 /**
- * A string column's parser that hands back the previous row's string when the
- * cell repeats it, as study names, tissues and units do for long runs of rows:
- * the records then share one string instead of holding a copy each, which is
- * fewer survivors for the garbage collector to move. `empty` parses an empty cell.
+ * A string column's parser that interns its cells: a cell equal to one seen
+ * before in the column is handed back as that string, found by a hash of the
+ * cell's characters in place, so study names, tissues, units and measurement
+ * types cost no slice per cell and the records share one string per value
+ * (fewer survivors for the garbage collector to copy). Memory is bounded: past
+ * INTERN_SLOTS / 2 distinct values, new ones are sliced and not kept. `empty`
+ * parses an empty cell.
  */
-function repeatedString(empty: RangeParser): RangeParser {
+function internedString(empty: RangeParser): RangeParser {
+  const table: (string | undefined)[] = new Array(INTERN_SLOTS);
+  const mask = INTERN_SLOTS - 1;
+  let kept = 0;
   let previous = '';
   return (text, start, end) => {
     if (start === end) return empty(text, start, end);
-    if (!rangeIs(text, start, end, previous)) previous = text.slice(start, end);
+    // Runs of one value (a study's rows) are the common case: no hash needed.
+    if (rangeIs(text, start, end, previous)) return previous;
+    // FNV-1a over the UTF-16 code units.
+    let hash = 0x811c9dc5;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    let slot = hash & mask;
+    for (let known = table[slot]; known !== undefined; known = table[slot]) {
+      if (rangeIs(text, start, end, known)) return (previous = known);
+      slot = (slot + 1) & mask;
+    }
+    previous = text.slice(start, end);
+    if (kept < INTERN_SLOTS / 2) {
+      table[slot] = previous;
+      kept++;
+    }
     return previous;
   };
 }
