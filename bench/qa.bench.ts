@@ -13,9 +13,12 @@
  *    median of 5 runs after one warm-up, as wall and CPU time: on a shared
  *    2-core machine the CPU figure is the one that does not count other
  *    processes' turns.
+ * `--base <checkout>` (or PKDB_BENCH_BASE) also builds that checkout (into a
+ * temporary directory) and runs its CLI's `qa --no-html` alternately with
+ * this one's, median of 5 each: a before/after pair under the same load.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -24,6 +27,7 @@ import { Dataset } from '../src/data/dataset.js';
 import { readExport } from '../src/data/export/read.js';
 import { runQa } from '../src/qa/run.js';
 import { writeQaOutputs } from '../src/report/write.js';
+import { parseBenchArgs } from './lib/args.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED_EXPORT = join(process.env.PKDB_SHARED_DIR ?? resolve(ROOT, '..', 'shared'), 'data', 'pkdb-export-2020-10-16-shared.zip');
@@ -57,10 +61,19 @@ function describe(label: string, runs: TimedRun[], command: string[]): void {
 }
 
 /** Compiles src/ to dist/ as `npm run build` does, so that the CLI measured is the current source. */
-function build(): void {
+function build(checkout = ROOT, outDir?: string): void {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
+  const args = [tsc, '-p', join(checkout, 'tsconfig.build.json'), ...(outDir === undefined ? [] : ['--outDir', outDir])];
+  const result = spawnSync(process.execPath, args, { cwd: checkout, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}${result.stderr}`);
+}
+
+/** Builds another checkout into `dir`/dist (with this checkout's node_modules) and returns its CLI. */
+function buildBase(checkout: string, dir: string): string {
+  build(resolve(checkout), join(dir, 'dist'));
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return join(dir, 'dist', 'cli', 'main.js');
 }
 
 /**
@@ -108,6 +121,25 @@ export async function run(): Promise<void> {
     console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (2 cores: wall times above ~2 mean other work shares them)`);
     if (process.env.PKDB_BENCH_NO_BUILD !== '1') build();
     if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} missing: run npm run build`);
+
+    const base = parseBenchArgs(process.argv.slice(2)).options.get('base') ?? process.env.PKDB_BENCH_BASE;
+    if (base !== undefined) {
+      const baseDir = mkdtempSync(join(tmpdir(), 'pkdb-qa-bench-base-'));
+      try {
+        const cli = { 'this checkout': BUILT_CLI, [`base ${base}`]: buildBase(base, baseDir) };
+        const runs = new Map<string, TimedRun[]>(Object.keys(cli).map((label) => [label, []]));
+        console.log('qa --no-html, this checkout and the base alternately (child process, /usr/bin/time -v), median of 5:');
+        for (let i = 0; i < 5; i++) {
+          for (const [label, main] of Object.entries(cli)) {
+            const command = [process.execPath, main, 'qa', '--export', SHARED_EXPORT, '--out', out, '--fail-on', 'never', '--json', '--no-html'];
+            runs.get(label)!.push(timedCommand(command));
+          }
+        }
+        for (const [label, list] of runs) describe(`${label}: qa --no-html`, list, [label]);
+      } finally {
+        rmSync(baseDir, { recursive: true, force: true });
+      }
+    }
 
     console.log('CLI (child process, /usr/bin/time -v), median of 3:');
     for (const html of [false, true]) {

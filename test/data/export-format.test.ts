@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatCsvLine, parseCsv } from '../../src/data/export/csv.js';
 import {
+  asNumberList,
   formatPyFloat,
   formatPyString,
   formatPyTuple,
@@ -93,6 +94,37 @@ describe('Python repr', () => {
     expect(parsePyValue('[[], [[]], ()]')).toEqual([[], [[]], []]);
     expect(() => parsePyValue('['.repeat(1_000_000))).toThrow(/nested deeper than 32 at character 33/);
     expect(() => parsePyValue("['\\U00110000']")).toThrow(/bad \\U escape/);
+  });
+
+  it('the in-place list reader agrees with the general parser on any mix of items and separators', () => {
+    const item = fc.oneof(
+      fc.double({ noNaN: true }).map(formatPyFloat),
+      fc.constantFrom('None', 'nan', 'inf', '-inf', '', ' ', '+1', '.5', '5.', '1e5', '0x1', "'a'", '[2]', 'True'),
+    );
+    const list = fc.tuple(fc.array(item, { maxLength: 6 }), fc.constantFrom(', ', ',', ' , ', ',  '), fc.constantFrom('[]', '()', '[, ]'));
+    fc.assert(
+      fc.property(list, ([items, separator, [open, ...close]]) => {
+        const text = `${open}${items.join(separator)}${close.join('')}`;
+        // A lone trailing comma is read as an empty tuple, as it always was (Python writes `()`); the general parser refuses it.
+        fc.pre(!/^[[(],[\])]$/.test(text));
+        const general = (() => {
+          try {
+            return asNumberList(parsePyValue(text));
+          } catch (error) {
+            return (error as Error).message;
+          }
+        })();
+        const fast = (() => {
+          try {
+            return parsePyNumberList(text);
+          } catch (error) {
+            return (error as Error).message;
+          }
+        })();
+        expect(fast).toEqual(general);
+      }),
+      { numRuns: 5_000 },
+    );
   });
 
   it('reads flat number lists fast and everything else through the general parser', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decimalInRange } from '../../src/data/export/ranges.js';
+import { decimalInRange, numberInRange } from '../../src/data/export/ranges.js';
 
 /** Plain decimals as Python writes them: optional minus, integer digits, optional fraction. */
 const decimal = fc
@@ -26,5 +26,51 @@ describe('decimalInRange', () => {
     expect(decimalInRange('0.0018108640000000001', 0, 21)).toBeNaN();
     expect(Object.is(decimalInRange('-0.0', 0, 4), -0)).toBe(true);
     expect(decimalInRange('x6.0y', 1, 4)).toBe(6);
+  });
+});
+
+/** Python float reprs, short and long: `repr(float)` is the shortest round-trip string, as JS's, in another notation. */
+const pythonRepr = fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => {
+  if (Object.is(x, -0)) return '-0.0';
+  const js = String(x);
+  if (js.includes('e')) return js.replace(/e([+-])(\d)$/, 'e$10$2');
+  return Number.isInteger(x) ? `${js}.0` : js;
+});
+
+/** The grammar numberInRange reads, with exponents and mantissas of any length. */
+const reprLike = fc
+  .tuple(
+    fc.boolean(),
+    fc.stringMatching(/^[0-9]{1,20}$/),
+    fc.option(fc.stringMatching(/^[0-9]{1,20}$/), { nil: undefined }),
+    fc.option(fc.tuple(fc.constantFrom('', '+', '-'), fc.stringMatching(/^[0-9]{1,4}$/)), { nil: undefined }),
+  )
+  .map(([negative, whole, fraction, exponent]) => {
+    const e = exponent === undefined ? '' : `e${exponent[0]}${exponent[1]}`;
+    return `${negative ? '-' : ''}${whole}${fraction === undefined ? '' : `.${fraction}`}${e}`;
+  });
+
+describe('numberInRange', () => {
+  it('is bit-identical to Number() on Python reprs and on anything of its grammar', () => {
+    fc.assert(
+      fc.property(fc.oneof(pythonRepr, reprLike), fc.string({ maxLength: 3 }), (text, padding) => {
+        const line = `${padding}${text}${padding}`;
+        const value = numberInRange(line, padding.length, padding.length + text.length);
+        expect(Object.is(value, Number(text))).toBe(true);
+      }),
+      { numRuns: 30_000 },
+    );
+  });
+
+  it('reads the reprs of the real export in place, including exponents and 17-digit mantissas', () => {
+    for (const text of ['1e-05', '2.5e+16', '0.0833333333333333', '0.005544781700000001', '6.0', '-0.0', '1e+308', '5e-324', '1.7976931348623157e+308']) {
+      expect(Object.is(numberInRange(text, 0, text.length), Number(text))).toBe(true);
+    }
+  });
+
+  it('hands everything outside the grammar back to the caller (NaN)', () => {
+    for (const text of ['', '-', '+1', '.5', '5.', '1e', '1e+', '1E5', 'nan', 'inf', '-inf', '1.2.3', '0x10', '1,5', '1 ', ' 1', '1_0', 'None']) {
+      expect(numberInRange(text, 0, text.length)).toBeNaN();
+    }
   });
 });

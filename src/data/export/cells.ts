@@ -6,7 +6,7 @@
  */
 import type { ColumnKind, CsvSpec, KindValue, SpecRow } from './columns.js';
 import { CsvScanner } from './csv.js';
-import { decimalInRange, rangeIs } from './ranges.js';
+import { numberInRange, rangeIs } from './ranges.js';
 import { asIntList, asNumberList, asStringList, parsePyNumber, parsePyNumberList, parsePyValue, type PyValue } from './pyrepr.js';
 
 export interface ExportProblem {
@@ -189,17 +189,14 @@ export function* readRows<S extends CsvSpec>(
     const at = index.get(name);
     if (at !== undefined) fields.push({ name, at, parse: rangeParser(kind) });
   }
-  // One view object serves every row: getters read the current row's parsed
-  // values by position. Builders copy what they keep, so reuse is safe, and
-  // no object is allocated per row. The getters live on a prototype, which V8
-  // keeps in fast mode (an object with this many defined properties would fall
-  // back to a dictionary, and every field read would be a hash lookup).
-  const values: unknown[] = new Array(fields.length).fill(null);
-  const getters: PropertyDescriptorMap = {};
-  fields.forEach((field, i) => (getters[field.name] = { get: () => values[i], enumerable: true }));
-  for (const name of Object.keys(spec.optional ?? {})) getters[name] ??= { value: null, enumerable: true };
-  const view: Record<string, unknown> = Object.create(Object.defineProperties({}, getters));
-
+  // One view object serves every row: its properties are overwritten with the
+  // current row's values. Builders copy what they keep, so reuse is safe, and
+  // no object is allocated per row. Every property is created up front, in one
+  // order, so the object keeps one shape (fast property access).
+  const names = fields.map((field) => field.name);
+  const view: Record<string, unknown> = {};
+  for (const name of names) view[name] = null;
+  for (const name of Object.keys(spec.optional ?? {})) view[name] ??= null;
   const width = header.length;
   const count = fields.length;
   rows: while (scanner.next()) {
@@ -224,7 +221,7 @@ export function* readRows<S extends CsvSpec>(
       const field = fields[i];
       const at = field.at;
       try {
-        values[i] = field.parse(scanner.source(at), scanner.start(at), scanner.end(at));
+        view[names[i]] = field.parse(scanner.source(at), scanner.start(at), scanner.end(at));
       } catch (e) {
         log.add({ file: spec.file, line, column: field.name, message: (e as Error).message });
         continue rows;
@@ -250,7 +247,7 @@ function rangeParser(kind: ColumnKind): RangeParser {
     case 'str':
     case 'str?':
     case 'text?':
-      return repeatedString(kind === 'str' ? sliced : () => null);
+      return internedString(kind === 'str' ? sliced : () => null);
     case 'int':
     case 'int?':
     case 'nint?':
@@ -259,7 +256,7 @@ function rangeParser(kind: ColumnKind): RangeParser {
       const empty = kind === 'int' ? sliced : () => null;
       return (text, start, end) => {
         if (start === end) return empty(text, start, end);
-        const n = decimalInRange(text, start, end);
+        const n = numberInRange(text, start, end);
         return Number.isNaN(n) || (integral && !Number.isInteger(n)) ? sliced(text, start, end) : n;
       };
     }
@@ -270,17 +267,40 @@ function rangeParser(kind: ColumnKind): RangeParser {
   }
 }
 
+/** Distinct values a string column interns (a power of two); the table is kept at most half full. */
+const INTERN_SLOTS = 8192;
+
 /**
- * A string column's parser that hands back the previous row's string when the
- * cell repeats it, as study names, tissues and units do for long runs of rows:
- * the records then share one string instead of holding a copy each, which is
- * fewer survivors for the garbage collector to move. `empty` parses an empty cell.
+ * A string column's parser that interns its cells: a cell equal to one seen
+ * before in the column is handed back as that string, found by a hash of the
+ * cell's characters in place, so study names, tissues, units and measurement
+ * types cost no slice per cell and the records share one string per value
+ * (fewer survivors for the garbage collector to copy). Memory is bounded: past
+ * INTERN_SLOTS / 2 distinct values, new ones are sliced and not kept. `empty`
+ * parses an empty cell.
  */
-function repeatedString(empty: RangeParser): RangeParser {
+function internedString(empty: RangeParser): RangeParser {
+  const table: (string | undefined)[] = new Array(INTERN_SLOTS);
+  const mask = INTERN_SLOTS - 1;
+  let kept = 0;
   let previous = '';
   return (text, start, end) => {
     if (start === end) return empty(text, start, end);
-    if (!rangeIs(text, start, end, previous)) previous = text.slice(start, end);
+    // Runs of one value (a study's rows) are the common case: no hash needed.
+    if (rangeIs(text, start, end, previous)) return previous;
+    // FNV-1a over the UTF-16 code units.
+    let hash = 0x811c9dc5;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    let slot = hash & mask;
+    for (let known = table[slot]; known !== undefined; known = table[slot]) {
+      if (rangeIs(text, start, end, known)) return (previous = known);
+      slot = (slot + 1) & mask;
+    }
+    previous = text.slice(start, end);
+    if (kept < INTERN_SLOTS / 2) {
+      table[slot] = previous;
+      kept++;
+    }
     return previous;
   };
 }

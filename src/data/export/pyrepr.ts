@@ -7,6 +7,7 @@
  * such as `[2-3H]glucose` or `(mor+m3g+m6g)/(cod+c6g)` also starts with a
  * bracket and must stay a string (NOTES.md §8).
  */
+import { numberInRange } from './ranges.js';
 
 /** A parsed Python literal. Tuples become arrays; `None` and `nan` become null. */
 export type PyValue = number | string | boolean | null | PyValue[];
@@ -200,20 +201,32 @@ export function parsePyNumberList(text: string): (number | null)[] {
   const close = text.charCodeAt(text.length - 1);
   const bracketed = (open === 91 && close === 93) || (open === 40 && close === 41);
   if (bracketed) {
-    const inner = text.slice(1, text.charCodeAt(text.length - 2) === 44 ? -2 : -1);
-    if (inner === '') return [];
-    const items = inner.split(', ');
-    const out: (number | null)[] = new Array(items.length);
+    // The items are read in place, between `, ` separators, without a string per item.
+    const stop = text.length - (text.charCodeAt(text.length - 2) === 44 ? 2 : 1);
+    if (stop === 1) return [];
+    const out: (number | null)[] = [];
     let ok = true;
-    for (let k = 0; k < items.length && ok; k++) {
-      const item = items[k];
-      const n = item === 'None' || item === 'nan' ? null : parsePyNumber(item);
-      if (n === null && item !== 'None' && item !== 'nan') ok = false;
-      out[k] = n;
+    for (let from = 1; ok; ) {
+      let to = text.indexOf(', ', from);
+      if (to < 0 || to > stop) to = stop;
+      const item = listNumber(text, from, to);
+      ok = item !== undefined;
+      out.push(item as number | null);
+      if (to === stop) break;
+      from = to + 2;
     }
     if (ok) return out;
   }
   return asNumberList(parsePyValue(text));
+}
+
+/** One item of a number list: a number, null for `None`/`nan`, undefined when it is neither. */
+function listNumber(text: string, from: number, to: number): number | null | undefined {
+  const n = numberInRange(text, from, to);
+  if (!Number.isNaN(n)) return n;
+  const item = text.slice(from, to);
+  if (item === 'None' || item === 'nan') return null;
+  return parsePyNumber(item) ?? undefined;
 }
 
 /** Checks a parsed list column holds integers (`[209, 210]`, `(814,)`). */
