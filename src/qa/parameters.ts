@@ -13,6 +13,7 @@
  */
 import { subjectLabel, subjectOf, type LinkKeyFields } from '../data/dataset.js';
 import type { InterventionRecord, OutputRecord } from '../data/model.js';
+import { representativeValue } from '../data/records.js';
 import { conversionFactorOrNull } from '../units/convert.js';
 import { parseUnit, parseUnitOrNull } from '../units/parse.js';
 
@@ -143,7 +144,7 @@ export function parameterValues(outputs: readonly OutputRecord[], helpers: Param
       route: routeOf(o.intervention_pks, interventions),
       unit: canonical?.unit ?? o.unit ?? null,
       factor: canonical?.factor ?? null,
-      value: scaled(o.mean ?? o.median ?? o.value ?? null),
+      value: scaled(representativeValue(o)),
       min: scaled(o.min),
       max: scaled(o.max),
       bodyWeightKg: helpers.bodyWeightKg(o),

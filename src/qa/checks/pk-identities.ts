@@ -18,6 +18,7 @@
  * of the same key is reported-vs-recomputed's: neither is repeated here.
  */
 import type { InterventionRecord } from '../../data/model.js';
+import { pushTo, representativeValue } from '../../data/records.js';
 import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
 import { molarMassCause, ratioCauses, unitFactorCause, type SuspectedCause } from '../causes.js';
@@ -95,7 +96,7 @@ export function doseNode(dosings: readonly InterventionRecord[], substance: stri
   const same = dosings.filter((d) => d.substance !== null && d.substance === substance);
   if (same.length !== 1) return null;
   const d = same[0];
-  const amount = d.mean ?? d.median ?? d.value;
+  const amount = representativeValue(d);
   if (amount === null || !(amount > 0) || !d.unit) return null;
   const unit = doseUnitFactor(d.unit, molarMass);
   if (unit === null) return null;
@@ -278,9 +279,7 @@ export function doseCulprits(analyses: readonly KeyAnalysis[]): { findings: Find
     const pk = a.dose?.dosing?.pk;
     if (pk === undefined || !a.instances.some((i) => i.nodes.includes(a.dose as KeyNode))) continue;
     const c = a.explanation?.candidates.find((x) => x.node === a.dose) ?? null;
-    const list = byDosing.get(pk);
-    if (list) list.push({ a, c });
-    else byDosing.set(pk, [{ a, c }]);
+    pushTo(byDosing, pk, { a, c });
   }
   const findings: Finding[] = [];
   const explained = new Set<KeyAnalysis>();

@@ -7,7 +7,8 @@
 import type { InterventionRecord, OutputRecord } from '../../data/model.js';
 import type { FlatIntervention, FlatOutput, IndividualRef, Intervention, InterventionRef, Output, TermRef } from '../../api/schemas/index.js';
 import type { ViewContext } from './context.js';
-import { groupStub, statsOf } from './subjects.js';
+import { statsOf } from '../../data/records.js';
+import { groupStub } from './subjects.js';
 
 export function individualStub(ctx: ViewContext, pk: number | null): IndividualRef | null {
   if (pk === null) return null;
