@@ -24,7 +24,7 @@ import { readExport, type ExportProblem, type ReadExportOptions } from './export
 export type SubjectRef = { kind: 'group'; pk: number } | { kind: 'individual'; pk: number };
 
 /**
- * The fields that tie outputs to a timecourse (pkdb-calculation.md §5): study,
+ * The fields that tie outputs to a timecourse (PK-DB calculation §5): study,
  * subject, intervention set, substance, tissue and method, by name.
  */
 export interface LinkKeyFields {
@@ -177,7 +177,7 @@ export class Dataset {
   /**
    * The normed interventions of a timecourse whose measurement type is exactly
    * `dosing` (any substance; `qualitative dosing` does not count), as PK-DB's
-   * 2020 calculation selected them (pkdb-calculation.md §3.3).
+   * 2020 calculation selected them (PK-DB calculation §3.3).
    */
   dosingOf(tc: TimecourseRecord): InterventionRecord[] {
     const dosing: InterventionRecord[] = [];

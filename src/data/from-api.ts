@@ -179,7 +179,7 @@ function timecourseRecord(subset: Subset): TimecourseRecord | null {
     median: series(pick('median')),
     min: series(pick('min')),
     max: series(pick('max')),
-    // NOTES §5 says PK-DB collapses equal sd/se to a scalar, but the real 2020-10-16
+    // PK-DB API notes §5 says PK-DB collapses equal sd/se to a scalar, but the real 2020-10-16
     // timecourses.csv keeps lists of equal values (e.g. subset 1330), so lists stay lists.
     sd: series(pick('sd')),
     se: series(pick('se')),
@@ -188,7 +188,7 @@ function timecourseRecord(subset: Subset): TimecourseRecord | null {
   };
 }
 
-/** Fields scatters.csv keeps as per-point lists even when all points agree (NOTES §8). */
+/** Fields scatters.csv keeps as per-point lists even when all points agree (PK-DB API notes §8). */
 const ALWAYS_LISTS = new Set(['time', 'value', 'mean', 'median', 'cv']);
 
 /** What a scatter axis needs beyond the subset: outputs by pk, and data point pks from /pkdata/data/ by `subset:output`. */
@@ -322,7 +322,7 @@ export interface CrawlOptions {
 /**
  * Fetches every list the dataset needs. With `studies`, lists are asked for
  * `sid__in` / `study_sid__in` and also filtered here, because the real PK-DB
- * ignores the study filter on some lists (NOTES §2: groups `study` ✗).
+ * ignores the study filter on some lists (PK-DB API notes §2: groups `study` ✗).
  */
 export async function crawlApiItems(client: PkdbClient, options: CrawlOptions = {}): Promise<ApiItems> {
   const wanted = options.studies ? new Set(options.studies) : undefined;

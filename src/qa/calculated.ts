@@ -1,5 +1,5 @@
 /**
- * Reproduction of PK-DB's stored "calculated" outputs (pkdb-calculation.md):
+ * Reproduction of PK-DB's stored "calculated" outputs (PK-DB calculation):
  * every normed concentration timecourse is run through the `pkdb` NCA profile
  * and the results are linked to the stored calculated outputs by link key and
  * consecutive-pk runs (§5), then compared value by value.

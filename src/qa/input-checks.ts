@@ -3,7 +3,7 @@
  * disagree in length, times are missing, duplicated or not ascending in the
  * output-pk order PK-DB integrates in, the concentration series is all missing,
  * or there is no single dosing to compute dose-dependent parameters from.
- * See pkdb-calculation.md §2–§3 for why each matters.
+ * See PK-DB calculation §2–§3 for why each matters.
  */
 import type { InterventionRecord, TimecourseRecord } from '../data/model.js';
 import { subjectLabel, subjectOf } from '../data/dataset.js';

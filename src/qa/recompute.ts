@@ -1,6 +1,6 @@
 /**
  * Recomputed parameters of one concentration timecourse, by both profiles:
- * - pkdb: what PK-DB's 2020 algorithm gives (pkdb-calculation.md §3), taken
+ * - pkdb: what PK-DB's 2020 algorithm gives (PK-DB calculation §3), taken
  *   from the rows of the stored-calculated check (match, mismatch and extra
  *   rows carry the recomputed value in PK-DB's normalised unit);
  * - standard: textbook NCA (src/nca: lin-up/log-down AUC, best-fit λz), for

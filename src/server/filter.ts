@@ -1,6 +1,6 @@
 /**
  * GET /filter/: PK-DB's PKData selection (studies/views.py: PKData.__init__,
- * NOTES.md §2) over the catalog. Prefixed parameters run as list queries of
+ * PK-DB API notes §2) over the catalog. Prefixed parameters run as list queries of
  * the matching view; the results narrow the normed outputs (concise) or the
  * studies (not concise), and every table of the answer derives from those.
  */

@@ -1,6 +1,6 @@
 /**
  * The `pkdb` NCA profile: PK-DB's 2020 computation of "calculated" outputs,
- * rule for rule as ../shared/reference/pkdb-calculation.md §3–§4 describes it
+ * rule for rule as PK-DB calculation §3–§4 describes it
  * (backend outputs/pk_calculation.py of Sept./Oct. 2020 with pkdb_analysis
  * 0.1.5/0.1.6). This is deliberately *not* textbook NCA: points stay in
  * output-pk order, NaN propagates through the AUC, the regression starts after

@@ -1,7 +1,7 @@
 /**
  * Subject projections: /groups/, /individuals/ (nested characteristica with
  * term objects) and their flat views /pkdata/groups/, /pkdata/individuals/
- * (one item per subject x characteristica, terms as names; NOTES.md §6, §8).
+ * (one item per subject x characteristica, terms as names; PK-DB API notes §6, §8).
  */
 import type { CharacteristicaRecord, GroupRecord, IndividualRecord } from '../../data/model.js';
 import { statsOf } from '../../data/records.js';
