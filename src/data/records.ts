@@ -69,3 +69,14 @@ export function lazy<T>(build: () => T): () => T {
     return value as T;
   };
 }
+
+/**
+ * The value of `key` in `cache`, computed (and stored) on the first ask; null and other falsy values are cached
+ * like any value. Expected errors of the unit layer are cached by `cachedResult` (src/units/memo.ts).
+ */
+export function cached<K, V>(cache: Map<K, V>, key: K, compute: () => V): V {
+  if (cache.has(key)) return cache.get(key) as V;
+  const value = compute();
+  cache.set(key, value);
+  return value;
+}

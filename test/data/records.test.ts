@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupBy, indexFirst, lazy, pushTo, representativeSeries, representativeValue, statsOf } from '../../src/data/records.js';
+import { cached, groupBy, indexFirst, lazy, pushTo, representativeSeries, representativeValue, statsOf } from '../../src/data/records.js';
 
 const NONE = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null, unit: null };
 
@@ -35,5 +35,13 @@ describe('record rules', () => {
     const get = lazy(() => ++builds);
     expect([get(), get()]).toEqual([1, 1]);
     expect(builds).toBe(1);
+  });
+
+  it('cached computes a key once, null included', () => {
+    const cache = new Map<string, number | null>();
+    let calls = 0;
+    const get = (key: string) => cached(cache, key, () => (calls++, key === 'none' ? null : key.length));
+    expect([get('abc'), get('abc'), get('none'), get('none')]).toEqual([3, 3, null, null]);
+    expect(calls).toBe(2);
   });
 });

@@ -6,9 +6,11 @@
  * output-pk order, NaN propagates through the AUC, the regression starts after
  * the maximum, and results of exactly 0 are dropped.
  */
+import type { RepresentativeField } from '../../data/records.js';
 import { aucUnit, hoursPer, isRestrictedDosingUnit, volumeUnits } from './units.js';
 
-export type SeriesField = 'mean' | 'median' | 'value';
+/** The series a timecourse's concentrations come from (mean, else median, else value: `representativeSeries`, src/data/records.ts). */
+export type SeriesField = RepresentativeField;
 
 /** The timecourse's single `dosing` intervention (the caller resolves "exactly one", §3.3). */
 export interface PkdbDosing {
