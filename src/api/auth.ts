@@ -1,6 +1,6 @@
 /**
  * The client's credentials: where they come from (options or the base URL),
- * how they travel (HTTP Basic, or a token, NOTES §3), which cache scope they
+ * how they travel (HTTP Basic, or a token, PK-DB API notes §3), which cache scope they
  * select, and how they are kept out of every message.
  *
  * `http://alice:pw@host/api/v1/` is the same as `username: 'alice', password: 'pw'`:
@@ -120,7 +120,7 @@ export function basicAuthorization(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
 }
 
-/** DRF's TokenAuthentication header (NOTES §3). */
+/** DRF's TokenAuthentication header (PK-DB API notes §3). */
 export function tokenAuthorization(token: string): string {
   return `Token ${token}`;
 }

@@ -387,7 +387,7 @@ export class PkdbClient {
       case 'token':
         return tokenAuthorization(credentials.token);
       case 'token-exchange': {
-        // NOTES §3: POST {username, password} -> {"token": "..."}; 400 for bad credentials.
+        // PK-DB API notes §3: POST {username, password} -> {"token": "..."}; 400 for bad credentials.
         const url = tokenExchangeUrl(this.base);
         const { username, password } = credentials;
         const body = JSON.stringify({ username, password });

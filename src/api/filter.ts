@@ -1,5 +1,5 @@
 /**
- * Typed query builder for `GET /api/v1/filter/` (NOTES §2).
+ * Typed query builder for `GET /api/v1/filter/` (PK-DB API notes §2).
  *
  * A parameter is `<table>__<field>` or `<table>__<field>__<lookup>`; lists of
  * values are joined with a double underscore (`outputs__measurement_type_sid__in=auc_inf__cmax`).
@@ -22,7 +22,7 @@ type Keys<All extends string, InOnly extends string, InExclude extends string> =
   | InExclude
   | `${InExclude}__${'in' | 'exclude'}`;
 
-/** Any list parameter also works behind a prefix (NOTES §2), these are the useful ones. */
+/** Any list parameter also works behind a prefix (PK-DB API notes §2), these are the useful ones. */
 type Common = 'uuid' | 'ids' | 'search_multi_match';
 type Params<K extends string> = Partial<Record<K | Common, FilterValue>>;
 

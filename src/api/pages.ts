@@ -1,5 +1,5 @@
 /**
- * Sanity of the pagination envelope (NOTES §1), checked before a page is
+ * Sanity of the pagination envelope (PK-DB API notes §1), checked before a page is
  * used or cached, so that a broken or hostile server cannot make `all()`
  * send a million requests (`last_page: 1e9`), skip or repeat items, or get a
  * redirected page cached under another page's URL.

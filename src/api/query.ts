@@ -1,4 +1,4 @@
-/** Query strings of the list endpoints (NOTES §1): page, page_size, ordering, ids, search and filters. */
+/** Query strings of the list endpoints (PK-DB API notes §1): page, page_size, ordering, ids, search and filters. */
 
 export type QueryValue = string | number | boolean | readonly (string | number)[] | null | undefined;
 
@@ -11,7 +11,7 @@ export interface ListParams {
 /**
  * Parameters whose list values PK-DB reads as one `a__b` string: `ids` and the
  * multi-value lookups of the filter backend. Other lists repeat the key
- * (`ordering=a&ordering=-b`, NOTES §1: no comma splitting).
+ * (`ordering=a&ordering=-b`, PK-DB API notes §1: no comma splitting).
  */
 export function joinsWithDoubleUnderscore(key: string): boolean {
   return key === 'ids' || /__(in|exclude|range|terms)$/.test(key);

@@ -13,6 +13,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { CsvScanner } from '../data/export/csv.js';
 import { concentrationCell, numericCell } from '../nca/group.js';
 import { UsageError } from './errors.js';
+import { pushTo } from '../data/records.js';
 
 /** A sample table larger than this is refused before reading (a decoded file must also fit one string). */
 export const MAX_PROFILE_BYTES = 256 * 1024 ** 2;
@@ -123,9 +124,7 @@ export function negativeNotes(table: ProfileTable, subject: string, conc: string
     const c = row[conc];
     if (typeof c !== 'number' || !(c < 0)) return;
     const key = String(row[subject]);
-    const list = found.get(key);
-    if (list) list.push(i);
-    else found.set(key, [i]);
+    pushTo(found, key, i);
   });
   const notes = new Map<string, string>();
   for (const [key, indices] of found) {

@@ -17,13 +17,14 @@ import type {
   TimecourseRecord,
 } from './model.js';
 import { countTables, type DatasetCounts } from './counts.js';
+import { groupBy, indexFirst, lazy, representativeValue } from './records.js';
 import { readExport, type ExportProblem, type ReadExportOptions } from './export/read.js';
 
 /** A subject: the group or the individual an output was measured in. */
 export type SubjectRef = { kind: 'group'; pk: number } | { kind: 'individual'; pk: number };
 
 /**
- * The fields that tie outputs to a timecourse (pkdb-calculation.md §5): study,
+ * The fields that tie outputs to a timecourse (PK-DB calculation §5): study,
  * subject, intervention set, substance, tissue and method, by name.
  */
 export interface LinkKeyFields {
@@ -64,36 +65,6 @@ export function subjectLabel(subject: SubjectRef | null): string | null {
   return subject ? `${subject.kind}:${subject.pk}` : null;
 }
 
-function indexBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T> {
-  const map = new Map<K, T>();
-  for (const item of items) map.set(key(item), item);
-  return map;
-}
-
-function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
-  const map = new Map<K, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = map.get(k);
-    if (list) list.push(item);
-    else map.set(k, [item]);
-  }
-  return map;
-}
-
-/** Memoises a zero-argument builder: indexes cost nothing until an analysis asks for them. */
-function lazy<T>(build: () => T): () => T {
-  let value: T | undefined;
-  let built = false;
-  return () => {
-    if (!built) {
-      value = build();
-      built = true;
-    }
-    return value as T;
-  };
-}
-
 export class Dataset {
   private constructor(
     readonly tables: DatasetTables,
@@ -124,12 +95,12 @@ export class Dataset {
 
   // ---- lookups by identifier -------------------------------------------------
 
-  private readonly studyIndex = lazy(() => indexBy(this.tables.studies, (s) => s.sid));
-  private readonly groupIndex = lazy(() => indexBy(this.tables.groups, (g) => g.pk));
-  private readonly individualIndex = lazy(() => indexBy(this.tables.individuals, (i) => i.pk));
-  private readonly interventionIndex = lazy(() => indexBy(this.tables.interventions, (i) => i.pk));
-  private readonly outputIndex = lazy(() => indexBy(this.tables.outputs, (o) => o.pk));
-  private readonly timecourseIndex = lazy(() => indexBy(this.tables.timecourses, (t) => t.subset_pk));
+  private readonly studyIndex = lazy(() => indexFirst(this.tables.studies, (s) => s.sid));
+  private readonly groupIndex = lazy(() => indexFirst(this.tables.groups, (g) => g.pk));
+  private readonly individualIndex = lazy(() => indexFirst(this.tables.individuals, (i) => i.pk));
+  private readonly interventionIndex = lazy(() => indexFirst(this.tables.interventions, (i) => i.pk));
+  private readonly outputIndex = lazy(() => indexFirst(this.tables.outputs, (o) => o.pk));
+  private readonly timecourseIndex = lazy(() => indexFirst(this.tables.timecourses, (t) => t.subset_pk));
   private readonly termIndex = lazy(() => {
     // Terms are looked up by name (what outputs carry) and by sid (what timecourses carry).
     const map = new Map<string, TermRecord>();
@@ -206,7 +177,7 @@ export class Dataset {
   /**
    * The normed interventions of a timecourse whose measurement type is exactly
    * `dosing` (any substance; `qualitative dosing` does not count), as PK-DB's
-   * 2020 calculation selected them (pkdb-calculation.md §3.3).
+   * 2020 calculation selected them (PK-DB calculation §3.3).
    */
   dosingOf(tc: TimecourseRecord): InterventionRecord[] {
     const dosing: InterventionRecord[] = [];
@@ -266,7 +237,7 @@ export class Dataset {
     const record = subject.kind === 'group' ? this.group(subject.pk) : this.individual(subject.pk);
     const weight = record?.characteristica.find((c) => c.measurement_type === 'weight' && c.unit === 'kilogram');
     if (!weight) return null;
-    return weight.mean ?? weight.median ?? weight.value ?? null;
+    return representativeValue(weight);
   }
 
   /** Number of subjects in a group (1 for an individual). */

@@ -7,7 +7,7 @@
  * cannot be installed offline (its xlsx dependency is a URL tarball and
  * @tensorflow/tfjs-node downloads libtensorflow at install), while arquero
  * reads the same CSV about 3× faster in less than half the memory
- * (../shared/reference/dependencies.md).
+ * (Dependency notes, docs/references.md).
  */
 import * as aq from 'arquero';
 import type { ColumnTable } from 'arquero';

@@ -6,13 +6,15 @@
  * (as outputs.csv does) except timecourses and scatters, which keep the sid
  * with a `_label` (as timecourses.csv does). Every term seen goes to `terms`.
  *
- * raw_pk: see `pairRawRecords` below for the rule.
+ * raw_pk: paired by `linkRawPks` (pairing.ts), unless /pkdata/interventions/ gives it.
  */
 import type { PageProgress, PkdbClient } from '../api/client.js';
 import type { DataPoint, FlatIntervention, ResourceName, Group, Individual, InfoNode, Intervention, Output, Reference, Study, Subset, SubsetOutput, TermRef } from '../api/schemas/index.js';
 import { Dataset } from './dataset.js';
+import { interventionIdentity, interventionNames, linkRawPks, outputIdentity } from './pairing.js';
+import { statsOf } from './records.js';
 import type { CharacteristicaRecord, DatasetTables, GroupRecord, IndividualRecord, InfoNodeRecord, InterventionRecord } from './model.js';
-import type { OutputRecord, ReferenceRecord, ScatterRecord, Stats, StudyRecord, TermRecord, TimecourseRecord } from './model.js';
+import type { OutputRecord, ReferenceRecord, ScatterRecord, StudyRecord, TermRecord, TimecourseRecord } from './model.js';
 
 export interface ApiItems {
   studies: Study[];
@@ -31,11 +33,6 @@ export interface ApiItems {
 }
 
 const nameOf = (term: TermRef | null | undefined): string | null => term?.name ?? null;
-
-function statsOf(item: Stats): Stats {
-  const { value, mean, median, min, max, sd, se, cv, unit } = item;
-  return { value, mean, median, min, max, sd, se, cv, unit };
-}
 
 /** Collects `{sid, name, label, ntype}` for every TermRef met; one per (ntype, sid), first seen wins. */
 class TermCollector {
@@ -139,50 +136,6 @@ function outputRecord(item: Output): OutputRecord {
   };
 }
 
-/**
- * Links each normed record to the raw record it was derived from.
- *
- * PK-DB creates every raw record first and then, in the same order, exactly
- * one normed copy per raw record (NOTES §4, `create_multiple_bulk_normalized`),
- * and normalisation changes only values and units. So: records with equal
- * `identity` (everything but values and units) are bucketed; inside a bucket
- * the k-th raw record by pk pairs with the k-th normed record by pk. A bucket
- * whose raw and normed counts differ, or where a normed pk is not above its
- * raw pk, is left unpaired (raw_pk null) rather than guessed.
- */
-export function pairRawRecords<R extends { pk: number; normed: boolean; raw_pk: number | null }>(records: R[], identity: (record: R) => string): void {
-  const buckets = new Map<string, { raw: R[]; normed: R[] }>();
-  for (const record of records) {
-    const key = identity(record);
-    let bucket = buckets.get(key);
-    if (!bucket) buckets.set(key, (bucket = { raw: [], normed: [] }));
-    (record.normed ? bucket.normed : bucket.raw).push(record);
-  }
-  for (const { raw, normed } of buckets.values()) {
-    if (raw.length !== normed.length) continue;
-    raw.sort((a, b) => a.pk - b.pk);
-    normed.sort((a, b) => a.pk - b.pk);
-    if (normed.some((record, k) => record.pk <= raw[k].pk)) continue;
-    normed.forEach((record, k) => (record.raw_pk = raw[k].pk));
-  }
-}
-
-/** What a normed intervention shares with its raw record: all but values and unit. */
-const interventionIdentity = (i: InterventionRecord) =>
-  JSON.stringify([i.study_sid, i.name, i.route, i.form, i.application, i.time, i.time_end, i.time_unit, i.measurement_type, i.calculation_type, i.choice, i.substance]);
-
-/**
- * What a normed output shares with its raw record. Interventions are compared
- * by name: a raw output may point at raw intervention records, its copy at normed ones.
- */
-function outputIdentity(interventionNames: Map<number, string>) {
-  return (o: OutputRecord) =>
-    JSON.stringify([
-      o.study_sid, o.group_pk, o.individual_pk, o.intervention_pks.map((pk) => interventionNames.get(pk) ?? pk).sort(),
-      o.calculated, o.tissue, o.method, o.label, o.output_type, o.time, o.time_unit, o.measurement_type, o.calculation_type, o.choice, o.substance,
-    ]);
-}
-
 /** Per-point values as timecourses.csv holds them: null when every point lacks the value. */
 function series(values: (number | null)[]): (number | null)[] | null {
   return values.every((value) => value === null) ? null : values;
@@ -226,7 +179,7 @@ function timecourseRecord(subset: Subset): TimecourseRecord | null {
     median: series(pick('median')),
     min: series(pick('min')),
     max: series(pick('max')),
-    // NOTES §5 says PK-DB collapses equal sd/se to a scalar, but the real 2020-10-16
+    // PK-DB API notes §5 says PK-DB collapses equal sd/se to a scalar, but the real 2020-10-16
     // timecourses.csv keeps lists of equal values (e.g. subset 1330), so lists stay lists.
     sd: series(pick('sd')),
     se: series(pick('se')),
@@ -235,7 +188,7 @@ function timecourseRecord(subset: Subset): TimecourseRecord | null {
   };
 }
 
-/** Fields scatters.csv keeps as per-point lists even when all points agree (NOTES §8). */
+/** Fields scatters.csv keeps as per-point lists even when all points agree (PK-DB API notes §8). */
 const ALWAYS_LISTS = new Set(['time', 'value', 'mean', 'median', 'cv']);
 
 /** What a scatter axis needs beyond the subset: outputs by pk, and data point pks from /pkdata/data/ by `subset:output`. */
@@ -312,12 +265,12 @@ export function tablesFromApi(items: ApiItems): DatasetTables {
   for (const subset of items.subsets) for (const point of subset.array) for (const o of point) terms.addAll(o, OUTPUT_TERMS);
 
   const interventions = items.interventions.map(interventionRecord);
-  pairRawRecords(interventions, interventionIdentity);
+  linkRawPks(interventions, interventionIdentity);
   const flatRawPk = new Map((items.flatInterventions ?? []).map((row) => [row.intervention_pk, row.raw_pk]));
   for (const record of interventions) if (flatRawPk.has(record.pk)) record.raw_pk = flatRawPk.get(record.pk) ?? null;
 
   const outputs = items.outputs.map(outputRecord);
-  pairRawRecords(outputs, outputIdentity(new Map(interventions.map((i) => [i.pk, i.name]))));
+  linkRawPks(outputs, outputIdentity(interventionNames(interventions)));
   const outputByPk = new Map(outputs.map((o) => [o.pk, o]));
 
   const timecourses: TimecourseRecord[] = [];
@@ -369,7 +322,7 @@ export interface CrawlOptions {
 /**
  * Fetches every list the dataset needs. With `studies`, lists are asked for
  * `sid__in` / `study_sid__in` and also filtered here, because the real PK-DB
- * ignores the study filter on some lists (NOTES §2: groups `study` ✗).
+ * ignores the study filter on some lists (PK-DB API notes §2: groups `study` ✗).
  */
 export async function crawlApiItems(client: PkdbClient, options: CrawlOptions = {}): Promise<ApiItems> {
   const wanted = options.studies ? new Set(options.studies) : undefined;

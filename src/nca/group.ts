@@ -4,6 +4,7 @@
  * unusable gets an error naming the row and column; the others still run.
  */
 import { nca, type NcaInput, type NcaOptions, type NcaResult } from './nca.js';
+import { pushTo } from '../data/records.js';
 
 export interface GroupColumns {
   subject: string;
@@ -122,9 +123,7 @@ export function bySubject<R>(
   const groups = new Map<string, number[]>();
   rows.forEach((row, r) => {
     const subject = String(row[columns.subject] ?? '');
-    const list = groups.get(subject);
-    if (list) list.push(r);
-    else groups.set(subject, [r]);
+    pushTo(groups, subject, r);
   });
   const results: ({ subject: string; result: R; error: null } | { subject: string; result: null; error: string })[] = [];
   for (const [subject, rowNumbers] of groups) {

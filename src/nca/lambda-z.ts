@@ -2,7 +2,7 @@
  * The terminal rate constant λz: ordinary least squares of ln C on t,
  * ln C = a − λz·t, uniform weights.
  *
- * Best fit (Phoenix WinNonlin "best fit", README of ../shared/reference/nca):
+ * Best fit (Phoenix WinNonlin "best fit"; WinNonlin in docs/references.md):
  * over the last 3, 4, … positive concentrations of the candidate range, keep
  * the fits with a negative slope, take the largest adjusted R²,
  *   R²adj = 1 − (1 − R²)(n − 1)/(n − 2),

@@ -1,7 +1,7 @@
 /**
  * The standard NCA profile: what Phoenix WinNonlin, PKNCA and NonCompart
  * compute for a single dose given at time 0. Formulas are those of the
- * dictionary in ../shared/reference/nca/README.md (WinNonlin 6.4 User's Guide):
+ * dictionary of WinNonlin (WinNonlin 6.4 User's Guide; docs/references.md):
  *   AUCIFO = AUCLST + CLST/λz,   AUCIFP = AUCLST + CLSTP/λz,  CLSTP = e^(a − λz·TLST)
  *   AUMCIF = AUMCLST + Clast·TLST/λz + Clast/λz²   (Clast observed or predicted)
  *   AUCPE = 100·(AUCIF − AUCLST)/AUCIF,  MRT = AUMC/AUC (IV infusion: − duration/2)

@@ -8,8 +8,8 @@
  * Log trapezoid (C assumed exponential between the samples; used by
  * "lin-up/log-down" only when C1 > C2 > 0, WinNonlin's "Linear Up Log Down"):
  *   k = ln(C1/C2)/dt,  AUC = (C1 − C2)/k,  AUMC = (t1·C1 − t2·C2)/k + (C1 − C2)/k²
- * (Phoenix WinNonlin 6.4 User's Guide, NCA computation formulas; the README of
- * ../shared/reference/nca).
+ * (WinNonlin: Phoenix WinNonlin 6.4 User's Guide, NCA computation formulas;
+ * docs/references.md).
  *
  * Numerical stability: written with u = (C1 − C2)/C2 > 0 and ln(C1/C2) = log1p(u),
  *   AUC  = dt·C2·u / log1p(u)

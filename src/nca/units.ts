@@ -17,6 +17,7 @@
  * - "%" for percentages, "count" for LAMZNPT, "" for ratios (R², R²adj, r, PTR, swing, accumulation).
  * Each parameter names its rule (`UnitRule`) in the table of ./parameters.ts.
  */
+import { cached } from '../data/records.js';
 import { conversionFactorOrNull, productFactorOrNull } from '../units/convert.js';
 import { NcaInputError } from './clean.js';
 import { PARAMETERS, type Pptestcd, type UnitRule } from './parameters.js';
@@ -81,12 +82,7 @@ const cache = new Map<string, ParameterUnits>();
  */
 export function parameterUnits(system: UnitSystem): ParameterUnits {
   const key = `${system.time}\u0000${system.conc}\u0000${system.dose}\u0000${system.volume}`;
-  let units = cache.get(key);
-  if (!units) {
-    units = composeUnits(system);
-    cache.set(key, units);
-  }
-  return units;
+  return cached(cache, key, () => composeUnits(system));
 }
 
 /** Units each input must convert to one of (dimension check): mass, molar or IU amounts; per volume for concentrations. */

@@ -1,12 +1,13 @@
 /**
- * Reproduction of PK-DB's stored "calculated" outputs (pkdb-calculation.md):
+ * Reproduction of PK-DB's stored "calculated" outputs (PK-DB calculation):
  * every normed concentration timecourse is run through the `pkdb` NCA profile
  * and the results are linked to the stored calculated outputs by link key and
  * consecutive-pk runs (§5), then compared value by value.
  */
 import { Dataset, linkKey } from '../data/dataset.js';
 import type { DatasetTables, InterventionRecord, OutputRecord, TimecourseRecord } from '../data/model.js';
-import { pkdbNca, type PkdbDosing, type PkdbOutput, type SeriesField } from '../nca/pkdb/profile.js';
+import { pkdbNca, type PkdbDosing, type PkdbOutput } from '../nca/pkdb/profile.js';
+import { pushTo, representativeSeries, representativeValue } from '../data/records.js';
 
 /** §1: correct rules reproduce every value within 1e-9; every wrong rule gives ≥ 3e-7 or changes the set. */
 export const CALCULATED_REL_TOLERANCE = 1e-9;
@@ -33,12 +34,6 @@ type Recomputation =
   | { tc: TimecourseRecord; key: string; outputs: PkdbOutput[]; error: null }
   | { tc: TimecourseRecord; key: string | null; outputs: null; error: string };
 
-const SERIES_FIELDS: readonly SeriesField[] = ['mean', 'median', 'value'];
-
-/** §3.2: the first series present, in the order mean, median, value. */
-function seriesOf(tc: TimecourseRecord): SeriesField | null {
-  return SERIES_FIELDS.find((field) => tc[field] !== null) ?? null;
-}
 
 function dosingInput(d: InterventionRecord): PkdbDosing {
   const time = d.time === null || d.time.trim() === '' ? null : Number(d.time);
@@ -52,7 +47,7 @@ function recompute(ds: Dataset, tc: TimecourseRecord): Recomputation | null {
   if (dosing.length !== 1) return null;
   const key = ds.timecourseKey(tc);
   const fail = (error: string): Recomputation => ({ tc, key, outputs: null, error });
-  const field = seriesOf(tc);
+  const field = representativeSeries(tc)?.field ?? null;
   if (key === null) return fail('no member output in outputs');
   if (field === null) return fail('no mean, median or value series');
   if (tc.time_unit === null || tc.unit === null) return fail('time unit or concentration unit missing');
@@ -85,19 +80,13 @@ function consecutiveRuns(outputs: OutputRecord[]): OutputRecord[][] {
   return runs;
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
 /** Stored calculated outputs: runs per link key, in ascending pk order. */
 function storedRunsByKey(outputs: readonly OutputRecord[]): Map<string, OutputRecord[][]> {
   const byStudy = new Map<string, OutputRecord[]>();
-  for (const output of outputs) if (output.calculated && output.normed) push(byStudy, output.study_sid, output);
+  for (const output of outputs) if (output.calculated && output.normed) pushTo(byStudy, output.study_sid, output);
   const byKey = new Map<string, OutputRecord[][]>();
   for (const studyOutputs of byStudy.values()) {
-    for (const run of consecutiveRuns(studyOutputs)) push(byKey, linkKey(run[0]), run);
+    for (const run of consecutiveRuns(studyOutputs)) pushTo(byKey, linkKey(run[0]), run);
   }
   for (const runs of byKey.values()) runs.sort((a, b) => a[0].pk - b[0].pk);
   return byKey;
@@ -112,7 +101,7 @@ function compare(tc: TimecourseRecord | null, stored: OutputRecord | null, ours:
     output_pk: stored?.pk ?? null,
     measurement_type: stored?.measurement_type ?? (ours as PkdbOutput).measurement_type,
     unit: stored?.unit ?? ours?.unit ?? null,
-    stored: stored ? (stored.mean ?? stored.median ?? stored.value) : null,
+    stored: stored ? representativeValue(stored) : null,
     recomputed: ours?.value ?? null,
     rel_diff: null,
     status: 'match',
@@ -161,7 +150,7 @@ export function recomputeCalculated(source: DatasetTables | Dataset): Calculated
     const result = recompute(ds, tc);
     if (!result) continue;
     if (result.key === null) unkeyed.push(result);
-    else push(producedByKey, result.key, result);
+    else pushTo(producedByKey, result.key, result);
   }
   const rows: CalculatedRow[] = [];
   const storedByKey = storedRunsByKey(tables.outputs);

@@ -24,6 +24,7 @@
 import { Dataset, linkKey, subjectLabel, subjectOf, type LinkKeyFields } from '../data/dataset.js';
 import type { DatasetSource } from '../data/model.js';
 import type { DatasetTables, InterventionRecord, TimecourseRecord } from '../data/model.js';
+import { lazy, pushTo } from '../data/records.js';
 import { filterStudies } from '../data/select.js';
 import { molarMassLookup } from '../units/molar-mass.js';
 import { recomputeCalculated, type CalculatedRow } from './calculated.js';
@@ -97,23 +98,6 @@ function doseTimeFinding(tc: TimecourseRecord, interventionPk: number | null, pr
   });
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-function memo<T>(compute: () => T): () => T {
-  let done = false;
-  let value: T;
-  return () => {
-    if (!done) {
-      value = compute();
-      done = true;
-    }
-    return value;
-  };
-}
 
 /**
  * The standard profile is computed on first use of `standard`: only timecourses
@@ -169,7 +153,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
       if (rt.dose?.timeProblem) findings.push(doseTimeFinding(tc, rt.dosingPks[0] ?? null, rt.dose.timeProblem));
       timecourses.push(rt);
       timecourseBySubset.set(tc.subset_pk, rt);
-      if (rt.key !== null) push(timecoursesByKey, rt.key, rt);
+      if (rt.key !== null) pushTo(timecoursesByKey, rt.key, rt);
     } catch (error) {
       findings.push({ ...failureFinding(`preparing timecourse ${tc.subset_pk}`, error), study_sid: tc.study_sid, study_name: tc.study_name, subset_pk: tc.subset_pk });
     }
@@ -201,10 +185,10 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     return dosing;
   };
 
-  const parameters = memo(() => parameterValues(tables.outputs, { matchKey, molarMass, bodyWeightKg, dosingOfSet }));
-  const parametersByKey = memo(() => {
+  const parameters = lazy(() => parameterValues(tables.outputs, { matchKey, molarMass, bodyWeightKg, dosingOfSet }));
+  const parametersByKey = lazy(() => {
     const map = new Map<string, ParameterValue[]>();
-    for (const p of parameters()) push(map, p.key, p);
+    for (const p of parameters()) pushTo(map, p.key, p);
     return map;
   });
   const ctx: QaContext = {
@@ -231,7 +215,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     bodyWeightKg,
     dosingOfSet,
   };
-  const comparisons = memo(() => compareAll(ctx));
+  const comparisons = lazy(() => compareAll(ctx));
   return ctx;
 }
 

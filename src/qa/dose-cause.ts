@@ -12,6 +12,7 @@
 import type { SuspectedCause } from './causes.js';
 import type { Comparison } from './checks/reported-vs-recomputed.js';
 import { DOSE_PROPORTIONAL } from './tolerances.js';
+import { pushTo } from '../data/records.js';
 
 /** Spread allowed between the dose-proportional ratios of one dosing (authors' λz differs per parameter). */
 export const DOSE_RATIO_SPREAD = 1.5;
@@ -24,9 +25,7 @@ export function doseMismatchCauses(comparisons: readonly Comparison[]): Map<Comp
   for (const c of comparisons) {
     const dosing = c.timecourse.dose ? c.timecourse.dosingPks[0] : undefined;
     if (dosing === undefined) continue;
-    const list = byDosing.get(dosing);
-    if (list) list.push(c);
-    else byDosing.set(dosing, [c]);
+    pushTo(byDosing, dosing, c);
   }
   const causes = new Map<Comparison, SuspectedCause>();
   for (const group of byDosing.values()) {

@@ -27,6 +27,8 @@
  * export 90 % of reported pairs agree within ×1.25 and 95 % within ×1.5. Beyond it a
  * disagreement is minor at most, unless a slip factor reconciles it (see `explain`).
  */
+import { pushTo } from '../data/records.js';
+
 export const AGREE = 1.5;
 /** Lowest bioavailability that a true CL reported for an extravascular dose is taken to imply (r = F). */
 export const MIN_BIOAVAILABILITY = 0.05;
@@ -143,9 +145,7 @@ function instance(identity: Identity, nodes: IdentityNode[], powers: number[], b
 export function instancesOf(nodes: readonly IdentityNode[], route: RouteClass, bodyWeightKg: number | null): Instance[] {
   const bySlot = new Map<Slot, IdentityNode[]>();
   for (const n of nodes) {
-    const list = bySlot.get(n.slot);
-    if (list) list.push(n);
-    else bySlot.set(n.slot, [n]);
+    pushTo(bySlot, n.slot, n);
   }
   const instances: Instance[] = [];
   for (const identity of IDENTITIES) {

@@ -3,22 +3,17 @@
  * disagree in length, times are missing, duplicated or not ascending in the
  * output-pk order PK-DB integrates in, the concentration series is all missing,
  * or there is no single dosing to compute dose-dependent parameters from.
- * See pkdb-calculation.md §2–§3 for why each matters.
+ * See PK-DB calculation §2–§3 for why each matters.
  */
 import type { InterventionRecord, TimecourseRecord } from '../data/model.js';
 import { subjectLabel, subjectOf } from '../data/dataset.js';
+import { representativeSeries } from '../data/records.js';
 import { finding, type Finding, type Severity } from './finding.js';
 
 const ALIGNED_LISTS = ['time', 'value', 'mean', 'median', 'min', 'max', 'sd', 'se', 'cv'] as const;
 
-/** The concentration series PK-DB uses (§3.2): mean, else median, else value. */
-export function concentrationSeries(tc: TimecourseRecord): { field: 'mean' | 'median' | 'value'; values: (number | null)[] } | null {
-  for (const field of ['mean', 'median', 'value'] as const) {
-    const values = tc[field];
-    if (Array.isArray(values)) return { field, values };
-  }
-  return null;
-}
+/** The concentration series PK-DB uses: `representativeSeries` of src/data/records.ts, under the name some QA modules still import. */
+export { representativeSeries as concentrationSeries };
 
 function inputFinding(tc: TimecourseRecord, severity: Severity, message: string, details?: Record<string, unknown>): Finding {
   return finding({
@@ -89,7 +84,7 @@ export function checkTimecourseInput(tc: TimecourseRecord, dosings: readonly Int
     );
     return findings;
   }
-  const series = concentrationSeries(tc);
+  const series = representativeSeries(tc);
   if (!series || series.values.every((v) => v === null || Number.isNaN(v))) {
     findings.push(inputFinding(tc, 'minor', 'all concentrations are missing (no mean, median or value); nothing can be recomputed'));
   }

@@ -9,6 +9,8 @@
  */
 import type { CharacteristicaRecord, DatasetTables, InterventionRecord, OutputRecord } from '../data/model.js';
 import { STAT_KEYS, type StatKey } from '../data/model.js';
+import { interventionIdentity, interventionNames, outputIdentity, pairNormedCopies } from '../data/pairing.js';
+import { groupBy, pushTo } from '../data/records.js';
 import {
   KNOWN_ODD_UNITS,
   PKDB_PROFILE_UNITS,
@@ -177,61 +179,35 @@ function comparePair(kind: Kind, raw: Linkable, stored: Linkable, ctx: Context):
   compareValues(expected, stored, factor, throughRoundedMass ? Math.max(ctx.tolerance, ROUNDED_MASS_TOLERANCE) : ctx.tolerance, where, push, ctx);
 }
 
+type Identity = (r: Linkable) => string;
+
 /**
- * What a normed copy shares with its raw record. Used to link copies whose
- * `raw_pk` the source does not give (the API's /outputs/ has no raw_pk): per
- * key, the k-th raw record (by pk) pairs with the k-th copy, the order in
- * which PK-DB bulk-creates them.
+ * Normed copies per raw pk: by `raw_pk`, else (the API's /outputs/ has no
+ * raw_pk) by `pairNormedCopies` (src/data/pairing.ts); also the copies that
+ * link to nothing.
  */
-function identityKey(kind: Kind, r: Linkable): string {
-  const common = [r.study_sid, r.measurement_type, r.substance, r.choice, r.time, r.time_unit];
-  if (kind === 'intervention') {
-    const i = r as InterventionRecord;
-    return JSON.stringify([...common, i.name, i.route, i.form, i.application]);
-  }
-  const o = r as OutputRecord;
-  return JSON.stringify([...common, o.group_pk, o.individual_pk, o.intervention_pks, o.tissue, o.method, o.label, o.output_type, o.calculated]);
-}
-
-function addTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) addTo(groups, key(item), item);
-  return groups;
-}
-
-/** Normed copies per raw pk: by `raw_pk`, else by identity; also the copies that link to nothing. */
-function linkCopies(kind: Kind, raws: readonly Linkable[], normed: readonly Linkable[]) {
+function linkCopies(raws: readonly Linkable[], normed: readonly Linkable[], identity: Identity) {
   const rawPks = new Set(raws.map((r) => r.pk));
-  const byRawPk = groupBy(normed.filter((n) => n.raw_pk !== null && rawPks.has(n.raw_pk)), (n) => String(n.raw_pk));
+  const byRawPk = groupBy(normed.filter((n) => n.raw_pk !== null && rawPks.has(n.raw_pk)), (n) => n.raw_pk as number);
   const dangling = normed.filter((n) => n.raw_pk !== null && !rawPks.has(n.raw_pk));
   const withoutPk = normed.filter((n) => n.raw_pk === null);
   const unmatched: Linkable[] = [];
   if (withoutPk.length > 0) {
-    const byPk = (a: Linkable, b: Linkable) => a.pk - b.pk;
-    const rawsByKey = groupBy(raws.filter((r) => !byRawPk.has(String(r.pk))), (r) => identityKey(kind, r));
-    for (const [key, copies] of groupBy(withoutPk, (n) => identityKey(kind, n))) {
-      const candidates = (rawsByKey.get(key) ?? []).sort(byPk);
-      copies.sort(byPk).forEach((copy, k) => {
-        const raw = candidates[k];
-        if (raw === undefined) unmatched.push(copy);
-        else byRawPk.set(String(raw.pk), [copy]);
-      });
+    const pairs = pairNormedCopies(raws.filter((r) => !byRawPk.has(r.pk)), withoutPk, identity);
+    for (const copy of withoutPk) {
+      const raw = pairs.get(copy);
+      if (raw === undefined) unmatched.push(copy);
+      else byRawPk.set(raw.pk, [copy]);
     }
   }
   return { byRawPk, dangling, withoutPk: withoutPk.length, unmatched };
 }
 
 /** Raw records against their normed copies. */
-function checkLinked(kind: Kind, records: readonly Linkable[], ctx: Context): void {
+function checkLinked(kind: Kind, records: readonly Linkable[], identity: Identity, ctx: Context): void {
   const raws = records.filter((r) => !r.normed);
   const normed = records.filter((r) => r.normed);
-  const { byRawPk, dangling, withoutPk, unmatched } = linkCopies(kind, raws, normed);
+  const { byRawPk, dangling, withoutPk, unmatched } = linkCopies(raws, normed, identity);
   if (withoutPk > 0) {
     ctx.findings.push(
       finding({
@@ -241,7 +217,7 @@ function checkLinked(kind: Kind, records: readonly Linkable[], ctx: Context): vo
     );
   }
   for (const raw of raws) {
-    const copies = byRawPk.get(String(raw.pk)) ?? [];
+    const copies = byRawPk.get(raw.pk) ?? [];
     if (copies.length === 0) {
       ctx.findings.push(finding({ kind: 'normed-vs-raw', severity: 'major', ...about(kind, raw), reported_unit: raw.unit, message: `${label(kind, raw)} has no normed copy`, details: { raw } }));
     }
@@ -276,7 +252,7 @@ function checkNormedUnits<T extends UnitCarrier>(
     if (r.time_unit) {
       const isTime = parseUnitOrNull(r.time_unit)?.dimension.key === '[time]';
       // pint reads `na` (surely "not available") as nano-year: parseable, yet worth a curator's look.
-      if (!isTime || r.time_unit === 'na') addTo(badTimeUnits, r.time_unit, r.pk);
+      if (!isTime || r.time_unit === 'na') pushTo(badTimeUnits, r.time_unit, r.pk);
     }
     if (r.unit === null || r.unit === '') continue;
     const unit = parseUnitResult(r.unit);
@@ -285,7 +261,7 @@ function checkNormedUnits<T extends UnitCarrier>(
       continue;
     }
     if (normalisedUnits(r.measurement_type) === null) {
-      addTo(unknownTypes, `${measurementTypeKey(r.measurement_type)}\u0000${r.unit}`, r.pk);
+      pushTo(unknownTypes, `${measurementTypeKey(r.measurement_type)}\u0000${r.unit}`, r.pk);
     } else if (KNOWN_ODD_UNITS[r.unit] !== undefined) {
       report('info', `${where}: '${r.unit}' is not a normalised ${r.measurement_type} unit: ${KNOWN_ODD_UNITS[r.unit]}`);
     } else if (!isNormalisedUnit(r.measurement_type, r.unit)) {
@@ -315,8 +291,9 @@ function checkNormedUnits<T extends UnitCarrier>(
  */
 export function checkNormedVsRaw(tables: DatasetTables, opts: NormedVsRawOptions = {}): Finding[] {
   const ctx: Context = { massOf: molarMassLookup(tables, opts.molarMasses), tolerance: opts.tolerance ?? 1e-9, findings: [] };
+  const identities = { intervention: interventionIdentity, output: outputIdentity(interventionNames(tables.interventions)) } as Record<Kind, Identity>;
   for (const [kind, records] of [['intervention', tables.interventions], ['output', tables.outputs]] as const) {
-    if (records.some((r) => !r.normed)) checkLinked(kind, records, ctx);
+    if (records.some((r) => !r.normed)) checkLinked(kind, records, identities[kind], ctx);
     else checkNormedUnits<Linkable>(kind, records, ctx, (r) => about(kind, r));
   }
   const characteristica = new Map<number, CharacteristicaRecord>();

@@ -13,6 +13,7 @@
  */
 import { subjectLabel, subjectOf, type LinkKeyFields } from '../data/dataset.js';
 import type { InterventionRecord, OutputRecord } from '../data/model.js';
+import { cached, representativeValue } from '../data/records.js';
 import { conversionFactorOrNull } from '../units/convert.js';
 import { parseUnit, parseUnitOrNull } from '../units/parse.js';
 
@@ -94,19 +95,9 @@ function resolveCanonical(unit: string, molarMass: number | null): { unit: strin
  * per unit, whatever the substance (a cache per unit and molar mass cost a second on the shared export).
  */
 export function canonicalUnit(unit: string, molarMass: number | null): { unit: string; factor: number } | null {
-  let plain = canonicalCache.get(unit);
-  if (plain === undefined) {
-    plain = resolveCanonical(unit, null);
-    canonicalCache.set(unit, plain);
-  }
+  const plain = cached(canonicalCache, unit, () => resolveCanonical(unit, null));
   if (plain === null || molarMass === null || !plain.unit.startsWith('mole')) return plain;
-  const key = `${unit}@${molarMass}`;
-  let molar = canonicalCache.get(key);
-  if (molar === undefined) {
-    molar = resolveCanonical(unit, molarMass);
-    canonicalCache.set(key, molar);
-  }
-  return molar;
+  return cached(canonicalCache, `${unit}@${molarMass}`, () => resolveCanonical(unit, molarMass));
 }
 
 /** Single-value outputs: normed, not timecourse points. Arrays (scatter points) count: each is a value of its own. */
@@ -143,7 +134,7 @@ export function parameterValues(outputs: readonly OutputRecord[], helpers: Param
       route: routeOf(o.intervention_pks, interventions),
       unit: canonical?.unit ?? o.unit ?? null,
       factor: canonical?.factor ?? null,
-      value: scaled(o.mean ?? o.median ?? o.value ?? null),
+      value: scaled(representativeValue(o)),
       min: scaled(o.min),
       max: scaled(o.max),
       bodyWeightKg: helpers.bodyWeightKg(o),

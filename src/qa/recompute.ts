@@ -1,6 +1,6 @@
 /**
  * Recomputed parameters of one concentration timecourse, by both profiles:
- * - pkdb: what PK-DB's 2020 algorithm gives (pkdb-calculation.md §3), taken
+ * - pkdb: what PK-DB's 2020 algorithm gives (PK-DB calculation §3), taken
  *   from the rows of the stored-calculated check (match, mismatch and extra
  *   rows carry the recomputed value in PK-DB's normalised unit);
  * - standard: textbook NCA (src/nca: lin-up/log-down AUC, best-fit λz), for
@@ -11,7 +11,7 @@ import type { InterventionRecord, TimecourseRecord } from '../data/model.js';
 import { nca, type NcaResult, type Route } from '../nca/index.js';
 import type { Pptestcd } from '../nca/index.js';
 import { conversionFactorOrNull } from '../units/convert.js';
-import { concentrationSeries } from './input-checks.js';
+import { representativeSeries } from '../data/records.js';
 import { isReportedParameter, type ReportedParameter } from './tolerances.js';
 
 export interface RecomputedValue {
@@ -115,7 +115,7 @@ const STANDARD_CODES: Record<ReportedParameter, { ev: Pptestcd; iv: Pptestcd }> 
  * times, no usable point) is returned as `error`.
  */
 export function standardRecomputation(tc: TimecourseRecord, dose: DoseInfo | null): StandardRecomputation {
-  const series = concentrationSeries(tc);
+  const series = representativeSeries(tc);
   const empty = (error: string): StandardRecomputation => ({ values: {}, points: [], lambdaZ: null, error });
   if (!series || !tc.time_unit || !tc.unit) return empty('no concentration series, time unit or unit');
   if (series.values.length !== tc.time.length) return empty('time and concentration lists differ in length');

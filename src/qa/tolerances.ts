@@ -8,7 +8,7 @@
  * (see classify.ts) explains it. Fold factors, not differences, because every
  * error we look for multiplies (unit slips, per-kg, dose).
  *
- * Why these numbers (sources: the pkdb-calculation reference, WinNonlin/PKNCA
+ * Why these numbers (sources: PK-DB calculation, WinNonlin/PKNCA
  * practice, and what digitised figures allow):
  * - Timecourses in PK-DB are mostly digitised from figures (±2–5 % per point),
  *   and authors round reported values: no parameter agrees better than ~10 %.

@@ -2,7 +2,7 @@
  * `pkdb serve`: the PK-DB API v1 over a dataset, on node:http (keep-alive, no
  * framework). Routes live under /api/v1/ with the trailing slash mandatory;
  * every answer is JSON except the filter download (a zip) and uploaded files.
- * Behaviour follows the spec and, where it is silent, PK-DB (NOTES.md);
+ * Behaviour follows the spec and, where it is silent, PK-DB (PK-DB API notes);
  * the deliberate differences are listed in README.md (`pkdb serve`).
  */
 import { randomUUID } from 'node:crypto';

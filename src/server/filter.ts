@@ -1,6 +1,6 @@
 /**
  * GET /filter/: PK-DB's PKData selection (studies/views.py: PKData.__init__,
- * NOTES.md §2) over the catalog. Prefixed parameters run as list queries of
+ * PK-DB API notes §2) over the catalog. Prefixed parameters run as list queries of
  * the matching view; the results narrow the normed outputs (concise) or the
  * studies (not concise), and every table of the answer derives from those.
  */
@@ -9,6 +9,7 @@ import type { DatasetTables } from '../data/model.js';
 import type { Catalog } from './catalog.js';
 import type { DatasetResource, Key, Selection } from './resources.js';
 import { DATASET_VIEWS, FILTER_TABLES } from './resources.js';
+import { pushTo } from '../data/records.js';
 
 // The catalog runs the prefixed queries; the type of a result lives in ./resources.ts, so catalog.ts need not import this file.
 export type { Selection } from './resources.js';
@@ -46,9 +47,7 @@ function emptySelection(): Selection {
 function subsetsByOutput(tables: DatasetTables): { timecourses: Map<number, number[]>; scatters: Map<number, number[]> } {
   const add = (map: Map<number, number[]>, outputPk: unknown, subsetPk: number) => {
     if (typeof outputPk !== 'number') return;
-    const list = map.get(outputPk);
-    if (list) list.push(subsetPk);
-    else map.set(outputPk, [subsetPk]);
+    pushTo(map, outputPk, subsetPk);
   };
   const timecourses = new Map<number, number[]>();
   const scatters = new Map<number, number[]>();

@@ -1,6 +1,6 @@
 /**
  * PK-DB's page-number pagination (pagination.py: CustomPagination on DRF's
- * PageNumberPagination; NOTES.md §1), as a pure function of the item list and
+ * PageNumberPagination; PK-DB API notes §1), as a pure function of the item list and
  * the request URL.
  */
 import type { z } from 'zod';

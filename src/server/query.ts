@@ -1,7 +1,7 @@
 /**
  * List query parameters over precomputed API items: field filters with
  * django-elasticsearch-dsl-drf lookups, `ids`, `search_multi_match`,
- * `ordering` (NOTES.md §1, §2). Fields are resolved on the item itself, so a
+ * `ordering` (PK-DB API notes §1, §2). Fields are resolved on the item itself, so a
  * filter means the same on every view that shows the field.
  *
  * Unknown fields and lookups are ignored, as PK-DB ignores them. Every name a
@@ -52,7 +52,7 @@ export function checkQueryLimits(search: string, params: URLSearchParams): void 
 /** A value compared against query text; term objects compare by sid and name. */
 type Scalar = string | number | boolean;
 
-/** Extra fields some views filter on that are not item keys (NOTES.md §2 field table). */
+/** Extra fields some views filter on that are not item keys (PK-DB API notes §2 field table). */
 export type ExtraFields = Record<string, (item: Item) => Scalar[]>;
 
 /** `obj[key]` only when `key` is the object's own property (never an Object.prototype member). */

@@ -1,7 +1,7 @@
 /**
  * The dataset-backed list resources of the API: how each one's items are built
  * (in default order, by pk), which key `ids=` and detail routes match, and
- * which filter-result table a `uuid=` selects it by (NOTES.md §1, §2).
+ * which filter-result table a `uuid=` selects it by (PK-DB API notes §1, §2).
  */
 import type { ResourceName } from '../api/schemas/index.js';
 import type { ExtraFields } from './query.js';
@@ -53,7 +53,7 @@ const pluck = (list: unknown, path: string[]): Scalar[] => {
   return values;
 };
 
-/** studies__ fields of the filter (NOTES.md §2): substance names, usernames, reference name. */
+/** studies__ fields of the filter (PK-DB API notes §2): substance names, usernames, reference name. */
 const STUDY_FIELDS: ExtraFields = {
   substance: (item) => pluck(item.substances, ['name']),
   creator: (item) => pluck(item.creator, ['username']),

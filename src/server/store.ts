@@ -25,7 +25,7 @@ export const DATABASE_FILE = 'pkdb-serve.sqlite';
 export const WRITE_RESOURCES = ['_studies', '_references', '_datafiles'] as const;
 export type WriteResource = (typeof WRITE_RESOURCES)[number];
 
-/** Filter results expire a day after they were created (PK-DB intends 24 h; see NOTES.md §2 for its bug). */
+/** Filter results expire a day after they were created (PK-DB intends 24 h; see PK-DB API notes §2 for its bug). */
 export const FILTER_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** At most this many filter results are kept; the oldest go first. */
 export const FILTER_RESULTS_CAP = 10_000;

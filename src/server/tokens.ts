@@ -1,5 +1,5 @@
 /**
- * Token authentication as PK-DB does it (DRF TokenAuthentication, NOTES.md §3):
+ * Token authentication as PK-DB does it (DRF TokenAuthentication, PK-DB API notes §3):
  * `POST /api-token-auth/` with `{username, password}` answers `{"token": key}`,
  * and `Authorization: Token <key>` then authenticates every request. A header
  * with a bad token fails every route, public GETs included, as in DRF.

@@ -1,7 +1,7 @@
 /**
  * The write views: POST /_studies/, /_references/ (JSON in PK-DB's upload
  * format) and /_datafiles/ (multipart upload, as PK-DB and the client send it),
- * each behind HTTP Basic auth. Unlike PK-DB (NOTES.md §3) there are no
+ * each behind HTTP Basic auth. Unlike PK-DB (PK-DB API notes §3) there are no
  * anonymous writes and no PUT/PATCH/DELETE or maintenance routes.
  */
 import type { IncomingMessage } from 'node:http';

@@ -1,6 +1,6 @@
 /**
  * The normalised units per measurement type: one table, the units PK-DB's
- * normed rows carry (NOTES §4 "observed" table, completed from every normed
+ * normed rows carry (PK-DB API notes §4 "observed" table, completed from every normed
  * row of the 2020-10-16 export). PK-DB's own lists live in the pkdb_data
  * info nodes, which are not available; what the export shows is what they
  * produced.
@@ -27,7 +27,7 @@ const RATIO = ['dimensionless', 'none'];
 const AMOUNT = ['gram', 'mole'];
 /** Production/excretion rates: absolute mass, per-time fraction, per-kg molar (tracers without mass), hormone activity. */
 const RATE = ['milligram / minute', '1 / minute', 'micromole / kilogram / minute', 'microIU / minute', 'mole / minute'];
-/** `count` is the per-body-weight dose as a mass ratio (2e-05 count = 20 mg/kg, pkdb-calculation §3.4); `g/kg` is kept verbatim. */
+/** `count` is the per-body-weight dose as a mass ratio (2e-05 count = 20 mg/kg, PK-DB calculation §3.4); `g/kg` is kept verbatim. */
 const DOSING = [
   'gram', 'mole', 'IU', 'count', 'g/kg', 'gram / hour', 'mole / hour', 'IU / hour', 'mole / kilogram', 'IU / kilogram',
   'mole / hour / kilogram', 'IU / hour / kilogram', 'gram / meter ** 2', 'gram / hour / meter ** 2', 'milliliter', 'becquerel',
@@ -150,7 +150,7 @@ const TABLE: Record<string, readonly string[]> = {
 /**
  * Units PK-DB's 2020 calculation stored that are not normalised units: a mass
  * dose over a molar concentration left the substance dimension in vd and
- * clearance (pkdb-calculation §4).
+ * clearance (PK-DB calculation §4).
  */
 export const KNOWN_ODD_UNITS: Readonly<Record<string, string>> = {
   'liter * milligram / millimole':
@@ -159,7 +159,7 @@ export const KNOWN_ODD_UNITS: Readonly<Record<string, string>> = {
     "PK-DB's calculation divided a gram dose by a mole / liter concentration and kept the substance dimension",
 };
 
-/** The units the pkdb NCA profile stores per calculated measurement type (pkdb-calculation §4). */
+/** The units the pkdb NCA profile stores per calculated measurement type (PK-DB calculation §4). */
 export const PKDB_PROFILE_UNITS: Readonly<Record<string, readonly string[]>> = {
   tmax: ['hour'],
   thalf: ['hour'],

@@ -1,5 +1,5 @@
 /**
- * PK-DB's normed copies (`behaviours.py: Normalizable.normalize`, NOTES §4
+ * PK-DB's normed copies (`behaviours.py: Normalizable.normalize`, PK-DB API notes §4
  * "Normed copies"), re-derived:
  *   1. molar → mass: when the substance has a molar mass M and the unit has a
  *      [substance] exponent d, values × M^d and the unit becomes pint's
@@ -118,7 +118,7 @@ export function unitNormalisation(unit: string, measurementType: string, substan
 const isMissing = (v: number | null): boolean => v === null || v === 0 || Number.isNaN(v);
 
 /**
- * `error_measures.py` as NOTES §4 describes it, in its order: sd = se·√n or
+ * `error_measures.py` as PK-DB API notes §4 describes it, in its order: sd = se·√n or
  * cv·mean; se = sd/√n; cv = sd/mean. 0 counts as missing; a result that is
  * not finite (mean 0) stays missing.
  */

@@ -1,6 +1,6 @@
 /**
  * The project's own mathjs instance with the units PK-DB's pint registry has
- * and mathjs lacks (`info_nodes/units.py`, NOTES §4). Isolated from the global
+ * and mathjs lacks (`info_nodes/units.py`, PK-DB API notes §4). Isolated from the global
  * mathjs so that no other module's units leak in or out.
  *
  * Built on first use, from mathjs's single-file bundle (an entry its package

@@ -1,7 +1,7 @@
 /**
  * Every rewrite of a PK-DB unit spelling into something mathjs parses lives in
  * `toMathjsExpression`: PK-DB writes pint syntax, curated by hand, and mathjs
- * rejects a few of its spellings (see ../shared/reference/dependencies.md).
+ * rejects a few of its spellings (Dependency notes, docs/references.md).
  * Units that mathjs lacks altogether (IU, count, percent, ...) are defined in
  * registry.ts instead; this file only respells.
  */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PkdbClient } from '../../src/api/index.js';
 import { RESOURCES, type Intervention, type Output, type ResourceItem, type Subset, type SubsetOutput } from '../../src/api/schemas/index.js';
-import { crawlDataset, pairRawRecords, tablesFromApi, type ApiItems } from '../../src/data/from-api.js';
+import { crawlDataset, tablesFromApi, type ApiItems } from '../../src/data/from-api.js';
 import { SAMPLE_ITEMS } from '../api/items.js';
 import { envelope, sendJson, startServer, type TestServer } from '../api/test-server.js';
 
@@ -103,18 +103,6 @@ describe('tablesFromApi', () => {
     const tables = tablesFromApi(items());
     const rawPk = Object.fromEntries(tables.outputs.map((o) => [o.pk, o.raw_pk]));
     expect(rawPk).toEqual({ 10: null, 11: null, 12: null, 13: null, 20: 10, 21: 11, 22: 12, 23: 13 });
-  });
-
-  it('an ambiguous bucket (counts differ) stays unpaired', () => {
-    const records = [
-      { pk: 1, normed: false, raw_pk: null, key: 'a' },
-      { pk: 2, normed: false, raw_pk: null, key: 'a' },
-      { pk: 3, normed: true, raw_pk: null as number | null, key: 'a' },
-      { pk: 4, normed: false, raw_pk: null, key: 'b' },
-      { pk: 5, normed: true, raw_pk: null as number | null, key: 'b' },
-    ];
-    pairRawRecords(records, (r) => r.key);
-    expect(records.map((r) => r.raw_pk)).toEqual([null, null, null, null, 4]);
   });
 
   it('timecourses keep the subset point order, lists aligned (equal sd values stay a list, as in the real export)', () => {

@@ -1,6 +1,6 @@
 /**
  * Building blocks shared by the PK-DB v1 resource schemas
- * (spec ../shared/spec/pkdb-api-v1.md "Common conventions", NOTES.md §6).
+ * (PK-DB API spec "Common conventions", PK-DB API notes §6).
  *
  * Every object is a `z.looseObject`: PK-DB's serializers grow fields over
  * time, and a crawl must not fail because the server learnt something new.
@@ -42,7 +42,7 @@ export const statsShape = {
 export const Stats = z.object(statsShape);
 export type Stats = z.infer<typeof Stats>;
 
-/** `study` nested in groups, individuals, interventions, outputs, subsets: no pk (NOTES §6). */
+/** `study` nested in groups, individuals, interventions, outputs, subsets: no pk (PK-DB API notes §6). */
 export const StudyRef = z.looseObject({ sid: z.string(), name: z.string() });
 export type StudyRef = z.infer<typeof StudyRef>;
 

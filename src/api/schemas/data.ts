@@ -25,7 +25,7 @@ export const SubsetOutput = z.looseObject({
 });
 export type SubsetOutput = z.infer<typeof SubsetOutput>;
 
-/** /subsets/ item. Timecourse points hold one output, scatter points two (x, y; NOTES §6). */
+/** /subsets/ item. Timecourse points hold one output, scatter points two (x, y; PK-DB API notes §6). */
 export const Subset = z.looseObject({
   pk: z.number().int(),
   study: StudyRef,
@@ -53,12 +53,12 @@ export type DataPoint = z.infer<typeof DataPoint>;
 /**
  * A per-point series of timecourses.csv as JSON: aligned with `time`, null
  * where a point lacks the value, null when the whole series is missing, and a
- * scalar where PK-DB collapsed identical values (sd and se, NOTES §5).
+ * scalar where PK-DB collapsed identical values (sd and se, PK-DB API notes §5).
  */
 const series = z.union([z.array(nullableNumber), z.number()]).nullable();
 
 /**
- * /pkdata/timecourses/ item: the timecourses.csv columns (NOTES §8) with real
+ * /pkdata/timecourses/ item: the timecourses.csv columns (PK-DB API notes §8) with real
  * lists and nulls. Terms are sids with separate labels. Scatters appear here
  * too (no data_type filter exists), hence the scalar-or-list pks.
  */

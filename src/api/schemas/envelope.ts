@@ -1,4 +1,4 @@
-/** The pagination envelope of every list endpoint (pagination.py: CustomPagination; NOTES §1). */
+/** The pagination envelope of every list endpoint (pagination.py: CustomPagination; PK-DB API notes §1). */
 import { z } from 'zod';
 
 export function Paginated<Item extends z.ZodType>(item: Item) {

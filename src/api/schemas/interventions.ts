@@ -16,7 +16,7 @@ export const Intervention = z.looseObject({
   route: TermRef.nullable(),
   form: TermRef.nullable(),
   application: TermRef.nullable(),
-  /** Numeric text, possibly negative, or a dosing pattern `S<start>T<interval>R<repeats>` (NOTES §4). */
+  /** Numeric text, possibly negative, or a dosing pattern `S<start>T<interval>R<repeats>` (PK-DB API notes §4). */
   time: nullableString,
   time_end: nullableString,
   time_unit: nullableString,

@@ -29,7 +29,7 @@ export const InfoNode = z.looseObject({
   measurement_type: z.looseObject({ units: z.array(z.string()), choices: z.array(z.unknown()) }).nullable(),
   /**
    * `derived` is declared by the serializer but missing from the ES document,
-   * so it is omitted in real responses (NOTES §6, examples/info_nodes_caf.json).
+   * so it is omitted in real responses (PK-DB API notes §6, §7: the saved /info_nodes/caf/).
    */
   substance: z
     .looseObject({ mass: nullableNumber, charge: nullableNumber, formula: nullableString, derived: z.boolean().optional() })
@@ -124,7 +124,7 @@ export const RootListing = z.looseObject(
 export type RootListing = z.infer<typeof RootListing>;
 
 /**
- * POST /api-token-auth/ answer (users/views.py: ObtainAuthTokenCustom, NOTES §3).
+ * POST /api-token-auth/ answer (users/views.py: ObtainAuthTokenCustom, PK-DB API notes §3).
  * The token goes into a header, so it must be printable ASCII without spaces.
  */
 export const TokenResponse = z.looseObject({

@@ -1,7 +1,7 @@
 /**
  * Outputs: full (/outputs/) and flat (/pkdata/outputs/) views.
  *
- * Calculated outputs have no label and no output_type (NOTES §5.7), and the
+ * Calculated outputs have no label and no output_type (PK-DB API notes §5.7), and the
  * real export has outputs without tissue or substance, hence the nullables
  * beyond the spec's "null seen" fields.
  */

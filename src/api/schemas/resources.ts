@@ -38,5 +38,5 @@ export type ResourceItem<R extends ResourceName> = z.infer<(typeof RESOURCES)[R]
 
 export const RESOURCE_NAMES = Object.keys(RESOURCES) as ResourceName[];
 
-/** Detail routes look items up by sid for these lists, by integer id for the others (NOTES §0). */
+/** Detail routes look items up by sid for these lists, by integer id for the others (PK-DB API notes §0). */
 export const DETAIL_BY_SID: ReadonlySet<ResourceName> = new Set<ResourceName>(['studies', 'references', 'info_nodes', '_studies', '_references']);

@@ -5,7 +5,7 @@ import { isoDate, nullableString, StudyRef, TermRef } from './common.js';
 export const Author = z.looseObject({ pk: z.number().int(), first_name: z.string(), last_name: z.string() });
 export type Author = z.infer<typeof Author>;
 
-/** /references/ item. NOTES §6: no `study` here (a tuple bug in ReferenceDocument), but it is embedded in studies. */
+/** /references/ item. PK-DB API notes §6: no `study` here (a tuple bug in ReferenceDocument), but it is embedded in studies. */
 export const Reference = z.looseObject({
   pk: z.number().int(),
   pmid: nullableString,

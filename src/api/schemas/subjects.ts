@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { GroupRef, nullableInt, nullableString, statsShape, StudyRef, TermRef } from './common.js';
 
-/** Embedded in groups and individuals; PK-DB lists the normed copies only (NOTES §6). */
+/** Embedded in groups and individuals; PK-DB lists the normed copies only (PK-DB API notes §6). */
 export const Characteristica = z.looseObject({
   pk: z.number().int(),
   count: z.number().int(),
@@ -35,7 +35,7 @@ export const Individual = z.looseObject({
 });
 export type Individual = z.infer<typeof Individual>;
 
-/** The term columns of the flat characteristica views hold info-node **names** (NOTES §6). */
+/** The term columns of the flat characteristica views hold info-node **names** (PK-DB API notes §6). */
 const flatCharacteristicaShape = {
   study_sid: z.string(),
   study_name: z.string(),

@@ -1,6 +1,6 @@
 /**
  * The export CSVs' columns: the single description both the reader and the
- * writer use. Column order is the real 2020-10-16 export's (NOTES.md §8); the
+ * writer use. Column order is the real 2020-10-16 export's (PK-DB API notes §8); the
  * reader addresses columns by header name, so files with another order (or
  * extra columns) read the same. Each column has a kind that says how its text
  * is parsed and how the writer formats it.

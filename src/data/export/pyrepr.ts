@@ -5,7 +5,7 @@
  *
  * Only the reader's known list columns go through `parsePyValue`: free text
  * such as `[2-3H]glucose` or `(mor+m3g+m6g)/(cod+c6g)` also starts with a
- * bracket and must stay a string (NOTES.md §8).
+ * bracket and must stay a string (PK-DB API notes §8).
  */
 import { numberInRange } from './ranges.js';
 

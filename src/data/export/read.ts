@@ -1,5 +1,5 @@
 /**
- * Reads a PK-DB filter-download zip (NOTES.md §8) into dataset tables.
+ * Reads a PK-DB filter-download zip (PK-DB API notes §8) into dataset tables.
  *
  * Each member is inflated and decoded whole (the largest, outputs.csv, is
  * 13 MB), one member at a time, then its rows are parsed one at a time into

@@ -3,7 +3,7 @@
  * the info-node terms the export reveals. Subsets name info nodes by sid +
  * label (`apap` / `paracetamol`) while outputs.csv uses names; pairing a
  * subset's sid with its member outputs' name gives the `{sid, name, label}`
- * terms (pkdb-calculation.md §2).
+ * terms (PK-DB calculation §2).
  */
 import type { OutputRecord, ScatterRecord, TermRecord, TimecourseRecord } from '../model.js';
 import { UniqueKeys, type Parsed, type ProblemLog } from './cells.js';

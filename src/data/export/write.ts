@@ -1,6 +1,6 @@
 /**
  * Writes dataset tables as a PK-DB export zip in the real 2020-10-16 format
- * (NOTES.md §8): members in the real order, pandas' row-index column, the real
+ * (PK-DB API notes §8): members in the real order, pandas' row-index column, the real
  * column orders from `columns.ts`, Python reprs for floats, lists and tuples,
  * outputs.csv with one row per (output, intervention). `readExport` reads the
  * result back to equal tables.
@@ -205,7 +205,7 @@ function text(value: unknown): string {
   return value as string;
 }
 
-/** A scatter cell: a scalar when all points agree, else a list (NOTES.md §8). */
+/** A scatter cell: a scalar when all points agree, else a list (PK-DB API notes §8). */
 function scalarOrList(value: unknown, scalar: (v: unknown) => string, item: (v: unknown) => string): string {
   return Array.isArray(value) ? list(value, item) : scalar(value);
 }

@@ -1,14 +1,16 @@
 /**
  * The `pkdb` NCA profile: PK-DB's 2020 computation of "calculated" outputs,
- * rule for rule as ../shared/reference/pkdb-calculation.md §3–§4 describes it
+ * rule for rule as PK-DB calculation §3–§4 describes it
  * (backend outputs/pk_calculation.py of Sept./Oct. 2020 with pkdb_analysis
  * 0.1.5/0.1.6). This is deliberately *not* textbook NCA: points stay in
  * output-pk order, NaN propagates through the AUC, the regression starts after
  * the maximum, and results of exactly 0 are dropped.
  */
+import type { RepresentativeField } from '../../data/records.js';
 import { aucUnit, hoursPer, isRestrictedDosingUnit, volumeUnits } from './units.js';
 
-export type SeriesField = 'mean' | 'median' | 'value';
+/** The series a timecourse's concentrations come from (mean, else median, else value: `representativeSeries`, src/data/records.ts). */
+export type SeriesField = RepresentativeField;
 
 /** The timecourse's single `dosing` intervention (the caller resolves "exactly one", §3.3). */
 export interface PkdbDosing {

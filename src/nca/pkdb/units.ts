@@ -1,5 +1,5 @@
 /**
- * The unit arithmetic the `pkdb` profile needs (pkdb-calculation.md §3.4, §4),
+ * The unit arithmetic the `pkdb` profile needs (PK-DB calculation §3.4, §4),
  * on the toolkit's one unit parser (src/units/parse.ts). PK-DB stores pint
  * spellings (`gram / liter`, `mole / hour / kilogram`, `gram / meter ** 2`,
  * `1 / minute`, `g/kg`, `count`); that parser reads them with pint's registry

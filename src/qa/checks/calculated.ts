@@ -1,6 +1,6 @@
 /**
  * The `calculated` check: PK-DB's stored calculated outputs against the pkdb
- * profile's recomputation of their timecourse (calculated.ts, pkdb-calculation.md).
+ * profile's recomputation of their timecourse (calculated.ts, PK-DB calculation).
  * Mismatching or missing values are major, extra ones minor.
  */
 import type { QaCheck } from '../check.js';

@@ -18,6 +18,7 @@
  * of the same key is reported-vs-recomputed's: neither is repeated here.
  */
 import type { InterventionRecord } from '../../data/model.js';
+import { cached, pushTo, representativeValue } from '../../data/records.js';
 import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
 import { molarMassCause, ratioCauses, unitFactorCause, type SuspectedCause } from '../causes.js';
@@ -75,19 +76,14 @@ const doseUnitCache = new Map<string, { factor: number; kgPower: 0 | -1 } | null
  * conversion costs ~1 ms). PK-DB norms mg/kg to a dimensionless `count` (kg/kg): that is a dose per kg.
  */
 export function doseUnitFactor(unit: string, molarMass: number | null): { factor: number; kgPower: 0 | -1 } | null {
-  const key = `${unit}@${molarMass}`;
-  if (doseUnitCache.has(key)) return doseUnitCache.get(key) as { factor: number; kgPower: 0 | -1 } | null;
-  const options = molarMass === null ? undefined : { molarMass };
-  let result: { factor: number; kgPower: 0 | -1 } | null = null;
-  for (const [target, kgPower] of [['gram', 0], ['gram / kilogram', -1]] as const) {
-    const factor = conversionFactorOrNull(unit, target, options);
-    if (factor !== null) {
-      result = { factor, kgPower };
-      break;
+  return cached(doseUnitCache, `${unit}@${molarMass}`, () => {
+    const options = molarMass === null ? undefined : { molarMass };
+    for (const [target, kgPower] of [['gram', 0], ['gram / kilogram', -1]] as const) {
+      const factor = conversionFactorOrNull(unit, target, options);
+      if (factor !== null) return { factor, kgPower };
     }
-  }
-  doseUnitCache.set(key, result);
-  return result;
+    return null;
+  });
 }
 
 /** The dose of the key's substance (exactly one dosing of it in the set) in g or g/kg, with its route class. */
@@ -95,7 +91,7 @@ export function doseNode(dosings: readonly InterventionRecord[], substance: stri
   const same = dosings.filter((d) => d.substance !== null && d.substance === substance);
   if (same.length !== 1) return null;
   const d = same[0];
-  const amount = d.mean ?? d.median ?? d.value;
+  const amount = representativeValue(d);
   if (amount === null || !(amount > 0) || !d.unit) return null;
   const unit = doseUnitFactor(d.unit, molarMass);
   if (unit === null) return null;
@@ -278,9 +274,7 @@ export function doseCulprits(analyses: readonly KeyAnalysis[]): { findings: Find
     const pk = a.dose?.dosing?.pk;
     if (pk === undefined || !a.instances.some((i) => i.nodes.includes(a.dose as KeyNode))) continue;
     const c = a.explanation?.candidates.find((x) => x.node === a.dose) ?? null;
-    const list = byDosing.get(pk);
-    if (list) list.push({ a, c });
-    else byDosing.set(pk, [{ a, c }]);
+    pushTo(byDosing, pk, { a, c });
   }
   const findings: Finding[] = [];
   const explained = new Set<KeyAnalysis>();

@@ -38,7 +38,7 @@ import type { QaCheck } from '../check.js';
 import { foldDistance, nearFactor, SCALE_FACTORS } from '../causes.js';
 import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Finding, type Severity } from '../finding.js';
-import { concentrationSeries } from '../input-checks.js';
+import { pushTo, representativeSeries } from '../../data/records.js';
 import type { ParameterValue } from '../parameters.js';
 
 /** Agreement bands (fold): read off a cumulative or recovery series, and approximated from rates. */
@@ -74,7 +74,7 @@ export function urineSeries(tc: TimecourseRecord, doseTimeH: number, molarMass: 
   const target = kind === 'amount' ? 'gram' : kind === 'fraction' ? 'dimensionless' : 'gram / hour';
   const f = factorOrNull(tc.unit, target, molarMass);
   const ft = factorOrNull(tc.time_unit, 'hour', null);
-  const series = concentrationSeries(tc)?.values;
+  const series = representativeSeries(tc)?.values;
   if (f === null || ft === null || !series || series.length !== tc.time.length) return null;
   const points: [number, number][] = [];
   tc.time.forEach((t, i) => {
@@ -284,9 +284,7 @@ export function urineFindings(ctx: QaContext): { findings: Finding[]; coverage: 
     const member = ctx.dataset.memberOutputs(tc)[0];
     if (!member) continue;
     const key = ctx.matchKey({ ...member, intervention_pks: tc.intervention_pk, tissue: 'urine' });
-    const list = byKey.get(key);
-    if (list) list.push(tc);
-    else byKey.set(key, [tc]);
+    pushTo(byKey, key, tc);
   }
   const findings: Finding[] = [];
   const coverage = { candidates: 0, checked: 0 };

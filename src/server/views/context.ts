@@ -17,6 +17,7 @@ import type {
   StudyRecord,
   TermRecord,
 } from '../../data/model.js';
+import { indexFirst } from '../../data/records.js';
 
 /** Anything that carries dataset tables; `Dataset` satisfies it. */
 export interface HasTables {
@@ -55,11 +56,6 @@ export interface ViewContext {
 }
 
 
-function indexBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T> {
-  const map = new Map<K, T>();
-  for (const row of rows) if (!map.has(key(row))) map.set(key(row), row);
-  return map;
-}
 
 function emptyMembers(): StudyMembers {
   return { groups: [], individuals: [], interventions: [], outputs: [], calculatedOutputs: 0, timecourses: [], scatters: [] };
@@ -100,8 +96,8 @@ function buildMembers(tables: DatasetTables): Map<string, StudyMembers> {
  */
 function buildReferences(tables: DatasetTables): Map<string, ReferenceRecord> {
   const known = tables.references ?? [];
-  const byPmid = indexBy(known.filter((r) => r.pmid), (r) => r.pmid);
-  const bySid = indexBy(known.filter((r) => r.sid), (r) => r.sid);
+  const byPmid = indexFirst(known.filter((r) => r.pmid), (r) => r.pmid);
+  const bySid = indexFirst(known.filter((r) => r.sid), (r) => r.sid);
   const usedPks = new Set(known.map((r) => r.pk).filter((pk): pk is number => pk !== null));
   let nextPk = 1;
   const result = new Map<string, ReferenceRecord>();
@@ -170,11 +166,11 @@ export function buildContext(dataset: HasTables): ViewContext {
       if (!ref) studyRefs.set(sid, (ref = { sid, name }));
       return ref;
     },
-    studiesBySid: indexBy(tables.studies, (s) => s.sid),
-    groupsByPk: indexBy(tables.groups, (g) => g.pk),
-    individualsByPk: indexBy(tables.individuals, (i) => i.pk),
-    interventionsByPk: indexBy(tables.interventions, (i) => i.pk),
-    outputsByPk: indexBy(tables.outputs, (o) => o.pk),
+    studiesBySid: indexFirst(tables.studies, (s) => s.sid),
+    groupsByPk: indexFirst(tables.groups, (g) => g.pk),
+    individualsByPk: indexFirst(tables.individuals, (i) => i.pk),
+    interventionsByPk: indexFirst(tables.interventions, (i) => i.pk),
+    outputsByPk: indexFirst(tables.outputs, (o) => o.pk),
     members: (sid) => members.get(sid) ?? emptyMembers(),
     referenceOf: (sid) => references.get(sid) as ReferenceRecord,
     shared: <T>(key: string, make: () => T): T => {

@@ -1,7 +1,7 @@
 /**
  * Info nodes and statistics: /info_nodes/ (InfoNodeElasticSerializer),
  * /statistics/ (an object of normed counts) and /statistics/substances/ (a
- * bare array over all substances sorted by label; NOTES.md §6).
+ * bare array over all substances sorted by label; PK-DB API notes §6).
  */
 import type { InfoNodeRecord, TermRecord } from '../../data/model.js';
 import type { InfoNode, Statistics, SubstanceStatistics } from '../../api/schemas/index.js';

@@ -2,12 +2,13 @@
  * Intervention and output projections: /interventions/, /outputs/ (term
  * objects, raw and normed rows) and the flat /pkdata/interventions/,
  * /pkdata/outputs/ (terms as sid + `_label`; one output item per output x
- * intervention, as outputs.csv; NOTES.md §6).
+ * intervention, as outputs.csv; PK-DB API notes §6).
  */
 import type { InterventionRecord, OutputRecord } from '../../data/model.js';
 import type { FlatIntervention, FlatOutput, IndividualRef, Intervention, InterventionRef, Output, TermRef } from '../../api/schemas/index.js';
 import type { ViewContext } from './context.js';
-import { groupStub, statsOf } from './subjects.js';
+import { statsOf } from '../../data/records.js';
+import { groupStub } from './subjects.js';
 
 export function individualStub(ctx: ViewContext, pk: number | null): IndividualRef | null {
   if (pk === null) return null;

@@ -1,7 +1,7 @@
 /**
  * Study and reference projections: /studies/ (StudyElasticSerializer),
  * /pkdata/studies/ (StudyAnalysisSerializer = studies.csv), /references/,
- * and the write-oriented /_studies/ and /_references/ (NOTES.md §6).
+ * and the write-oriented /_studies/ and /_references/ (PK-DB API notes §6).
  */
 import type { PersonRecord, ReferenceRecord, StudyRecord } from '../../data/model.js';
 import type { FlatStudy, Reference, Study, WriteReference, WriteStudy } from '../../api/schemas/index.js';

@@ -1,16 +1,13 @@
 /**
  * Subject projections: /groups/, /individuals/ (nested characteristica with
  * term objects) and their flat views /pkdata/groups/, /pkdata/individuals/
- * (one item per subject x characteristica, terms as names; NOTES.md §6, §8).
+ * (one item per subject x characteristica, terms as names; PK-DB API notes §6, §8).
  */
-import type { CharacteristicaRecord, GroupRecord, IndividualRecord, Stats } from '../../data/model.js';
+import type { CharacteristicaRecord, GroupRecord, IndividualRecord } from '../../data/model.js';
+import { statsOf } from '../../data/records.js';
 import type { Characteristica, FlatGroupCharacteristica, FlatIndividualCharacteristica, Group, GroupRef, Individual, TermRef } from '../../api/schemas/index.js';
 import type { ViewContext } from './context.js';
 
-/** The Stats block in the API's key order. */
-export function statsOf(r: Stats) {
-  return { value: r.value, mean: r.mean, median: r.median, min: r.min, max: r.max, sd: r.sd, se: r.se, cv: r.cv, unit: r.unit };
-}
 
 export function groupStub(ctx: ViewContext, pk: number | null): GroupRef | null {
   if (pk === null) return null;

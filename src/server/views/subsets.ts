@@ -1,7 +1,7 @@
 /**
  * Subset projections: /subsets/ (timecourses and scatters with their array of
  * points), /pkdata/data/ (one item per data point x dimension) and
- * /pkdata/timecourses/ (timecourses.csv columns as JSON; NOTES.md §6, §8).
+ * /pkdata/timecourses/ (timecourses.csv columns as JSON; PK-DB API notes §6, §8).
  *
  * Known substitutions, since an export has no Data/DataPoint/OutputEx tables:
  * `ex.pk` is the subset pk; `data_pk`/`data_name` are the subset's pk and name;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { main } from '../src/cli/main.js';
+import { main } from '../../src/cli/main.js';
 
 describe('pkdb CLI', () => {
   it('prints help and exits 0', async () => {

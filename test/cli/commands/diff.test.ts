@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { DIFF_COLUMNS } from '../../src/report/diff.js';
-import { SLIP_OUTPUT, plantedReleases } from '../helpers/planted-release.js';
+import { main } from '../../../src/cli/main.js';
+import { DIFF_COLUMNS } from '../../../src/report/diff.js';
+import { SLIP_OUTPUT, plantedReleases } from '../../helpers/planted-release.js';
 
 async function pkdb(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out: string[] = [];

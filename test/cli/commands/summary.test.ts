@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { countTables } from '../../src/data/counts.js';
-import { parseCsv } from '../../src/data/export/csv.js';
-import { writeExport } from '../../src/data/export/write.js';
-import { loadFixtures } from '../../src/data/fixtures.js';
-import type { DatasetTables, OutputRecord } from '../../src/data/model.js';
-import { filterStudies } from '../../src/data/select.js';
-import { startServer, type RunningServer } from '../../src/server/app.js';
-import { SHARED_EXPORT, describeShared } from '../helpers/shared.js';
+import { main } from '../../../src/cli/main.js';
+import { countTables } from '../../../src/data/counts.js';
+import { parseCsv } from '../../../src/data/export/csv.js';
+import { writeExport } from '../../../src/data/export/write.js';
+import { loadFixtures } from '../../../src/data/fixtures.js';
+import type { DatasetTables, OutputRecord } from '../../../src/data/model.js';
+import { filterStudies } from '../../../src/data/select.js';
+import { startServer, type RunningServer } from '../../../src/server/app.js';
+import { SHARED_EXPORT, describeShared } from '../../helpers/shared.js';
 
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out: string[] = [];

@@ -12,10 +12,10 @@ import {
   Statistics,
   SubstanceStatisticsList,
   unknownKeys,
-} from '../../src/api/schemas/index.js';
-import { SchemaError } from '../../src/api/errors.js';
-import { describeShared, SHARED_API_EXAMPLES } from '../helpers/shared.js';
-import { SAMPLE_ITEMS } from './items.js';
+} from '../../../src/api/schemas/index.js';
+import { SchemaError } from '../../../src/api/errors.js';
+import { describeShared, SHARED_API_EXAMPLES } from '../../helpers/shared.js';
+import { SAMPLE_ITEMS } from '../items.js';
 
 const request = { method: 'GET', url: 'http://127.0.0.1/api/v1/outputs/?page=3' };
 const example = (name: string): unknown => JSON.parse(readFileSync(join(SHARED_API_EXAMPLES, name), 'utf8'));

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { describeShared, PROJECT_ROOT, SHARED_NCA_DIR } from '../helpers/shared.js';
+import { main } from '../../../src/cli/main.js';
+import { describeShared, PROJECT_ROOT, SHARED_NCA_DIR } from '../../helpers/shared.js';
 
 /** Parses the command's CSV (no quoted cells in these tests) into subject -> code -> cell; `CODE [unit]` headers keyed by code. */
 function parseCsv(text: string): Map<string, Record<string, string>> {
