@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseCsv } from '../data/export/csv.js';
 import type { IntervalSpec } from '../nca/intervals.js';
-import type { Pptestcd } from '../nca/codes.js';
+import type { Pptestcd } from '../nca/parameters.js';
 import { numericCell } from '../nca/group.js';
 import { UsageError } from './errors.js';
 import { decodeProfile } from './profile-table.js';

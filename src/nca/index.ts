@@ -1,5 +1,6 @@
 /** Non-compartmental analysis: the standard profile and PK-DB's 2020 `pkdb` profile. */
-export { PPTESTCD, ROUTES, AUC_METHODS, codesForRoute, type Pptestcd, type Route, type AucMethod } from './codes.js';
+export { ROUTES, AUC_METHODS, type Route, type AucMethod } from './codes.js';
+export { PPTESTCD, codesForRoute, type Pptestcd } from './parameters.js';
 export { NcaInputError } from './clean.js';
 export { applyBlq, blqRules, BLQ_PRESETS, BLQ_RULES, type BlqRule, type BlqRules, type BlqPreset } from './blq.js';
 export { PARAMETERS, PARAMETER, parameterRows, type ParameterRow, type UnitRule, type Scope } from './parameters.js';

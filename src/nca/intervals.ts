@@ -30,7 +30,8 @@
  * - λz: best fit (or the `lambdaZ` selection) on the interval's own samples
  *   after its Cmax, or a number given per interval.
  */
-import { type AucMethod, type Pptestcd, type Route } from './codes.js';
+import type { AucMethod, Route } from './codes.js';
+import type { Pptestcd } from './parameters.js';
 import { cleanProfile, NcaInputError, type CleanProfile } from './clean.js';
 import {
   checkedDuration, checkedRoute, emptyQuantities, lambdaZPoints, profileQuantities,

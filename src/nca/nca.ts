@@ -11,7 +11,8 @@
  * The integrals start at the dose (time 0): extravascular and infusion profiles
  * without a sample there get C(0) = 0, an IV bolus gets C0.
  */
-import { ROUTES, type AucMethod, type Pptestcd, type Route } from './codes.js';
+import { ROUTES, type AucMethod, type Route } from './codes.js';
+import type { Pptestcd } from './parameters.js';
 import { applyBlq, blqRules, type BlqPreset, type BlqRules } from './blq.js';
 import { cleanProfile, NcaInputError, type CleanProfile } from './clean.js';
 import { backExtrapolatedC0, firstMaxIndex, lastPositiveIndex, tlag } from './observed.js';

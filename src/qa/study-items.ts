@@ -17,7 +17,7 @@
  */
 import type { InterventionRecord, OutputRecord } from '../data/model.js';
 import { subjectLabel, subjectOf } from '../data/dataset.js';
-import { conversionFactor } from '../units/convert.js';
+import { conversionFactorOrNull } from '../units/convert.js';
 import type { QaContext, RecomputedTimecourse } from './context.js';
 import { concentrationSeries } from './input-checks.js';
 import { canonicalUnit, type ParameterValue } from './parameters.js';
@@ -78,19 +78,9 @@ export interface StudyItem {
   profile: CurveProfile | null;
 }
 
-/** Failed conversions are cached too: mathjs takes ~1 ms to fail (a dose in `count`). */
-const factorCache = new Map<string, number | null>();
+/** A conversion factor, or null when the units do not convert (the units layer caches both outcomes). */
 function tryFactor(from: string, to: string, molarMass: number | null): number | null {
-  const key = `${from}|${to}|${molarMass}`;
-  if (factorCache.has(key)) return factorCache.get(key) as number | null;
-  let factor: number | null;
-  try {
-    factor = conversionFactor(from, to, molarMass === null ? undefined : { molarMass });
-  } catch {
-    factor = null;
-  }
-  factorCache.set(key, factor);
-  return factor;
+  return conversionFactorOrNull(from, to, molarMass === null ? undefined : { molarMass });
 }
 
 /** The dose and the pool's condition text of an intervention set, for the record's substance. */

@@ -35,7 +35,6 @@ const SCHEMAS_MAY_IMPORT = ['api/errors.ts'];
 const KNOWN_EXCEPTIONS: { edge: string; why: string }[] = [
   // nca/codes.ts re-exports PPTESTCD from parameters.ts, which takes the Route type from codes.ts.
   // Fix: Route (and the route rules) in a module of its own that both import. In the NCA families' area (issue 11).
-  { edge: 'nca/parameters.ts -> nca/codes.ts', why: 'type Route; codes.ts re-exports parameters.ts' },
   // The QA context computes the reported-vs-recomputed comparisons with compareAll, which lives in the check's
   // file; dose-cause.ts and to-findings.ts take the Comparison type from there too. Fix: Comparison and
   // compareAll in a qa module below the checks (e.g. qa/compare.ts). In the QA checks' area (issue 11).

@@ -1,7 +1,7 @@
 /** Hand-checked IV bolus, IV infusion and no-dose profiles (numbers worked out in the comments). */
 import { describe, expect, it } from 'vitest';
 import { nca } from '../../src/nca/nca.js';
-import { codesForRoute } from '../../src/nca/codes.js';
+import { codesForRoute } from '../../src/nca/parameters.js';
 
 const value = (r: ReturnType<typeof nca>, code: string) => r.parameters[code as 'CMAX']!.value;
 

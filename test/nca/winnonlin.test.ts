@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeShared, SHARED_NCA_DIR } from '../helpers/shared.js';
 import { ncaByGroup } from '../../src/nca/group.js';
-import type { Pptestcd } from '../../src/nca/codes.js';
+import type { Pptestcd } from '../../src/nca/parameters.js';
 
 /** WinNonlin column -> CDISC PPTESTCD, the README's column dictionary. */
 const WINNONLIN_TO_CDISC: Record<string, Pptestcd> = {

@@ -27,7 +27,7 @@
  */
 import { subjectLabel, subjectOf } from '../../data/dataset.js';
 import type { TimecourseRecord } from '../../data/model.js';
-import { conversionFactor } from '../../units/convert.js';
+import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
 import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Finding } from '../finding.js';
@@ -47,11 +47,7 @@ const fmt = (x: number) => String(+x.toPrecision(4));
 
 function hoursPer(unit: string | null): number | null {
   if (!unit) return null;
-  try {
-    return conversionFactor(unit, 'hour');
-  } catch {
-    return null;
-  }
+  return conversionFactorOrNull(unit, 'hour');
 }
 
 /** Σ|Δ ln c| along ascending time: a single rise and fall is small, a curve put out of order zigzags. */
