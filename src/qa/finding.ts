@@ -14,6 +14,7 @@ export type FindingKind =
   | 'unit'
   | 'input'
   | 'plausibility'
+  | 'reference-range'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

@@ -7,6 +7,7 @@ import { calculatedCheck } from './calculated.js';
 import { inputCheck } from './input.js';
 import { normedVsRawCheck } from './normed-vs-raw.js';
 import { plausibilityCheck } from './plausibility.js';
+import { referenceRangeCheck } from './reference-ranges.js';
 import { reportedVsRecomputedCheck } from './reported-vs-recomputed.js';
 
 export const CHECKS: readonly QaCheck[] = [
@@ -15,4 +16,5 @@ export const CHECKS: readonly QaCheck[] = [
   calculatedCheck,
   normedVsRawCheck,
   plausibilityCheck,
+  referenceRangeCheck,
 ];

@@ -14,7 +14,7 @@ import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { doseMismatchCauses } from '../dose-cause.js';
 import type { RecomputedValue } from '../recompute.js';
 import { comparisonFinding } from '../to-findings.js';
-import { isReportedParameter, type ReportedParameter } from '../tolerances.js';
+import { DOSE_PROPORTIONAL, isReportedParameter, type ReportedParameter } from '../tolerances.js';
 
 export type { RecomputedTimecourse };
 
@@ -153,12 +153,18 @@ export function bestComparison(comparisons: readonly Comparison[]): Comparison |
   return best;
 }
 
-/** Reported outputs (normed, not calculated, single values of a comparable type) by match key. */
+/** The check code its coverage marks carry. */
+export const REPORTED_VS_RECOMPUTED = 'reported-vs-recomputed';
+
+/** Reported outputs (normed, not calculated, single values of a comparable type) by match key; the others get their coverage reason. */
 function reportedByKey(ctx: QaContext): Map<string, OutputRecord[]> {
   const map = new Map<string, OutputRecord[]>();
   for (const o of ctx.tables.outputs) {
     if (!o.normed || o.calculated || o.output_type === 'timecourse' || o.output_type === 'array') continue;
-    if (!isReportedParameter(o.measurement_type)) continue;
+    if (!isReportedParameter(o.measurement_type)) {
+      ctx.notExamined('output', o.pk, REPORTED_VS_RECOMPUTED, 'not a parameter recomputed from a timecourse');
+      continue;
+    }
     const key = ctx.matchKey(o);
     const list = map.get(key);
     if (list) list.push(o);
@@ -167,12 +173,24 @@ function reportedByKey(ctx: QaContext): Map<string, OutputRecord[]> {
   return map;
 }
 
+/** Coverage marks of one comparison: the output, its timecourse, and the dose when the parameter depends on it. */
+function markExamined(ctx: QaContext, c: Comparison): void {
+  ctx.examined('output', c.output.pk, REPORTED_VS_RECOMPUTED);
+  ctx.examined('timecourse', c.timecourse.tc.subset_pk, REPORTED_VS_RECOMPUTED);
+  if (c.timecourse.dose && DOSE_PROPORTIONAL.has(c.parameter)) {
+    for (const pk of c.timecourse.dosingPks) ctx.examined('dosing', pk, REPORTED_VS_RECOMPUTED);
+  }
+}
+
 /** The best comparison of every reported output that has a timecourse of its match key. */
 export function compareAll(ctx: QaContext): Comparison[] {
   const comparisons: Comparison[] = [];
   for (const [key, outputs] of reportedByKey(ctx)) {
     const candidates = ctx.timecoursesByKey.get(key);
-    if (!candidates) continue;
+    if (!candidates) {
+      for (const o of outputs) ctx.notExamined('output', o.pk, REPORTED_VS_RECOMPUTED, 'no concentration timecourse of the same subject, interventions, substance and tissue');
+      continue;
+    }
     for (const output of outputs) {
       if (!isReportedParameter(output.measurement_type)) continue;
       const context = { molarMass: ctx.molarMass(output.substance), bodyWeightKg: ctx.bodyWeightKg(output) };
@@ -180,7 +198,12 @@ export function compareAll(ctx: QaContext): Comparison[] {
       const best = bestComparison(
         candidates.map((rt) => compareReported(output, parameter, rt, context)).filter((c): c is Comparison => c !== null),
       );
-      if (best) comparisons.push(best);
+      if (best) {
+        comparisons.push(best);
+        markExamined(ctx, best);
+      } else {
+        ctx.notExamined('output', output.pk, REPORTED_VS_RECOMPUTED, 'no value, unit not convertible, or not recomputable from its timecourse');
+      }
     }
   }
   return comparisons;
