@@ -13,7 +13,9 @@
  * - major: outside, and a slip factor f (causes.ts `slipFactors`: ×1000,
  *   ×10⁶, ×60, ×24, ×10, molar ↔ mass, per-kg with the body weight) with
  *   |ln f| ≥ OUTSIDE_Z·s (a factor the natural spread cannot imitate) brings
- *   it back to |ln(v/f) − m| ≤ INSIDE_Z·s; the closest such factor is named;
+ *   it back to |ln(v/f) − m| ≤ INSIDE_Z·s (INSIDE_Z_WEAK·s for a factor of
+ *   less than 2·OUTSIDE_Z·s); the closest such factor is named, the others
+ *   that fit as alternatives;
  * - minor: outside, and no factor explains it (a special population the data
  *   does not mark, another formulation, or an error of another kind);
  * - too few other studies: no finding, and the coverage says why.
@@ -36,6 +38,11 @@ export const CHECK = 'reference-range';
 export const OUTSIDE_Z = 4;
 /** Robust z within which the corrected value must fall for the factor to be named. */
 export const INSIDE_Z = 2.5;
+/**
+ * The same for a factor of less than 2 × OUTSIDE_Z spreads (×10 in a wide stratum): a value in the tail of its
+ * reference, slightly beyond OUTSIDE_Z, corrects to the other tail; a real slip of a typical value lands near the median.
+ */
+export const INSIDE_Z_WEAK = 1.5;
 
 export const TOO_FEW = 'too few other studies for a reference range';
 
@@ -64,7 +71,8 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
     const lnf = Math.log(cause.factor);
     if (Math.abs(lnf) < OUTSIDE_Z * ref.spread || Math.sign(lnf) !== Math.sign(z)) continue;
     const distance = Math.abs(v - lnf - ref.median);
-    if (distance > INSIDE_Z * ref.spread) continue;
+    const inside = Math.abs(lnf) >= 2 * OUTSIDE_Z * ref.spread ? INSIDE_Z : INSIDE_Z_WEAK;
+    if (distance > inside * ref.spread) continue;
     // Two factors within FACTOR_TOLERANCE of each other are one explanation: the first named (the unit factor) stays.
     if (fitting.some((f) => Math.abs(Math.log(f.cause.factor / cause.factor)) <= Math.log1p(FACTOR_TOLERANCE))) continue;
     fitting.push({ cause, distance });
