@@ -17,7 +17,7 @@ interface Arm {
 }
 
 function characteristic(measurement_type: string, choice: string): CharacteristicaRecord {
-  return { ...STATS, pk: nextPk++, count: 10, measurement_type, calculation_type: null, choice, substance: null, group_count: 10 };
+  return { ...STATS, pk: nextPk++, count: 10, measurement_type, calculation_type: null, choice, substance: null, group_count: 10, unit: null };
 }
 
 /** One study with one group and one oral dose of `substance` (`dose` g, or `unit`). */
