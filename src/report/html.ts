@@ -53,11 +53,22 @@ ${rows}
 </tbody></table>`;
 }
 
-function countsTable(title: string, counts: Record<string, number | object>): string {
+function countsTable(title: string, counts: Record<string, number | string | object>): string {
   const rows = Object.entries(counts)
-    .map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(typeof v === 'number' ? v : JSON.stringify(v))}</td></tr>`)
+    .map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(typeof v === 'number' || typeof v === 'string' ? v : JSON.stringify(v))}</td></tr>`)
     .join('');
   return `<table class="counts"><caption>${escapeHtml(title)}</caption><tbody>${rows}</tbody></table>`;
+}
+
+/** Coverage: records examined by some comparison, per kind, and the commonest reasons for the rest. */
+function coverageTables(coverage: NonNullable<QaResult['summary']['coverage']>): string {
+  const kinds = { 'reported outputs': coverage.outputs, timecourses: coverage.timecourses, dosings: coverage.dosings };
+  const examined = Object.fromEntries(
+    Object.entries(kinds).map(([k, c]) => [k, `${c.examined} of ${c.total} (${c.total ? Math.round((100 * c.examined) / c.total) : 0} %)`]),
+  );
+  const reasons = Object.fromEntries(Object.entries(coverage.outputs.unexamined_reasons).slice(0, 8));
+  return `${countsTable('examined by a comparison', examined)}
+${countsTable('reported outputs not examined: why', reasons)}`;
 }
 
 function chartDiv(id: string): string {
@@ -128,6 +139,7 @@ ${countsTable('findings by severity', s.by_severity)}
 ${countsTable('findings by measurement type', s.by_measurement_type)}
 ${countsTable('reported vs recomputed', s.comparisons)}
 ${countsTable('stored calculated outputs', s.calculated)}
+${s.coverage ? coverageTables(s.coverage) : ''}
 </div>
 <h3>All major findings</h3>
 ${findingsTable(
