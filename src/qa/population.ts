@@ -10,6 +10,9 @@
  *   (liver cirrhosis, renal disease (end-stage), t2dm, …);
  * - `not healthy` when `healthy` is N and no disease is named;
  * - `pregnant` when `pregnant` is Y;
+ * - `<type>:<choice>` for a genotype or phenotype (SLCO1B1 genotype, cyp2d6
+ *   phenotype, ...): poor metabolisers and transporter variants differ by
+ *   several-fold, which is what a slip factor looks like;
  * - `with:<substance>` for each other substance dosed in the same intervention
  *   set (`dosing` or `qualitative dosing`): an interaction or co-medication arm;
  *   the measured substance and the one whose dose normalises it are not "other".
@@ -30,6 +33,7 @@ export function characteristicaMarks(characteristica: readonly CharacteristicaRe
     if (c.measurement_type === 'disease' && !UNKNOWN.has(choice)) marks.add(`disease:${choice}`);
     else if (c.measurement_type === 'healthy' && choice === 'n') unhealthy = true;
     else if (c.measurement_type === 'pregnant' && choice === 'y') marks.add('pregnant');
+    else if (/genotype|phenotype/.test(c.measurement_type) && !UNKNOWN.has(choice)) marks.add(`${c.measurement_type}:${choice}`);
   }
   if (unhealthy && ![...marks].some((m) => m.startsWith('disease:'))) marks.add('not healthy');
   return [...marks].sort();
