@@ -16,6 +16,8 @@
  *   it back to |ln(v/f) − m| ≤ INSIDE_Z·s (INSIDE_Z_WEAK·s for a factor of
  *   less than 2·OUTSIDE_Z·s); the closest such factor is named, the others
  *   that fit as alternatives;
+ *   a small unit factor (×10) needs SMALL_FACTOR_STUDIES studies and |z| ≥ SMALL_FACTOR_Z, an IV bolus Cmax a factor of
+ *   at least ×100 (the first sample's time decides it);
  * - minor: outside, and no factor explains it (a special population the data
  *   does not mark, another formulation, or an error of another kind);
  * - too few other studies: no finding, and the coverage says why.
@@ -43,6 +45,16 @@ export const INSIDE_Z = 2.5;
  * reference, slightly beyond OUTSIDE_Z, corrects to the other tail; a real slip of a typical value lands near the median.
  */
 export const INSIDE_Z_WEAK = 1.5;
+/**
+ * A small unit factor (below ×20: ×10, ×1000/60) is within reach of real differences between studies (total vs free
+ * metabolite, an unmarked interaction or genotype): named only with SMALL_FACTOR_STUDIES other studies and |z| ≥ SMALL_FACTOR_Z.
+ * Measured on the shared export: every ×10 named from fewer studies or closer in was a study that differed for a reason.
+ */
+export const SMALL_FACTOR = 20;
+export const SMALL_FACTOR_STUDIES = 10;
+export const SMALL_FACTOR_Z = 6;
+/** An IV bolus Cmax depends on how soon the first sample was taken: below ×100 no factor is named. */
+export const BOLUS_CMAX_FACTOR = 100;
 
 export const TOO_FEW = 'too few other studies for a reference range';
 
@@ -61,7 +73,13 @@ export interface RangeVerdict {
 }
 
 /** The verdict on one value against its reference (pure; see the header). */
-export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass' | 'bodyWeightKg'>, ref: Reference): RangeVerdict {
+/** Whether the value is the Cmax (or a concentration) after an IV bolus. */
+function afterBolus(sample: Pick<RangeSample, 'family' | 'dose'>): boolean {
+  const d = sample.dose;
+  return sample.family === 'cmax' && d !== null && (d.route === 'iv' || d.route === 'intravenous') && d.application !== 'constant infusion';
+}
+
+export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass' | 'bodyWeightKg' | 'dose'>, ref: Reference): RangeVerdict {
   const v = Math.log(sample.value);
   const z = (v - ref.median) / ref.spread;
   const beyondOthers = z > 0 ? v > ref.secondMax : v < ref.secondMin;
@@ -70,6 +88,8 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
   for (const cause of slipFactors(sample.family, { molarMass: sample.molarMass, bodyWeightKg: sample.bodyWeightKg })) {
     const lnf = Math.log(cause.factor);
     if (Math.abs(lnf) < OUTSIDE_Z * ref.spread || Math.sign(lnf) !== Math.sign(z)) continue;
+    if (cause.kind === 'unit-factor' && Math.abs(lnf) < Math.log(SMALL_FACTOR) && (ref.studies < SMALL_FACTOR_STUDIES || Math.abs(z) < SMALL_FACTOR_Z)) continue;
+    if (Math.abs(lnf) < Math.log(BOLUS_CMAX_FACTOR) && afterBolus(sample)) continue;
     const distance = Math.abs(v - lnf - ref.median);
     const inside = Math.abs(lnf) >= 2 * OUTSIDE_Z * ref.spread ? INSIDE_Z : INSIDE_Z_WEAK;
     if (distance > inside * ref.spread) continue;

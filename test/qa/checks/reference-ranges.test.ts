@@ -65,7 +65,7 @@ describe('reference-range: the verdict on one value', () => {
   const ref = { median: Math.log(10), spread: SPREAD_FLOOR, studies: 5, arms: 5, min: Math.log(8), max: Math.log(12), secondMin: Math.log(9), secondMax: Math.log(11) };
 
   it('names ×1/60 for 10/60 L/h: z = ln(1/60)/0.223 = −18.3, and 10/60 × 60 = 10 is the median', () => {
-    const v = judge({ value: 10 / 60, family: 'clearance', molarMass: null, bodyWeightKg: null }, ref);
+    const v = judge({ value: 10 / 60, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, ref);
     expect(v.classification).toBe('slip');
     expect(v.z).toBeCloseTo(Math.log(1 / 60) / Math.log(1.25), 6);
     expect(v.cause?.factor).toBeCloseTo(1 / 60, 12);
@@ -75,9 +75,9 @@ describe('reference-range: the verdict on one value', () => {
   });
 
   it('keeps a value within OUTSIDE_Z robust SDs inside, and one beyond every factor as outside', () => {
-    expect(judge({ value: 10 * Math.exp((OUTSIDE_Z - 0.1) * SPREAD_FLOOR), family: 'clearance', molarMass: null, bodyWeightKg: null }, ref).classification).toBe('inside');
+    expect(judge({ value: 10 * Math.exp((OUTSIDE_Z - 0.1) * SPREAD_FLOOR), family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, ref).classification).toBe('inside');
     // 2 L/h: z = ln 0.2 / 0.223 = −7.2; ×1/10 would put it at 20 L/h, ln 2 = 0.69 from the median > 2.5 × 0.223 = 0.56: no factor.
-    const v = judge({ value: 2, family: 'clearance', molarMass: null, bodyWeightKg: null }, ref);
+    const v = judge({ value: 2, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, ref);
     expect(v).toMatchObject({ classification: 'outside', cause: null });
     expect(Math.log(20 / 10)).toBeGreaterThan(INSIDE_Z * SPREAD_FLOOR);
   });
@@ -86,19 +86,29 @@ describe('reference-range: the verdict on one value', () => {
     const wide = { ...ref, spread: 0.7, min: Math.log(0.5), max: Math.log(200), secondMin: Math.log(1), secondMax: Math.log(100) };
     // A Cmax per dose of 10 × e^(4.2 × 0.7) × 1.1 = 209 is outside; ÷10 gives 21 (inside), but ln 10 = 2.30 < 4 × 0.7 = 2.8: not named
     // For a clearance, ×24 would be (ln 24 = 3.18; 209/24 = 8.7 is 0.14 from the median, within 1.5 × 0.7).
-    const v = judge({ value: 10 * Math.exp(4.2 * 0.7) * 1.1, family: 'cmax', molarMass: null, bodyWeightKg: null }, { ...wide, secondMax: Math.log(150) });
+    const v = judge({ value: 10 * Math.exp(4.2 * 0.7) * 1.1, family: 'cmax', molarMass: null, bodyWeightKg: null, dose: null }, { ...wide, secondMax: Math.log(150) });
     expect(v.classification).toBe('outside');
-    expect(judge({ value: 10 * Math.exp(4.2 * 0.7) * 1.1, family: 'clearance', molarMass: null, bodyWeightKg: null }, { ...wide, secondMax: Math.log(150) }).cause?.factor).toBe(24);
+    expect(judge({ value: 10 * Math.exp(4.2 * 0.7) * 1.1, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, { ...wide, secondMax: Math.log(150) }).cause?.factor).toBe(24);
+  });
+
+  it('names ×10 only from ten studies and |z| ≥ 6, and no factor below ×100 for an IV bolus Cmax', () => {
+    // 10/10 = 1 L/h: z = ln 0.1 / 0.223 = −10.3, ×1/10 lands on the median; with 5 studies not named, with 10 it is.
+    expect(judge({ value: 1, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, ref).classification).toBe('outside');
+    expect(judge({ value: 1, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, { ...ref, studies: 10 }).cause?.factor).toBe(0.1);
+    const bolus = { ...arm('Z').dosing, route: 'iv' };
+    const cmaxRef = { ...ref, studies: 12 };
+    expect(judge({ value: 600, family: 'cmax', molarMass: null, bodyWeightKg: null, dose: bolus }, cmaxRef).classification).toBe('outside');
+    expect(judge({ value: 10000, family: 'cmax', molarMass: null, bodyWeightKg: null, dose: bolus }, cmaxRef).cause?.factor).toBe(1000);
   });
 
   it('needs the value beyond every other study but one: two studies vouch for each other', () => {
-    const v = judge({ value: 10 / 60, family: 'clearance', molarMass: null, bodyWeightKg: null }, { ...ref, secondMin: Math.log(0.15) });
+    const v = judge({ value: 10 / 60, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, { ...ref, secondMin: Math.log(0.15) });
     expect(v.classification).toBe('inside');
   });
 
   it('names glucose in mmol/L read as mg/dL: 5 mg/dL = 0.05 g/L against 0.9 g/L is ×1/18 (molar mass 180)', () => {
     const glucose = { median: Math.log(0.9), spread: SPREAD_FLOOR, studies: 6, arms: 6, min: Math.log(0.8), max: Math.log(1.1), secondMin: Math.log(0.82), secondMax: Math.log(1.05) };
-    const v = judge({ value: 0.05, family: 'cmax', molarMass: 180, bodyWeightKg: null }, glucose);
+    const v = judge({ value: 0.05, family: 'cmax', molarMass: 180, bodyWeightKg: null, dose: null }, glucose);
     expect(v.cause?.kind).toBe('molar');
     expect(v.cause?.factor).toBeCloseTo(1 / 18, 12);
     expect(v.cause?.text).toMatch(/×1\/18 \(molar ↔ mass: mmol\/L read as mg\/dL/);
