@@ -83,7 +83,7 @@ describe('reference-range: the verdict on one value', () => {
   });
 
   it('does not name a factor the spread could imitate: ×10 needs ln 10 ≥ OUTSIDE_Z × spread', () => {
-    const wide = { ...ref, spread: 0.7, min: Math.log(0.5), max: Math.log(200), secondMin: Math.log(1), secondMax: Math.log(100) };
+    const wide = { ...ref, studies: 8, spread: 0.7, min: Math.log(0.5), max: Math.log(200), secondMin: Math.log(1), secondMax: Math.log(100) };
     // A Cmax per dose of 10 × e^(4.2 × 0.7) × 1.1 = 209 is outside; ÷10 gives 21 (inside), but ln 10 = 2.30 < 4 × 0.7 = 2.8: not named
     // For a clearance, ×24 would be (ln 24 = 3.18; 209/24 = 8.7 is 0.14 from the median, within 1.5 × 0.7).
     const v = judge({ value: 10 * Math.exp(4.2 * 0.7) * 1.1, family: 'cmax', molarMass: null, bodyWeightKg: null, dose: null }, { ...wide, secondMax: Math.log(150) });
@@ -99,6 +99,14 @@ describe('reference-range: the verdict on one value', () => {
     const cmaxRef = { ...ref, studies: 12 };
     expect(judge({ value: 600, family: 'cmax', molarMass: null, bodyWeightKg: null, dose: bolus }, cmaxRef).classification).toBe('outside');
     expect(judge({ value: 10000, family: 'cmax', molarMass: null, bodyWeightKg: null, dose: bolus }, cmaxRef).cause?.factor).toBe(1000);
+  });
+
+  it('asks |z| ≥ 8 of a reference of fewer than 8 studies', () => {
+    // Spread 0.6: 10/24 L/h is z = ln(1/24)/0.6 = −5.3, and ×1/24 lands on the median; from 5 studies not named, from 8 it is.
+    const wider = { ...ref, spread: 0.6, secondMin: Math.log(3) };
+    const v = { value: 10 / 24, family: 'clearance' as const, molarMass: null, bodyWeightKg: null, dose: null };
+    expect(judge(v, wider)).toMatchObject({ classification: 'outside', cause: null });
+    expect(judge(v, { ...wider, studies: 8 }).cause?.factor).toBeCloseTo(1 / 24, 12);
   });
 
   it('needs the value beyond every other study but one: two studies vouch for each other', () => {
