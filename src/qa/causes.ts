@@ -157,3 +157,52 @@ export function molarMassCause(ratio: number, parameter: SlipQuantity, molarMass
   }
   return null;
 }
+
+/** The quantities a concentration-like molar ↔ mass slip can touch (a dose in mmol read as mg, glucose in mmol/L read as mg/dL). */
+const MOLAR_SLIPPABLE: ReadonlySet<ReportedParameter | 'dose'> = new Set(['cmax', 'auc_end', 'auc_inf', 'dose']);
+
+/** A body weight for per-kg slips of a subject whose weight is not curated: a typical adult. */
+export const TYPICAL_BODY_WEIGHT_KG = 70;
+
+/**
+ * Every slip factor f (value as curated = true value × f) that can touch a
+ * quantity of the family `parameter` (`dose` for doses), both directions:
+ * - the unit factors of SCALE_FACTORS that apply (doses: the prefix slips, and
+ *   ×10 as a decimal slip in the dose);
+ * - molar ↔ mass with the molar mass M, for concentrations, AUCs and doses:
+ *   ×M (µmol/L read as µg/L) and ×M/10 (mmol/L read as mg/dL: glucose, M = 180, ×18);
+ * - per-kg vs absolute with the body weight W (×1/W: an absolute value divided
+ *   by W, or a per-kg value stored as absolute the other way), for volumes,
+ *   clearances and doses; W unknown: TYPICAL_BODY_WEIGHT_KG, said in the text.
+ * Factors within 5 % of 1 are left out (they explain nothing).
+ */
+export function slipFactors(
+  parameter: ReportedParameter | 'dose',
+  options: { molarMass?: number | null; bodyWeightKg?: number | null } = {},
+): SuspectedCause[] {
+  const causes: SuspectedCause[] = [];
+  const both = (factor: number, label: string, explanation: string, kind: CauseKind) => {
+    if (!(factor > 0) || nearFactor(factor, 1)) return;
+    causes.push({ kind, factor, text: `${label} (${explanation})` });
+    causes.push({ kind, factor: 1 / factor, text: `${label.replace('×', '×1/')} (${explanation})` });
+  };
+  for (const sf of SCALE_FACTORS) {
+    if (parameter === 'dose') {
+      if (sf.factor === 1000 || sf.factor === 1e6) both(sf.factor, sf.label, sf.explanation, 'unit-factor');
+      else if (sf.factor === 10) both(10, '×10', 'a decimal slip in the dose', 'unit-factor');
+    } else if (sf.applies === 'all' || sf.applies.has(parameter)) both(sf.factor, sf.label, sf.explanation, 'unit-factor');
+  }
+  const mass = options.molarMass;
+  if (mass != null && mass > 0 && MOLAR_SLIPPABLE.has(parameter)) {
+    const m = +mass.toPrecision(4);
+    both(mass, `×${m}`, `molar ↔ mass: µmol read as µg (molar mass ${m} g/mol)`, 'molar-mass');
+    both(mass / 10, `×${+(mass / 10).toPrecision(3)}`, `molar ↔ mass: mmol/L read as mg/dL (molar mass ${m} g/mol)`, 'molar-mass');
+  }
+  if (parameter === 'dose' || WEIGHT_NORMALISABLE.has(parameter)) {
+    const known = options.bodyWeightKg != null && options.bodyWeightKg > 0;
+    const w = known ? (options.bodyWeightKg as number) : TYPICAL_BODY_WEIGHT_KG;
+    const wText = `${+w.toPrecision(3)} kg${known ? '' : ', body weight not curated: a typical adult assumed'}`;
+    both(w, `×${+w.toPrecision(3)}`, `per-kg vs absolute (body weight ${wText})`, 'per-kg');
+  }
+  return causes;
+}

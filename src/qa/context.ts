@@ -18,6 +18,9 @@
  *   `parametersByKey` indexes them by match key;
  * - `comparisons`: reported vs recomputed, computed on first use;
  * - helpers: `matchKey`, `molarMass`, `bodyWeightKg`, `dosingOfSet`;
+ * - coverage marks (coverage.ts): a check calls `examined(kind, pk, check)`
+ *   for each record a comparison ran on, `notExamined(kind, pk, check, reason)`
+ *   for one it could not compare; `coverage` holds them for the summary;
  * - `findings`: what went wrong while preparing (a timecourse that could not
  *   be prepared, the calculated outputs that could not be recomputed).
  */
@@ -29,6 +32,7 @@ import { filterStudies } from '../data/select.js';
 import { molarMassLookup } from '../units/molar-mass.js';
 import { recomputeCalculated, type CalculatedRow } from './calculated.js';
 import { compareAll, type Comparison } from './checks/reported-vs-recomputed.js';
+import { CoverageLog, type RecordKind } from './coverage.js';
 import { finding, type Finding } from './finding.js';
 import { parameterValues, type ParameterValue } from './parameters.js';
 import { doseInfo, pkdbValuesBySubset, standardRecomputation, type DoseInfo, type ParameterValues, type StandardRecomputation } from './recompute.js';
@@ -76,6 +80,11 @@ export interface QaContext {
   bodyWeightKg(record: { group_pk: number | null; individual_pk: number | null }): number | null;
   /** The normed `dosing` interventions of an intervention set. */
   dosingOfSet(interventionPks: readonly number[]): InterventionRecord[];
+  /** Coverage: a comparison of `check` ran on the record (coverage.ts). */
+  examined(kind: RecordKind, pk: number, check: string): void;
+  /** Coverage: `check` could not compare the record, and why. */
+  notExamined(kind: RecordKind, pk: number, check: string, reason: string): void;
+  readonly coverage: CoverageLog;
 }
 
 export function matchKey(fields: LinkKeyFields): string {
@@ -191,6 +200,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     for (const p of parameters()) pushTo(map, p.key, p);
     return map;
   });
+  const coverage = new CoverageLog();
   const ctx: QaContext = {
     dataset: scoped,
     tables,
@@ -214,6 +224,10 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     molarMass,
     bodyWeightKg,
     dosingOfSet,
+    // Plain functions, so that checks may pass `ctx.examined` around.
+    examined: (kind, pk, check) => coverage.examined(kind, pk, check),
+    notExamined: (kind, pk, check, reason) => coverage.notExamined(kind, pk, check, reason),
+    coverage,
   };
   const comparisons = lazy(() => compareAll(ctx));
   return ctx;

@@ -5,7 +5,7 @@
  *
  *   id = "F-" + first 12 hex digits of sha256(canonical)
  *   canonical = JSON [version, kind, check, study_sid, subset_pk, output_pk,
- *                     measurement_type, subject, record pks from details]
+ *                     measurement_type, subject, record pks from details and intervention_pk]
  *
  * - `check` is the finding's own `check` code when the check sets one, else
  *   (only for kinds that can give several findings per record: input,
@@ -105,7 +105,9 @@ export function findingCanonical(f: Finding, remap?: PkRemap): string {
     mapped('output', f.output_pk, remap),
     f.measurement_type,
     mappedSubject(f.subject, remap),
-    detailRecordPks(f.details, remap),
+    // The dosing intervention a finding is about (a dose slip): appended only when set, so ids of findings
+    // without one stay what they were.
+    f.intervention_pk != null ? [...detailRecordPks(f.details, remap), `intervention:${mapped('intervention', f.intervention_pk, remap)}`].sort() : detailRecordPks(f.details, remap),
   ]);
 }
 

@@ -20,6 +20,7 @@ export type FindingKind =
   | 'within-study'
   | 'time-axis'
   | 'swap'
+  | 'reference-range'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

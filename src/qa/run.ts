@@ -9,6 +9,7 @@ import { runChecks, type QaCheck } from './check.js';
 import { CHECKS } from './checks/index.js';
 import type { Comparison } from './checks/reported-vs-recomputed.js';
 import { prepareContext, type QaContext, type QaContextOptions, type RecomputedTimecourse } from './context.js';
+import { coverageSummary } from './coverage.js';
 import { SEVERITY_RANK, type Finding } from './finding.js';
 import { withFindingIds } from './finding-id.js';
 import { summarize, type QaSummary } from './summary.js';
@@ -59,6 +60,7 @@ export function runQa(dataset: Dataset, options: QaOptions = {}): QaResult {
     findings,
     classifications: comparisons.map((c) => c.verdict.classification),
     calculatedStatuses: ctx.calculated.map((r) => r.status),
+    coverage: coverageSummary(ctx.tables, ctx.coverage),
   });
   return { findings, calculated: [...ctx.calculated], comparisons, timecourses: [...ctx.timecourses], summary };
 }

@@ -1,6 +1,7 @@
-/** summary.json: counts of findings by kind, severity, measurement type and study. */
+/** summary.json: counts of findings by kind, severity, measurement type and study, and the coverage (coverage.ts). */
 import type { Finding } from './finding.js';
 import type { Classification } from './classify.js';
+import type { CoverageSummary } from './coverage.js';
 
 export interface QaSummary {
   source: { kind: string; location: string };
@@ -15,6 +16,8 @@ export interface QaSummary {
   comparisons: Record<Classification, number>;
   /** Stored-calculated rows by status. */
   calculated: Record<string, number>;
+  /** Which reported outputs, timecourses and dosings some comparison examined, and why not the rest. */
+  coverage?: CoverageSummary;
 }
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
@@ -33,6 +36,7 @@ export function summarize(input: {
   findings: readonly Finding[];
   classifications: readonly Classification[];
   calculatedStatuses: readonly string[];
+  coverage?: CoverageSummary;
 }): QaSummary {
   const byStudy: QaSummary['by_study'] = {};
   for (const f of input.findings) {
@@ -52,5 +56,6 @@ export function summarize(input: {
     by_study: byStudy,
     comparisons: { agree: classifications.agree ?? 0, minor: classifications.minor ?? 0, major: classifications.major ?? 0 },
     calculated: countBy(input.calculatedStatuses, (s) => s),
+    ...(input.coverage ? { coverage: input.coverage } : {}),
   };
 }

@@ -18,7 +18,8 @@ export function comparisonFinding(c: Comparison, doseCause: SuspectedCause | nul
   const message =
     `${c.parameter} ${classification}: reported ${fmt(c.reported)} ${c.reported_unit}, recomputed ${fmt(c.recomputed)} (${c.profile} profile; ${profiles})` +
     (verdict.ratio !== null ? `, ratio ${fmt(verdict.ratio)}` : ', no ratio (zero or opposite signs)') +
-    (c.conversion ? `; recomputed ${c.conversion}` : '');
+    (c.conversion ? `; recomputed ${c.conversion}` : '') +
+    (c.note ? `; ${c.note}` : '');
   return finding({
     kind: 'reported-vs-recomputed',
     severity: SEVERITY_OF[classification],

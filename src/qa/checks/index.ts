@@ -8,6 +8,7 @@ import { inputCheck } from './input.js';
 import { normedVsRawCheck } from './normed-vs-raw.js';
 import { pkIdentitiesCheck } from './pk-identities.js';
 import { plausibilityCheck } from './plausibility.js';
+import { referenceRangeCheck } from './reference-ranges.js';
 import { reportedVsRecomputedCheck } from './reported-vs-recomputed.js';
 import { urineCheck } from './urine.js';
 import { swapsCheck } from './swaps.js';
@@ -25,4 +26,5 @@ export const CHECKS: readonly QaCheck[] = [
   withinStudyCheck,
   timeAxisCheck,
   swapsCheck,
+  referenceRangeCheck,
 ];

@@ -1,0 +1,211 @@
+/**
+ * The `reference-range` check (issue 13, item 4): every reported PK
+ * parameter, every concentration timecourse and every dose against what the
+ * other studies of the dataset report for the same substance, tissue, route,
+ * application and population (reference-samples.ts builds the strata,
+ * reference-stats.ts the distributions). It sees values that have no
+ * timecourse, which reported-vs-recomputed cannot.
+ *
+ * For a value v (log scale) and the reference of its stratum without its own
+ * study (median m, robust SD s, at least MIN_STUDIES other studies):
+ * - outside: |ln v − m| > OUTSIDE_Z·s, and beyond every other study's arm
+ *   but one (so two studies of, say, poor metabolisers vouch for each other);
+ * - major: outside, and a slip factor f (causes.ts `slipFactors`: ×1000,
+ *   ×10⁶, ×60, ×24, ×10, molar ↔ mass, per-kg with the body weight) with
+ *   |ln f| ≥ OUTSIDE_Z·s (a factor the natural spread cannot imitate) brings
+ *   it back to |ln(v/f) − m| ≤ INSIDE_Z·s (INSIDE_Z_WEAK·s for a factor of
+ *   less than 2·OUTSIDE_Z·s); the closest such factor is named, the others
+ *   that fit as alternatives;
+ *   a reference of fewer than FEW_STUDIES studies needs |z| ≥ FEW_STUDIES_Z;
+ *   a small unit factor (×10) needs SMALL_FACTOR_STUDIES studies and |z| ≥ SMALL_FACTOR_Z, an IV bolus Cmax a factor of
+ *   at least ×100 (the first sample's time decides it);
+ * - minor: outside, and no factor explains it (a special population the data
+ *   does not mark, another formulation, or an error of another kind);
+ * - too few other studies: no finding, and the coverage says why.
+ * Doses vary legitimately over decades (microdosing, overdose studies), so a
+ * dose outside its range is major only when its dose-normalised values
+ * (Cmax, AUC per dose) are off by the inverse factor; those values then name
+ * the dose as the culprit. Otherwise it is minor.
+ */
+import type { QaCheck } from '../check.js';
+import { slipFactors, type SuspectedCause } from '../causes.js';
+import type { QaContext } from '../context.js';
+import { finding, type Finding } from '../finding.js';
+import { armValues, leaveOneStudyOut, type Reference } from '../reference-stats.js';
+import { rangeSamples, sampleLabel, type RangeSample } from '../reference-samples.js';
+import { FACTOR_TOLERANCE } from '../tolerances.js';
+
+export const CHECK = 'reference-range';
+
+/** Robust z beyond which a value is outside its reference (≈ 1 in 16,000 for a normal distribution). */
+export const OUTSIDE_Z = 4;
+/** Robust z within which the corrected value must fall for the factor to be named. */
+export const INSIDE_Z = 2.5;
+/**
+ * The same for a factor of less than 2 × OUTSIDE_Z spreads (×10 in a wide stratum): a value in the tail of its
+ * reference, slightly beyond OUTSIDE_Z, corrects to the other tail; a real slip of a typical value lands near the median.
+ */
+export const INSIDE_Z_WEAK = 1.5;
+/**
+ * A small unit factor (below ×20: ×10, ×1000/60) is within reach of real differences between studies (total vs free
+ * metabolite, an unmarked interaction or genotype): named only with SMALL_FACTOR_STUDIES other studies and |z| ≥ SMALL_FACTOR_Z.
+ * Measured on the shared export: every ×10 named from fewer studies or closer in was a study that differed for a reason.
+ */
+export const SMALL_FACTOR = 20;
+export const SMALL_FACTOR_STUDIES = 10;
+export const SMALL_FACTOR_Z = 6;
+/**
+ * A reference of fewer than FEW_STUDIES other studies can be bimodal (half its studies in another unit), and one
+ * slipped study then moves its median: a factor is named from it only at |z| ≥ FEW_STUDIES_Z. Measured with the
+ * qa-recall bench (9 copies): the false alarms all came from strata of 5–6 studies at z 4.5–6.6.
+ */
+export const FEW_STUDIES = 8;
+export const FEW_STUDIES_Z = 8;
+/** An IV bolus Cmax depends on how soon the first sample was taken: below ×100 no factor is named. */
+export const BOLUS_CMAX_FACTOR = 100;
+
+export const TOO_FEW = 'too few other studies for a reference range';
+
+const fmt = (x: number) => String(+x.toPrecision(3));
+
+export interface RangeVerdict {
+  classification: 'inside' | 'outside' | 'slip';
+  /** Robust z of the value. */
+  z: number;
+  /** The factor that brings the value closest to the median. */
+  cause: SuspectedCause | null;
+  /** Every factor that brings it back inside, closest first (the first is `cause`). */
+  alternatives: SuspectedCause[];
+  /** A dose outside its range whose dose-normalised values do not back a slip. */
+  unbacked?: boolean;
+}
+
+/** The verdict on one value against its reference (pure; see the header). */
+/** Whether the value is the Cmax (or a concentration) after an IV bolus. */
+function afterBolus(sample: Pick<RangeSample, 'family' | 'dose'>): boolean {
+  const d = sample.dose;
+  return sample.family === 'cmax' && d !== null && (d.route === 'iv' || d.route === 'intravenous') && d.application !== 'constant infusion';
+}
+
+export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass' | 'bodyWeightKg' | 'dose'>, ref: Reference): RangeVerdict {
+  const v = Math.log(sample.value);
+  const z = (v - ref.median) / ref.spread;
+  const beyondOthers = z > 0 ? v > ref.secondMax : v < ref.secondMin;
+  if (Math.abs(z) <= OUTSIDE_Z || !beyondOthers) return { classification: 'inside', z, cause: null, alternatives: [] };
+  const fitting: { cause: SuspectedCause; distance: number }[] = [];
+  if (ref.studies < FEW_STUDIES && Math.abs(z) < FEW_STUDIES_Z) return { classification: 'outside', z, cause: null, alternatives: [] };
+  for (const cause of slipFactors(sample.family, { molarMass: sample.molarMass, bodyWeightKg: sample.bodyWeightKg })) {
+    const lnf = Math.log(cause.factor);
+    if (Math.abs(lnf) < OUTSIDE_Z * ref.spread || Math.sign(lnf) !== Math.sign(z)) continue;
+    if (cause.kind === 'unit-factor' && Math.abs(lnf) < Math.log(SMALL_FACTOR) && (ref.studies < SMALL_FACTOR_STUDIES || Math.abs(z) < SMALL_FACTOR_Z)) continue;
+    if (Math.abs(lnf) < Math.log(BOLUS_CMAX_FACTOR) && afterBolus(sample)) continue;
+    const distance = Math.abs(v - lnf - ref.median);
+    const inside = Math.abs(lnf) >= 2 * OUTSIDE_Z * ref.spread ? INSIDE_Z : INSIDE_Z_WEAK;
+    if (distance > inside * ref.spread) continue;
+    // Two factors within FACTOR_TOLERANCE of each other are one explanation: the first named (the unit factor) stays.
+    if (fitting.some((f) => Math.abs(Math.log(f.cause.factor / cause.factor)) <= Math.log1p(FACTOR_TOLERANCE))) continue;
+    fitting.push({ cause, distance });
+  }
+  fitting.sort((a, b) => a.distance - b.distance);
+  const alternatives = fitting.map((f) => f.cause);
+  return { classification: alternatives.length > 0 ? 'slip' : 'outside', z, cause: alternatives[0] ?? null, alternatives };
+}
+
+const CULPRIT = { output: 'output', timecourse: 'timecourse', dosing: 'dose' } as const;
+
+function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, doseSlip: boolean): Finding {
+  const m = Math.exp(ref.median);
+  const low = Math.exp(ref.median - OUTSIDE_Z * ref.spread);
+  const high = Math.exp(ref.median + OUTSIDE_Z * ref.spread);
+  const reference = `${ref.studies} other studies, ${ref.arms} arms: median ${fmt(m)}, range ${fmt(low)}–${fmt(high)} ${s.unit}`;
+  const cause = verdict.cause;
+  const back = cause ? `; undoing ${cause.text.split(' (')[0]} brings it to ${fmt(s.value / cause.factor)}` : '';
+  const causes = verdict.alternatives.map((c) => c.text).join(', or ');
+  const culprit = doseSlip ? 'dose' : CULPRIT[s.record];
+  return finding({
+    kind: 'reference-range',
+    check: `${CHECK}/${s.record}`,
+    severity: verdict.classification === 'slip' ? 'major' : 'minor',
+    study_sid: s.study,
+    study_name: s.studyName,
+    subset_pk: s.subsetPk,
+    output_pk: s.outputPk,
+    measurement_type: s.measurementType,
+    subject: s.subject,
+    reported: s.value,
+    reported_unit: s.unit,
+    recomputed: m,
+    recomputed_unit: s.unit,
+    ratio: s.value / m,
+    suspected_cause: cause ? `${doseSlip ? 'the dose: ' : ''}${causes}` : null,
+    culprit: cause ? culprit : null,
+    intervention_pk: s.interventionPk,
+    message: `${sampleLabel(s)}: ${fmt(s.value)} ${s.unit} is outside the reference of ${reference} (robust z ${fmt(verdict.z)})${back}${cause ? '' : verdict.unbacked ? '; its dose-normalised values do not back a slip of the dose (none, or inside their ranges)' : '; no slip factor brings it back'}`,
+    details: {
+      stratum: s.stratum,
+      reference_studies: ref.studies,
+      reference_arms: ref.arms,
+      reference_median: m,
+      reference_low: low,
+      reference_high: high,
+      z: verdict.z,
+      cause_kinds: verdict.alternatives.map((c) => c.kind),
+      cause_factors: verdict.alternatives.map((c) => c.factor),
+    },
+  });
+}
+
+export function referenceRangeFindings(ctx: QaContext): Finding[] {
+  const { samples, unplaced } = rangeSamples(ctx);
+  for (const u of unplaced) ctx.notExamined(u.record, u.pk, CHECK, u.reason);
+  const byStratum = new Map<string, RangeSample[]>();
+  for (const s of samples) {
+    const list = byStratum.get(s.stratum);
+    if (list) list.push(s);
+    else byStratum.set(s.stratum, [s]);
+  }
+  const judged: { sample: RangeSample; ref: Reference; verdict: RangeVerdict }[] = [];
+  /** Per dosing, the factors of its dose-normalised values' verdicts (1 for a value inside its range). */
+  const normalised = new Map<number, number[]>();
+  for (const list of byStratum.values()) {
+    const references = leaveOneStudyOut(armValues(list.map((s) => ({ study: s.study, arm: s.arm, log: Math.log(s.value) }))));
+    for (const s of list) {
+      const ref = references.get(s.study) ?? null;
+      if (ref === null) {
+        ctx.notExamined(s.record, s.pk, CHECK, TOO_FEW);
+        continue;
+      }
+      ctx.examined(s.record, s.pk, CHECK);
+      const verdict = judge(s, ref);
+      if (s.record !== 'dosing' && s.dose !== null) {
+        ctx.examined('dosing', s.dose.pk, CHECK);
+        const factors = normalised.get(s.dose.pk) ?? [];
+        factors.push(verdict.classification === 'inside' ? 1 : (verdict.cause?.factor ?? NaN));
+        normalised.set(s.dose.pk, factors);
+      }
+      if (verdict.classification !== 'inside') judged.push({ sample: s, ref, verdict });
+    }
+  }
+  // A dose outside its range is a slip only when its dose-normalised values are off by the inverse factor (an
+  // overdose or a microdose study measures concentrations to match); those values then name the dose as culprit.
+  const doseSlips = new Map<number, number>();
+  const inverse = (a: number, b: number) => Math.abs(Math.log(a * b)) <= Math.log1p(FACTOR_TOLERANCE);
+  for (const j of judged) {
+    if (j.sample.record !== 'dosing' || !j.verdict.cause) continue;
+    const f = j.verdict.cause.factor;
+    const backed = (normalised.get(j.sample.pk) ?? []).some((g) => inverse(f, g));
+    if (backed) doseSlips.set(j.sample.pk, f);
+    else j.verdict = { ...j.verdict, classification: 'outside', cause: null, alternatives: [], unbacked: true };
+  }
+  return judged.map(({ sample, ref, verdict }) => {
+    const doseFactor = sample.record !== 'dosing' && sample.dose !== null ? doseSlips.get(sample.dose.pk) : undefined;
+    const doseSlip = doseFactor !== undefined && verdict.cause !== null && inverse(doseFactor, verdict.cause.factor);
+    return rangeFinding(sample, ref, verdict, doseSlip);
+  });
+}
+
+export const referenceRangeCheck: QaCheck = {
+  kind: 'reference-range',
+  description: 'reported parameters (Cmax and AUC per dose, CL, V, t½, tmax), timecourse exposure (Cmax per dose, endogenous levels) and doses against the other studies of the same substance, tissue, route and population',
+  run: referenceRangeFindings,
+};

@@ -1,0 +1,57 @@
+/**
+ * The population a value belongs to, for keeping special populations and
+ * interactions apart when values of several studies are pooled (the
+ * reference-range check; issue 13, item 4): a cirrhosis arm's clearance is not
+ * a slip because it is a fifth of healthy volunteers'.
+ *
+ * What the data marks (the subject's characteristica, an individual's with its
+ * group's, and the intervention set):
+ * - `disease:<choice>` for each `disease` characteristic with a choice
+ *   (liver cirrhosis, renal disease (end-stage), t2dm, …);
+ * - `not healthy` when `healthy` is N and no disease is named;
+ * - `pregnant` when `pregnant` is Y;
+ * - `<type>:<choice>` for a genotype or phenotype (SLCO1B1 genotype, cyp2d6
+ *   phenotype, ...): poor metabolisers and transporter variants differ by
+ *   several-fold, which is what a slip factor looks like;
+ * - `with:<substance>` for each other substance dosed in the same intervention
+ *   set (`dosing` or `qualitative dosing`): an interaction or co-medication arm;
+ *   the measured substance and the one whose dose normalises it are not "other".
+ * No mark: `healthy` (what most PK studies are, and what an unmarked group is taken to be).
+ */
+import type { CharacteristicaRecord, InterventionRecord } from '../data/model.js';
+
+export const HEALTHY = 'healthy';
+
+const UNKNOWN = new Set(['', 'nr', 'na', 'n', 'none', 'null', 'healthy']);
+
+/** The marks of the subject's characteristica (sorted, unique). */
+export function characteristicaMarks(characteristica: readonly CharacteristicaRecord[]): string[] {
+  const marks = new Set<string>();
+  let unhealthy = false;
+  for (const c of characteristica) {
+    const choice = (c.choice ?? '').trim().toLowerCase();
+    if (c.measurement_type === 'disease' && !UNKNOWN.has(choice)) marks.add(`disease:${choice}`);
+    else if (c.measurement_type === 'healthy' && choice === 'n') unhealthy = true;
+    else if (c.measurement_type === 'pregnant' && choice === 'y') marks.add('pregnant');
+    else if (/genotype|phenotype/.test(c.measurement_type) && !UNKNOWN.has(choice)) marks.add(`${c.measurement_type}:${choice}`);
+  }
+  if (unhealthy && ![...marks].some((m) => m.startsWith('disease:'))) marks.add('not healthy');
+  return [...marks].sort();
+}
+
+/** Other substances dosed in the intervention set (sorted, unique), besides those named in `own`. */
+export function coMedication(interventions: readonly InterventionRecord[], own: readonly (string | null)[]): string[] {
+  const mine = new Set(own.filter((s): s is string => s !== null));
+  const others = new Set<string>();
+  for (const i of interventions) {
+    if (i.measurement_type !== 'dosing' && i.measurement_type !== 'qualitative dosing') continue;
+    if (i.substance && !mine.has(i.substance)) others.add(i.substance);
+  }
+  return [...others].sort();
+}
+
+/** The population label: the marks joined, or `healthy`. */
+export function populationLabel(subjectMarks: readonly string[], coMedicated: readonly string[]): string {
+  const marks = [...subjectMarks, ...coMedicated.map((s) => `with:${s}`)];
+  return marks.length === 0 ? HEALTHY : marks.join(' + ');
+}

@@ -1,0 +1,339 @@
+/**
+ * The values the reference-range check pools across studies (issue 13,
+ * item 4), each with the stratum it is compared within. A stratum is one
+ * quantity of one substance in one tissue, after one route and kind of
+ * application, in one population (population.ts), in one unit:
+ * - reported outputs: Cmax and AUC divided by the dose (the dose of the same
+ *   substance in the intervention set, else the one dosed substance: a
+ *   metabolite's AUC per dose of its parent; the dosed substance is part of
+ *   the stratum); AUC over an interval also by the interval's end (in
+ *   doublings of hours: AUC0–12 and AUC0–24 are not pooled); clearances,
+ *   volumes, t½, MRT, kel and tmax as they are (tmax also by dosage form);
+ *   per-kg values made absolute with the subject's body weight where known;
+ *   concentrations of a substance nobody dosed (endogenous: glucose,
+ *   bilirubin) as levels;
+ * - concentration timecourses: the highest point divided by the dose, or,
+ *   without any dose in the set, the median level;
+ * - doses: each `dosing` intervention's amount (absolute, or per kg).
+ * A value that cannot be placed says why (`Unplaced`), for the coverage.
+ */
+import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../data/model.js';
+import { subjectLabel, subjectOf } from '../data/dataset.js';
+import { conversionFactor } from '../units/convert.js';
+import type { QaContext } from './context.js';
+import type { RecordKind } from './coverage.js';
+import { concentrationSeries } from './input-checks.js';
+import { canonicalUnit, type ParameterValue } from './parameters.js';
+import { characteristicaMarks, coMedication, populationLabel } from './population.js';
+import type { ReportedParameter } from './tolerances.js';
+
+export interface Unplaced {
+  record: RecordKind;
+  pk: number;
+  reason: string;
+}
+
+/** Reported output types pooled as they are, with their slip-factor family. */
+const DIRECT: Record<string, ReportedParameter> = {
+  clearance: 'clearance', clearance_renal: 'clearance', clearance_unbound: 'clearance', clearance_intrinsic: 'clearance',
+  clearance_intrinsic_unbound: 'clearance', vd: 'vd', vd_ss: 'vd', vd_unbound: 'vd', thalf: 'thalf', mrt: 'thalf', kel: 'kel', tmax: 'tmax',
+};
+/** Reported output types divided by the dose. */
+const PER_DOSE: Record<string, ReportedParameter> = { cmax: 'cmax', auc_end: 'auc_end', auc_inf: 'auc_inf' };
+
+export const REASONS = {
+  type: 'no reference range for this measurement type',
+  value: 'no positive value',
+  unit: 'unit not convertible',
+  dose: 'no single dose of the substance or its parent to normalise by',
+  perKgDose: 'dose per kg without a body weight',
+  series: 'no positive concentration',
+} as const;
+
+const GRAM = 'gram';
+const GRAM_PER_KG = 'gram / kilogram';
+const PER_KG = ' / kilogram';
+
+const factors = new Map<string, number | null>();
+
+/** The conversion factor, or null when the units do not convert; cached, because a failed mathjs conversion costs ~1 ms. */
+function factorOrNull(from: string, to: string, molarMass: number | null): number | null {
+  const key = `${from}|${to}|${molarMass}`;
+  let factor = factors.get(key);
+  if (factor === undefined) {
+    try {
+      factor = conversionFactor(from, to, molarMass === null ? undefined : { molarMass });
+    } catch {
+      factor = null;
+    }
+    factors.set(key, factor);
+  }
+  return factor;
+}
+
+const centre = (r: { value: number | null; mean: number | null; median: number | null }) => r.mean ?? r.median ?? r.value;
+
+/** A dose in g (absolute) or g/kg (per kg), molar doses with the molar mass; null when not an amount. */
+export function doseAmount(d: InterventionRecord, molarMass: number | null): { value: number; perKg: boolean } | null {
+  const v = centre(d);
+  if (v === null || !(v > 0) || !d.unit) return null;
+  const absolute = factorOrNull(d.unit, GRAM, molarMass);
+  if (absolute !== null) return { value: v * absolute, perKg: false };
+  const perKg = factorOrNull(d.unit, GRAM_PER_KG, molarMass);
+  return perKg === null ? null : { value: v * perKg, perKg: true };
+}
+
+/** The bin of an AUC interval's end: doublings of hours (AUC0–12 and AUC0–24 apart), `last` without a stated end. */
+export function intervalBin(time: number | null, timeUnit: string | null): string {
+  if (time === null || !timeUnit || !(time > 0)) return 'last';
+  const hours = factorOrNull(timeUnit, 'hour', null);
+  return hours === null ? 'last' : `0-2^${Math.round(Math.log2(time * hours))}h`;
+}
+
+interface SetInfo {
+  /** The intervention pks, comma-separated. */
+  key: string;
+  interventions: InterventionRecord[];
+  dosings: InterventionRecord[];
+}
+
+/** Where a value is pooled and what it is: one object per value (the shared export has ~18,000). */
+export interface RangeSample {
+  record: RecordKind;
+  pk: number;
+  study: string;
+  studyName: string;
+  /** Study and intervention set: values of one arm count once. */
+  arm: string;
+  /** The pooling key: quantity, substance, tissue, route, application, dosed substance, unit, population, extra. */
+  stratum: string;
+  quantity: string;
+  substance: string | null;
+  tissue: string | null;
+  route: string | null;
+  /** The dosing that normalises the value (null for doses themselves and values not normalised). */
+  dose: InterventionRecord | null;
+  /** AUC interval bin, dosage form of a tmax, a dose's application. */
+  extra: string;
+  population: string;
+  /** The factor family for slipFactors (causes.ts). */
+  family: ReportedParameter | 'dose';
+  measurementType: string;
+  value: number;
+  unit: string;
+  subject: string | null;
+  subsetPk: number | null;
+  outputPk: number | null;
+  /** The dosing that normalises the value, or the dosing itself. */
+  interventionPk: number | null;
+  molarMass: number | null;
+  bodyWeightKg: number | null;
+}
+
+/** Readable: `caffeine cmax per dose (plasma, oral single dose, healthy)`. */
+export function sampleLabel(s: RangeSample): string {
+  const d = s.dose;
+  const how = [d?.route ?? s.route, d?.application].filter(Boolean).join(' ');
+  const perDose = d && d.substance !== s.substance ? ` per dose of ${d.substance}` : d ? ' per dose' : '';
+  return `${s.substance} ${s.quantity}${perDose} (${[s.tissue, how, s.extra, s.population].filter(Boolean).join(', ')})`;
+}
+
+interface Base {
+  record: RecordKind;
+  pk: number;
+  study_sid: string;
+  study_name: string;
+  subject: string | null;
+  subsetPk: number | null;
+  outputPk: number | null;
+  substance: string | null;
+  tissue: string | null;
+  molarMass: number | null;
+  bodyWeightKg: number | null;
+  measurementType: string;
+  population: string;
+  arm: string;
+}
+
+/** The sample, property by property (spreading objects per value cost ~10 µs each on the shared export). */
+function sample(
+  b: Base,
+  quantity: string,
+  dose: InterventionRecord | null,
+  route: string | null,
+  extra: string,
+  family: ReportedParameter | 'dose',
+  value: number,
+  unit: string,
+): RangeSample {
+  const r = dose?.route ?? route;
+  // A control character separates the fields: no name contains one.
+  const stratum = `${quantity}\u0001${b.substance}\u0001${b.tissue}\u0001${r}\u0001${dose?.application}\u0001${dose?.substance}\u0001${unit}\u0001${b.population}\u0001${extra}`;
+  return {
+    record: b.record, pk: b.pk, study: b.study_sid, studyName: b.study_name, arm: b.arm, stratum, quantity, substance: b.substance, tissue: b.tissue,
+    route: r, dose, extra, population: b.population, family, measurementType: b.measurementType, value, unit, subject: b.subject,
+    subsetPk: b.subsetPk, outputPk: b.outputPk, interventionPk: dose?.pk ?? null, molarMass: b.molarMass, bodyWeightKg: b.bodyWeightKg,
+  };
+}
+
+/** Builds the samples of a run; caches per intervention set, subject and population. */
+export function rangeSamples(ctx: QaContext): { samples: RangeSample[]; unplaced: Unplaced[] } {
+  const samples: RangeSample[] = [];
+  const unplaced: Unplaced[] = [];
+  const sets = new Map<string, SetInfo>();
+  const setInfo = (pks: readonly number[]): SetInfo => {
+    const key = pks.join(',');
+    let info = sets.get(key);
+    if (!info) {
+      const interventions = pks.map((pk) => ctx.dataset.intervention(pk)).filter((i): i is InterventionRecord => !!i && i.normed);
+      info = { key, interventions, dosings: interventions.filter((i) => i.measurement_type === 'dosing' && centre(i) !== null) };
+      sets.set(key, info);
+    }
+    return info;
+  };
+  const marks = new Map<string, string[]>();
+  const subjectMarks = (r: { group_pk: number | null; individual_pk: number | null }): string[] => {
+    const key = `${r.group_pk}|${r.individual_pk}`;
+    let m = marks.get(key);
+    if (!m) {
+      const individual = r.individual_pk === null ? undefined : ctx.dataset.individual(r.individual_pk);
+      const groupPk = r.group_pk ?? individual?.group_pk ?? null;
+      const group = groupPk === null ? undefined : ctx.dataset.group(groupPk);
+      m = characteristicaMarks([...(individual?.characteristica ?? []), ...(group?.characteristica ?? [])]);
+      marks.set(key, m);
+    }
+    return m;
+  };
+  const populations = new Map<string, string>();
+  const population = (r: { group_pk: number | null; individual_pk: number | null }, info: SetInfo, substance: string | null, dose: InterventionRecord | null): string => {
+    const key = `${r.group_pk}|${r.individual_pk}|${info.key}|${substance}|${dose?.substance}`;
+    let label = populations.get(key);
+    if (label === undefined) {
+      label = populationLabel(subjectMarks(r), coMedication(info.interventions, [substance, dose?.substance ?? null]));
+      populations.set(key, label);
+    }
+    return label;
+  };
+  /** Fills in the base's population and arm (in place: spreading an object per value cost ~20 µs). */
+  const place = (b: Base, record: { study_sid: string; group_pk: number | null; individual_pk: number | null }, info: SetInfo) => {
+    const dose = doseOf(info, b.substance);
+    b.population = population(record, info, b.substance, dose === 'several' ? null : dose);
+    b.arm = `${record.study_sid}|${info.key}`;
+    return { b, dose };
+  };
+
+  for (const p of ctx.parameters) {
+    if (p.source !== 'reported' || !PLACEABLE.has(p.measurement_type)) {
+      if (p.source === 'reported') unplaced.push({ record: 'output', pk: p.output.pk, reason: REASONS.type });
+      continue;
+    }
+    const o = p.output;
+    const info = setInfo(o.intervention_pks);
+    const { b, dose } = place(
+      {
+        record: 'output', pk: o.pk, study_sid: o.study_sid, study_name: o.study_name, subject: p.subject, subsetPk: null, outputPk: o.pk,
+        substance: o.substance, tissue: o.tissue, molarMass: ctx.molarMass(o.substance), bodyWeightKg: p.bodyWeightKg, measurementType: o.measurement_type,
+        population: '', arm: '',
+      },
+      o,
+      info,
+    );
+    const placed = placeOutput(ctx, p, info, b, dose);
+    if (typeof placed === 'string') unplaced.push({ record: 'output', pk: o.pk, reason: placed });
+    else samples.push(placed);
+  }
+  for (const tc of ctx.concentrationTimecourses) {
+    const member = ctx.dataset.memberOutputs(tc)[0];
+    const substance = member?.substance ?? tc.substance_label ?? tc.substance;
+    const info = setInfo(tc.intervention_pk);
+    const { b, dose } = place(
+      {
+        record: 'timecourse', pk: tc.subset_pk, study_sid: tc.study_sid, study_name: tc.study_name, subject: subjectLabel(subjectOf(tc)), subsetPk: tc.subset_pk,
+        outputPk: null, substance, tissue: member?.tissue ?? tc.tissue_label ?? tc.tissue, molarMass: ctx.molarMass(substance), bodyWeightKg: ctx.bodyWeightKg(tc),
+        measurementType: 'concentration', population: '', arm: '',
+      },
+      tc,
+      info,
+    );
+    const placed = placeTimecourse(ctx, tc, info, b, dose);
+    if (typeof placed === 'string') unplaced.push({ record: 'timecourse', pk: tc.subset_pk, reason: placed });
+    else samples.push(placed);
+  }
+  for (const d of ctx.tables.interventions) {
+    if (!d.normed || d.measurement_type !== 'dosing') continue;
+    const molarMass = ctx.molarMass(d.substance);
+    const amount = doseAmount(d, molarMass);
+    if (amount === null) {
+      const v = centre(d);
+      unplaced.push({ record: 'dosing', pk: d.pk, reason: v === null || !(v > 0) ? REASONS.value : REASONS.unit });
+      continue;
+    }
+    const b: Base = {
+      record: 'dosing', pk: d.pk, study_sid: d.study_sid, study_name: d.study_name, subject: null, subsetPk: null, outputPk: null, substance: d.substance,
+      tissue: null, molarMass, bodyWeightKg: null, measurementType: 'dosing', population: '', arm: `${d.study_sid}|${d.pk}`,
+    };
+    const s = sample(b, 'dose', null, d.route, d.application ?? '', 'dose', amount.value, amount.perKg ? GRAM_PER_KG : GRAM);
+    s.interventionPk = d.pk;
+    samples.push(s);
+  }
+  return { samples, unplaced };
+}
+
+/** The dosing that normalises a value of `substance`: the same substance, else the only substance dosed; `several` when ambiguous. */
+function doseOf(info: SetInfo, substance: string | null): InterventionRecord | null | 'several' {
+  const own = info.dosings.filter((d) => d.substance === substance);
+  const pool = own.length > 0 ? own : info.dosings;
+  if (pool.length === 0) return null;
+  return pool.length === 1 ? pool[0] : 'several';
+}
+
+/** A dose in grams for a subject: per-kg doses with the body weight; a reason when it cannot be. */
+function gramsFor(ctx: QaContext, dose: InterventionRecord, weight: number | null): number | string {
+  const amount = doseAmount(dose, ctx.molarMass(dose.substance));
+  if (amount === null) return REASONS.unit;
+  if (!amount.perKg) return amount.value;
+  return weight !== null && weight > 0 ? amount.value * weight : REASONS.perKgDose;
+}
+
+const PLACEABLE: ReadonlySet<string> = new Set(['cmax', 'auc_end', 'auc_inf', 'concentration', 'clearance', 'clearance_renal', 'clearance_unbound',
+  'clearance_intrinsic', 'clearance_intrinsic_unbound', 'vd', 'vd_ss', 'vd_unbound', 'thalf', 'mrt', 'kel', 'tmax']);
+
+function placeOutput(ctx: QaContext, p: ParameterValue, info: SetInfo, b: Base, dose: InterventionRecord | null | 'several'): RangeSample | string {
+  const o: OutputRecord = p.output;
+  const direct = DIRECT[o.measurement_type];
+  const perDose = PER_DOSE[o.measurement_type];
+  const endogenous = o.measurement_type === 'concentration' && info.dosings.length === 0;
+  if (!direct && !perDose && !endogenous) return REASONS.type;
+  if (p.value === null || !(p.value > 0)) return p.value === null && o.unit ? REASONS.unit : REASONS.value;
+  if (p.unit === null || p.factor === null) return REASONS.unit;
+  if (endogenous) return sample(b, 'level', null, null, '', 'cmax', p.value, p.unit);
+  if (dose === 'several') return REASONS.dose;
+  if (direct) {
+    let value = p.value;
+    let unit = p.unit;
+    if (unit.endsWith(PER_KG) && p.bodyWeightKg !== null && p.bodyWeightKg > 0) {
+      value *= p.bodyWeightKg;
+      unit = unit.slice(0, -PER_KG.length);
+    }
+    const extra = o.measurement_type === 'tmax' ? (dose?.form ?? '') : '';
+    return sample(b, o.measurement_type, null, dose?.route ?? p.route, extra, direct, value, unit);
+  }
+  if (dose === null) return REASONS.dose;
+  const grams = gramsFor(ctx, dose, p.bodyWeightKg);
+  if (typeof grams === 'string') return grams;
+  const extra = o.measurement_type === 'auc_end' ? intervalBin(o.time, o.time_unit) : '';
+  return sample(b, o.measurement_type, dose, dose.route, extra, perDose, p.value / grams, `${p.unit} / gram`);
+}
+
+function placeTimecourse(ctx: QaContext, tc: TimecourseRecord, info: SetInfo, b: Base, dose: InterventionRecord | null | 'several'): RangeSample | string {
+  const series = concentrationSeries(tc);
+  const positive = (series?.values ?? []).filter((v): v is number => v !== null && Number.isFinite(v) && v > 0).sort((a, b) => a - b);
+  if (positive.length === 0) return REASONS.series;
+  const canonical = tc.unit ? canonicalUnit(tc.unit, b.molarMass) : null;
+  if (canonical === null) return REASONS.unit;
+  if (info.dosings.length === 0) return sample(b, 'level', null, null, '', 'cmax', positive[positive.length >> 1] * canonical.factor, canonical.unit);
+  if (dose === null || dose === 'several') return REASONS.dose;
+  const grams = gramsFor(ctx, dose, b.bodyWeightKg);
+  if (typeof grams === 'string') return grams;
+  return sample(b, 'cmax', dose, dose.route, '', 'cmax', (positive[positive.length - 1] * canonical.factor) / grams, `${canonical.unit} / gram`);
+}

@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { Dataset } from '../../../src/data/dataset.js';
+import type { CharacteristicaRecord, GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
+import { INSIDE_Z, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
+import { prepareContext, type QaContext } from '../../../src/qa/context.js';
+import type { Finding } from '../../../src/qa/finding.js';
+import { SPREAD_FLOOR } from '../../../src/qa/reference-stats.js';
+
+const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
+
+let nextPk = 1000;
+
+interface Arm {
+  sid: string;
+  group: GroupRecord;
+  dosing: InterventionRecord;
+}
+
+function characteristic(measurement_type: string, choice: string): CharacteristicaRecord {
+  return { ...STATS, pk: nextPk++, count: 10, measurement_type, calculation_type: null, choice, substance: null, group_count: 10, unit: null };
+}
+
+/** One study with one group and one oral dose of `substance` (`dose` g, or `unit`). */
+function arm(sid: string, options: { dose?: number; unit?: string; substance?: string; characteristica?: CharacteristicaRecord[] } = {}): Arm {
+  const study = { study_sid: sid, study_name: `Study ${sid}` };
+  const group: GroupRecord = { ...study, pk: nextPk++, name: 'all', count: 10, parent_pk: null, characteristica: options.characteristica ?? [] };
+  const dosing: InterventionRecord = {
+    ...STATS, ...study, pk: nextPk++, raw_pk: null, normed: true, name: 'd', route: 'oral', form: 'tablet', application: 'single dose', time: '0',
+    time_end: null, time_unit: 'hr', measurement_type: 'dosing', calculation_type: null, choice: null, substance: options.substance ?? 'x',
+    value: options.dose ?? 0.1, unit: options.unit ?? 'gram',
+  };
+  return { sid, group, dosing };
+}
+
+function output(a: Arm, measurement_type: string, unit: string, mean: number, substance = 'x', interventions?: number[]): OutputRecord {
+  return {
+    ...STATS, study_sid: a.sid, study_name: `Study ${a.sid}`, pk: nextPk++, raw_pk: null, normed: true, calculated: false, group_pk: a.group.pk,
+    individual_pk: null, intervention_pks: interventions ?? (a.dosing.value === null ? [] : [a.dosing.pk]), tissue: 'plasma', method: null, label: null,
+    output_type: 'output', time: null, time_unit: null, measurement_type, calculation_type: null, choice: null, substance, subset_pk: null, unit, mean,
+  };
+}
+
+function context(arms: Arm[], outputs: OutputRecord[], molarMasses: Record<string, number> = {}): QaContext {
+  const tables = {
+    studies: [], groups: arms.map((a) => a.group), individuals: [], interventions: arms.map((a) => a.dosing), scatters: [], terms: [],
+    outputs, timecourses: [],
+    info_nodes: Object.entries(molarMasses).map(([name, mass]) => ({
+      sid: name, name, label: name, ntype: 'substance', dtype: null, deprecated: false, description: null, synonyms: [], mass,
+    })),
+  };
+  return prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' }));
+}
+
+const about = (findings: Finding[], o: OutputRecord) => findings.filter((f) => f.output_pk === o.pk);
+
+/** Five healthy studies with clearances 10, 12, 8, 11, 9 L/h: median 10, robust SD floored at ln 1.25. */
+function fiveStudies(): { arms: Arm[]; outputs: OutputRecord[] } {
+  const arms = ['A', 'B', 'C', 'D', 'E'].map((sid) => arm(sid));
+  const outputs = [10, 12, 8, 11, 9].map((cl, i) => output(arms[i], 'clearance', 'liter / hour', cl));
+  return { arms, outputs };
+}
+
+describe('reference-range: the verdict on one value', () => {
+  // Reference: median ln 10, spread ln 1.25 = 0.223 (the MAD of 10, 12, 8, 11, 9 is ln(10/9) = 0.105, ×1.4826 = 0.156: floored).
+  const ref = { median: Math.log(10), spread: SPREAD_FLOOR, studies: 5, arms: 5, min: Math.log(8), max: Math.log(12), secondMin: Math.log(9), secondMax: Math.log(11) };
+
+  it('names ×1/60 for 10/60 L/h: z = ln(1/60)/0.223 = −18.3, and 10/60 × 60 = 10 is the median', () => {
+    const v = judge({ value: 10 / 60, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, ref);
+    expect(v.classification).toBe('slip');
+    expect(v.z).toBeCloseTo(Math.log(1 / 60) / Math.log(1.25), 6);
+    expect(v.cause?.factor).toBeCloseTo(1 / 60, 12);
+    // Per-kg with a typical 70 kg also brings it inside (10/60 × 70 = 11.7, 0.15 from the median < 2.5 × 0.223): named as the alternative.
+    expect(v.alternatives.map((c) => c.kind)).toEqual(['unit-factor', 'per-kg']);
+    expect(v.alternatives[1].text).toMatch(/typical adult/);
+  });
+
+  it('keeps a value within OUTSIDE_Z robust SDs inside, and one beyond every factor as outside', () => {
+    expect(judge({ value: 10 * Math.exp((OUTSIDE_Z - 0.1) * SPREAD_FLOOR), family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, ref).classification).toBe('inside');
+    // 2 L/h: z = ln 0.2 / 0.223 = −7.2; ×1/10 would put it at 20 L/h, ln 2 = 0.69 from the median > 2.5 × 0.223 = 0.56: no factor.
+    const v = judge({ value: 2, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, ref);
+    expect(v).toMatchObject({ classification: 'outside', cause: null });
+    expect(Math.log(20 / 10)).toBeGreaterThan(INSIDE_Z * SPREAD_FLOOR);
+  });
+
+  it('does not name a factor the spread could imitate: ×10 needs ln 10 ≥ OUTSIDE_Z × spread', () => {
+    const wide = { ...ref, studies: 8, spread: 0.7, min: Math.log(0.5), max: Math.log(200), secondMin: Math.log(1), secondMax: Math.log(100) };
+    // A Cmax per dose of 10 × e^(4.2 × 0.7) × 1.1 = 209 is outside; ÷10 gives 21 (inside), but ln 10 = 2.30 < 4 × 0.7 = 2.8: not named
+    // For a clearance, ×24 would be (ln 24 = 3.18; 209/24 = 8.7 is 0.14 from the median, within 1.5 × 0.7).
+    const v = judge({ value: 10 * Math.exp(4.2 * 0.7) * 1.1, family: 'cmax', molarMass: null, bodyWeightKg: null, dose: null }, { ...wide, secondMax: Math.log(150) });
+    expect(v.classification).toBe('outside');
+    expect(judge({ value: 10 * Math.exp(4.2 * 0.7) * 1.1, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, { ...wide, secondMax: Math.log(150) }).cause?.factor).toBe(24);
+  });
+
+  it('names ×10 only from ten studies and |z| ≥ 6, and no factor below ×100 for an IV bolus Cmax', () => {
+    // 10/10 = 1 L/h: z = ln 0.1 / 0.223 = −10.3, ×1/10 lands on the median; with 5 studies not named, with 10 it is.
+    expect(judge({ value: 1, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, ref).classification).toBe('outside');
+    expect(judge({ value: 1, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, { ...ref, studies: 10 }).cause?.factor).toBe(0.1);
+    const bolus = { ...arm('Z').dosing, route: 'iv' };
+    const cmaxRef = { ...ref, studies: 12 };
+    expect(judge({ value: 600, family: 'cmax', molarMass: null, bodyWeightKg: null, dose: bolus }, cmaxRef).classification).toBe('outside');
+    expect(judge({ value: 10000, family: 'cmax', molarMass: null, bodyWeightKg: null, dose: bolus }, cmaxRef).cause?.factor).toBe(1000);
+  });
+
+  it('asks |z| ≥ 8 of a reference of fewer than 8 studies', () => {
+    // Spread 0.6: 10/24 L/h is z = ln(1/24)/0.6 = −5.3, and ×1/24 lands on the median; from 5 studies not named, from 8 it is.
+    const wider = { ...ref, spread: 0.6, secondMin: Math.log(3) };
+    const v = { value: 10 / 24, family: 'clearance' as const, molarMass: null, bodyWeightKg: null, dose: null };
+    expect(judge(v, wider)).toMatchObject({ classification: 'outside', cause: null });
+    expect(judge(v, { ...wider, studies: 8 }).cause?.factor).toBeCloseTo(1 / 24, 12);
+  });
+
+  it('needs the value beyond every other study but one: two studies vouch for each other', () => {
+    const v = judge({ value: 10 / 60, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, { ...ref, secondMin: Math.log(0.15) });
+    expect(v.classification).toBe('inside');
+  });
+
+  it('names glucose in mmol/L read as mg/dL: 5 mg/dL = 0.05 g/L against 0.9 g/L is ×1/18 (molar mass 180)', () => {
+    const glucose = { median: Math.log(0.9), spread: SPREAD_FLOOR, studies: 6, arms: 6, min: Math.log(0.8), max: Math.log(1.1), secondMin: Math.log(0.82), secondMax: Math.log(1.05) };
+    const v = judge({ value: 0.05, family: 'cmax', molarMass: 180, bodyWeightKg: null, dose: null }, glucose);
+    expect(v.cause?.kind).toBe('molar-mass');
+    expect(v.cause?.factor).toBeCloseTo(1 / 18, 12);
+    expect(v.cause?.text).toMatch(/×1\/18 \(molar ↔ mass: mmol\/L read as mg\/dL/);
+  });
+});
+
+describe('reference-range: the check on a dataset', () => {
+  it('flags a clearance in minutes (×1/60) against five other studies, leaving its own study out', () => {
+    const { arms, outputs } = fiveStudies();
+    const slipped = arm('F');
+    const cl = output(slipped, 'clearance', 'liter / hour', 10 / 60);
+    const ctx = context([...arms, slipped], [...outputs, cl]);
+    const findings = referenceRangeCheck.run(ctx);
+    expect(about(findings, cl)).toMatchObject([
+      { kind: 'reference-range', check: 'reference-range/output', severity: 'major', culprit: 'output', reported: 10 / 60, reported_unit: 'liter / hour' },
+    ]);
+    const f = about(findings, cl)[0];
+    expect(f.recomputed).toBeCloseTo(10, 9);
+    expect(f.suspected_cause).toMatch(/^×1\/60 \(minutes vs hours\)/);
+    expect(f.message).toMatch(/5 other studies, 5 arms: median 10/);
+    // The other studies' references include F's 0.167 but stay robust: nothing else is flagged.
+    expect(findings.filter((x) => x.severity === 'major')).toHaveLength(1);
+    expect(ctx.coverage.checksOf('output', cl.pk)).toEqual(['reference-range']);
+  });
+
+  it('says "too few other studies" and flags nothing with four other studies', () => {
+    const { arms, outputs } = fiveStudies();
+    const cl = output(arms[4], 'clearance', 'liter / hour', 9 / 60);
+    const ctx = context(arms, [...outputs.slice(0, 4), cl]);
+    expect(referenceRangeCheck.run(ctx)).toEqual([]);
+    expect(ctx.coverage.reasonsOf('output', cl.pk).get('reference-range')).toBe(TOO_FEW);
+  });
+
+  it('keeps a cirrhosis arm apart: 2 L/h is minor among healthy arms, not compared when the group marks the disease', () => {
+    const { arms, outputs } = fiveStudies();
+    const healthy = arm('G');
+    const cirrhosis = arm('H', { characteristica: [characteristic('disease', 'liver cirrhosis'), characteristic('healthy', 'N')] });
+    const a = output(healthy, 'clearance', 'liter / hour', 2);
+    const b = output(cirrhosis, 'clearance', 'liter / hour', 2);
+    const ctx = context([...arms, healthy, cirrhosis], [...outputs, a, b]);
+    const findings = referenceRangeCheck.run(ctx);
+    expect(about(findings, a)).toMatchObject([{ severity: 'minor', suspected_cause: null }]);
+    expect(about(findings, b)).toEqual([]);
+    expect(ctx.coverage.reasonsOf('output', b.pk).get('reference-range')).toBe(TOO_FEW);
+  });
+
+  it('makes per-kg values absolute with the body weight', () => {
+    const { arms, outputs } = fiveStudies();
+    const weighed = arm('W', { characteristica: [{ ...characteristic('weight', ''), choice: null, mean: 80, unit: 'kilogram' } as CharacteristicaRecord] });
+    // 0.125 L/h/kg × 80 kg = 10 L/h: inside.
+    const perKg = output(weighed, 'clearance', 'liter / hour / kilogram', 0.125);
+    const ctx = context([...arms, weighed], [...outputs, perKg]);
+    expect(about(referenceRangeCheck.run(ctx), perKg)).toEqual([]);
+    expect(ctx.coverage.checksOf('output', perKg.pk)).toEqual(['reference-range']);
+  });
+
+  it('divides AUC by the dose, and calls a dose ×1000 a slip only when its AUC per dose is off by 1/1000', () => {
+    // Five studies: 0.1 g and AUC 0.05 g·h/L (0.5 h/L per g); F: 100 g (a ×1000 slip) with the same AUC (0.0005 h/L per g);
+    // G: a 100 g overdose study whose AUC is 1000× too (50 g·h/L): the dose is outside, but its AUC per dose backs no slip.
+    const arms = ['A', 'B', 'C', 'D', 'E'].map((sid) => arm(sid));
+    const outputs = arms.map((a, i) => output(a, 'auc_inf', 'gram * hour / liter', 0.05 * [1, 1.1, 0.9, 1.2, 0.85][i]));
+    const slipped = arm('F', { dose: 100 });
+    const overdose = arm('G', { dose: 100 });
+    const auc = output(slipped, 'auc_inf', 'gram * hour / liter', 0.05);
+    const big = output(overdose, 'auc_inf', 'gram * hour / liter', 50);
+    const findings = referenceRangeCheck.run(context([...arms, slipped, overdose], [...outputs, auc, big]));
+    const dose = (a: Arm) => findings.filter((f) => f.check === 'reference-range/dosing' && f.intervention_pk === a.dosing.pk);
+    expect(about(findings, auc)).toMatchObject([{ severity: 'major', culprit: 'dose', intervention_pk: slipped.dosing.pk }]);
+    expect(about(findings, auc)[0].suspected_cause).toMatch(/^the dose: ×1\/1000/);
+    expect(about(findings, auc)[0].ratio).toBeCloseTo(0.001, 6);
+    expect(dose(slipped)).toMatchObject([{ severity: 'major', culprit: 'dose', reported: 100, reported_unit: 'gram' }]);
+    expect(about(findings, big)).toEqual([]);
+    expect(dose(overdose)).toMatchObject([{ severity: 'minor', culprit: null }]);
+    expect(dose(overdose)[0].message).toMatch(/do not back a slip of the dose/);
+  });
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { Dataset } from '../../../src/data/dataset.js';
+import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
+import { REPORTED_VS_RECOMPUTED, reportedVsRecomputedCheck } from '../../../src/qa/checks/reported-vs-recomputed.js';
+import { prepareContext, type QaContext } from '../../../src/qa/context.js';
+
+const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
+const study = { study_sid: 'T1', study_name: 'Test' };
+
+function dosing(pk: number, route: string, application = 'single dose'): InterventionRecord {
+  return {
+    ...STATS, ...study, pk, raw_pk: null, normed: true, name: `d${pk}`, route, form: 'tablet', application, time: '0', time_end: null,
+    time_unit: 'hr', measurement_type: 'dosing', calculation_type: null, choice: null, substance: 'x', value: 0.1, unit: 'gram',
+  };
+}
+
+let nextPk = 100;
+function output(fields: Partial<OutputRecord>): OutputRecord {
+  return {
+    ...STATS, ...study, pk: nextPk++, raw_pk: null, normed: true, calculated: false, group_pk: null, individual_pk: 1, intervention_pks: [1],
+    tissue: 'plasma', method: null, label: null, output_type: 'output', time: null, time_unit: null, measurement_type: 'cmax',
+    calculation_type: null, choice: null, substance: 'x', subset_pk: null, unit: 'gram / liter', ...fields,
+  };
+}
+
+/** Individual 1's timecourse of x after intervention 1, in g/L over hours. */
+function timecourse(times: number[], conc: number[]): { tc: TimecourseRecord; points: OutputRecord[] } {
+  const points = times.map((t, i) => output({ output_type: 'timecourse', measurement_type: 'concentration', time: t, time_unit: 'hr', value: conc[i], subset_pk: 9 }));
+  const tc = {
+    ...study, subset_pk: 9, subset_name: 'tc', output_pk: points.map((p) => p.pk), intervention_pk: [1], group_pk: null, individual_pk: 1,
+    normed: true, tissue: 'plasma', tissue_label: 'plasma', method: null, method_label: null, label: null, time: times, time_unit: 'hr',
+    measurement_type: 'concentration', measurement_type_label: null, choice: null, choice_label: null, substance: 'x', substance_label: 'x',
+    value: conc, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null, unit: 'gram / liter',
+  } as TimecourseRecord;
+  return { tc, points };
+}
+
+function context(dose: InterventionRecord, curve: { tc: TimecourseRecord; points: OutputRecord[] }, outputs: OutputRecord[]): QaContext {
+  const tables = {
+    studies: [], groups: [], individuals: [], interventions: [dose], scatters: [], terms: [],
+    outputs: [...outputs, ...curve.points], timecourses: [curve.tc],
+  };
+  return prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' }));
+}
+
+describe('reported-vs-recomputed: a reported AUC over a stated interval', () => {
+  // A curve sampled from 48 h to 432 h (a multiple-dose study at steady state).
+  // AUC 48–72 h: 48–54 linear up (4+8)/2 × 6 = 36; 54–60 log down 2 × 6 / ln(8/6) = 41.71; 60–72 log down 2 × 12 / ln 1.5 = 59.19.
+  const expected48to72 = 36 + 12 / Math.log(8 / 6) + 24 / Math.log(1.5);
+  const curve = () => timecourse([48, 54, 60, 72, 96, 432], [4, 8, 6, 4, 2, 0.1]);
+
+  it('compares a steady-state AUC0–24 with the partial AUC over 48–72 h, not with the whole 432-h curve', () => {
+    const auc = output({ measurement_type: 'auc_end', unit: 'gram * hour / liter', value: 137, time: 24, time_unit: 'hr' });
+    const ctx = context(dosing(1, 'oral', 'multiple dose'), curve(), [auc]);
+    const [c] = ctx.comparisons;
+    expect(c.recomputed).toBeCloseTo(expected48to72, 9);
+    expect(c.verdict.classification).toBe('agree');
+    expect(c.note).toMatch(/partial AUC over 48–72 hr after the dose/);
+    expect(ctx.coverage.checksOf('output', auc.pk)).toEqual([REPORTED_VS_RECOMPUTED]);
+    expect(ctx.coverage.checksOf('timecourse', 9)).toEqual([REPORTED_VS_RECOMPUTED]);
+  });
+
+  it('names no slip for a partial AUC that disagrees without a factor (minor), but still names one that has it', () => {
+    const off = output({ measurement_type: 'auc_end', unit: 'gram * hour / liter', value: 137 * 3.3, time: 24, time_unit: 'hr' });
+    const slip = output({ measurement_type: 'auc_end', unit: 'gram * hour / liter', value: expected48to72 * 1000, time: 24, time_unit: 'hr' });
+    const findings = reportedVsRecomputedCheck.run(context(dosing(1, 'oral', 'multiple dose'), curve(), [off, slip]));
+    expect(findings.find((f) => f.output_pk === off.pk)).toMatchObject({ severity: 'minor' });
+    expect(findings.find((f) => f.output_pk === off.pk)?.suspected_cause).toMatch(/partial AUC over the reported interval/);
+    expect(findings.find((f) => f.output_pk === slip.pk)).toMatchObject({ severity: 'major' });
+    expect(findings.find((f) => f.output_pk === slip.pk)?.suspected_cause).toMatch(/^×1000/);
+  });
+
+  it('compares AUC0–2 of a single-dose curve to 8 h with its first two hours: 5 + 5/ln 2', () => {
+    const auc = output({ measurement_type: 'auc_end', unit: 'gram * hour / liter', value: 12.2, time: 2, time_unit: 'hr' });
+    const ctx = context(dosing(1, 'oral'), timecourse([0, 1, 2, 4, 8], [0, 10, 5, 2.5, 1]), [auc]);
+    expect(ctx.comparisons[0].recomputed).toBeCloseTo(5 + 5 / Math.log(2), 9);
+    expect(ctx.comparisons[0].verdict.classification).toBe('agree');
+  });
+});
+
+describe('reported-vs-recomputed: expected disagreements', () => {
+  it('does not escalate an IV bolus Cmax 1.75× the curve whose first sample is 15 min after the dose', () => {
+    const cmax = output({ measurement_type: 'cmax', value: 14 });
+    const [c] = context(dosing(1, 'iv'), timecourse([0.25, 1, 2, 4, 8], [8, 6, 4, 2, 0.5]), [cmax]).comparisons;
+    expect(c.verdict).toMatchObject({ classification: 'minor', causes: [] });
+    expect(c.verdict.expected).toMatch(/IV bolus: the first sample is 15 min after the dose/);
+    // The same Cmax after an oral dose is major (individual: beyond the minor band of 1.5).
+    const [oral] = context(dosing(1, 'oral'), timecourse([0.25, 1, 2, 4, 8], [8, 6, 4, 2, 0.5]), [output({ measurement_type: 'cmax', value: 14 })]).comparisons;
+    expect(oral.verdict.classification).toBe('major');
+  });
+
+  it('keeps a reported 0 against a curve at the floor minor', () => {
+    const cmax = output({ measurement_type: 'cmax', value: 0 });
+    const [c] = context(dosing(1, 'oral'), timecourse([0, 1, 2, 4], [0, 0.002, 0.001, 0.0005]), [cmax]).comparisons;
+    expect(c.verdict).toMatchObject({ classification: 'minor', ratio: null });
+    expect(c.verdict.expected).toMatch(/reported 0/);
+  });
+
+  it('says why an output without a timecourse of its key was not compared', () => {
+    const lonely = output({ measurement_type: 'clearance', unit: 'liter / hour', value: 5, individual_pk: 2 });
+    const ctx = context(dosing(1, 'oral'), timecourse([0, 1, 2], [0, 1, 0.5]), [lonely]);
+    expect(ctx.comparisons).toEqual([]);
+    expect(ctx.coverage.reasonsOf('output', lonely.pk).get(REPORTED_VS_RECOMPUTED)).toMatch(/no concentration timecourse/);
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import type { CharacteristicaRecord, InterventionRecord } from '../../src/data/model.js';
+import { characteristicaMarks, coMedication, HEALTHY, populationLabel } from '../../src/qa/population.js';
+
+const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
+const c = (measurement_type: string, choice: string | null): CharacteristicaRecord => ({
+  ...STATS, pk: 1, count: 10, measurement_type, calculation_type: null, choice, substance: null, group_count: 10, unit: null,
+});
+const dose = (substance: string, measurement_type = 'dosing') => ({ measurement_type, substance }) as InterventionRecord;
+
+describe('population', () => {
+  it('marks diseases, not-healthy without a disease, pregnancy and genotypes; ignores NR and healthy', () => {
+    expect(characteristicaMarks([c('disease', 'Liver cirrhosis'), c('healthy', 'N'), c('sex', 'M')])).toEqual(['disease:liver cirrhosis']);
+    expect(characteristicaMarks([c('healthy', 'N')])).toEqual(['not healthy']);
+    expect(characteristicaMarks([c('healthy', 'Y'), c('disease', 'NR'), c('pregnant', 'Y')])).toEqual(['pregnant']);
+    expect(characteristicaMarks([c('SLCO1B1 genotype', '521CC'), c('cyp2d6 phenotype', 'NR')])).toEqual(['SLCO1B1 genotype:521cc']);
+  });
+
+  it('names co-dosed substances other than the measured one and its dose', () => {
+    const set = [dose('caffeine'), dose('fluvoxamine', 'qualitative dosing'), dose('caffeine')];
+    expect(coMedication(set, ['paraxanthine', 'caffeine'])).toEqual(['fluvoxamine']);
+    expect(populationLabel([], [])).toBe(HEALTHY);
+    expect(populationLabel(['disease:t2dm'], ['fluvoxamine'])).toBe('disease:t2dm + with:fluvoxamine');
+  });
+});
