@@ -25,45 +25,48 @@ export type RecordKind = 'output' | 'timecourse' | 'dosing';
 
 export const RECORD_KINDS: readonly RecordKind[] = ['output', 'timecourse', 'dosing'];
 
-/** The marks of one run: per record kind and check, a set of pks (a map pk → reason for the unexamined). */
+/** The marks of one run: per record kind and check, the examined pks and the reasons for the others. */
 export class CoverageLog {
-  private readonly examinedBy = new Map<string, Set<number>>();
-  private readonly reasons = new Map<string, Map<number, string>>();
-  /** Checks that marked records of each kind, in marking order. */
-  private readonly checks = new Map<RecordKind, Set<string>>();
-
-  private note(kind: RecordKind, check: string): string {
-    let checks = this.checks.get(kind);
-    if (!checks) this.checks.set(kind, (checks = new Set()));
-    checks.add(check);
-    return `${kind}\u0001${check}`;
-  }
+  private readonly examinedBy = new Map<RecordKind, Map<string, Set<number>>>();
+  private readonly reasons = new Map<RecordKind, Map<string, Map<number, string>>>();
 
   examined(kind: RecordKind, pk: number, check: string): void {
-    const key = this.note(kind, check);
-    let pks = this.examinedBy.get(key);
-    if (!pks) this.examinedBy.set(key, (pks = new Set()));
+    let byCheck = this.examinedBy.get(kind);
+    if (!byCheck) this.examinedBy.set(kind, (byCheck = new Map()));
+    let pks = byCheck.get(check);
+    if (!pks) byCheck.set(check, (pks = new Set()));
     pks.add(pk);
   }
 
   /** Why `check` could not compare the record (the first reason a check gives for a record is kept). */
   notExamined(kind: RecordKind, pk: number, check: string, reason: string): void {
-    const key = this.note(kind, check);
-    let byPk = this.reasons.get(key);
-    if (!byPk) this.reasons.set(key, (byPk = new Map()));
+    let byCheck = this.reasons.get(kind);
+    if (!byCheck) this.reasons.set(kind, (byCheck = new Map()));
+    let byPk = byCheck.get(check);
+    if (!byPk) byCheck.set(check, (byPk = new Map()));
     if (!byPk.has(pk)) byPk.set(pk, reason);
+  }
+
+  /** Per check, the pks it examined (checks in marking order). */
+  examinedSets(kind: RecordKind): ReadonlyMap<string, ReadonlySet<number>> {
+    return this.examinedBy.get(kind) ?? new Map();
+  }
+
+  /** Per check, the reasons it gave. */
+  reasonMaps(kind: RecordKind): ReadonlyMap<string, ReadonlyMap<number, string>> {
+    return this.reasons.get(kind) ?? new Map();
   }
 
   /** The checks that examined a record (empty when none). */
   checksOf(kind: RecordKind, pk: number): string[] {
-    return [...(this.checks.get(kind) ?? [])].filter((check) => this.examinedBy.get(`${kind}\u0001${check}`)?.has(pk));
+    return [...this.examinedSets(kind)].filter(([, pks]) => pks.has(pk)).map(([check]) => check);
   }
 
   /** The reasons given for a record, by check. */
   reasonsOf(kind: RecordKind, pk: number): Map<string, string> {
     const reasons = new Map<string, string>();
-    for (const check of this.checks.get(kind) ?? []) {
-      const reason = this.reasons.get(`${kind}\u0001${check}`)?.get(pk);
+    for (const [check, byPk] of this.reasonMaps(kind)) {
+      const reason = byPk.get(pk);
       if (reason !== undefined) reasons.set(check, reason);
     }
     return reasons;
@@ -98,19 +101,33 @@ export function coveredRecords(tables: DatasetTables): Record<RecordKind, { pk: 
 
 function kindCoverage(kind: RecordKind, records: readonly { pk: number; measurement_type: string }[], log: CoverageLog): KindCoverage {
   const result: KindCoverage = { total: records.length, examined: 0, by_check: {}, by_measurement_type: {}, unexamined_reasons: {} };
+  const examined = [...log.examinedSets(kind)];
+  const reasons = [...log.reasonMaps(kind)];
+  const add = (counts: Record<string, number>, key: string) => {
+    counts[key] = (counts[key] ?? 0) + 1;
+  };
   for (const r of records) {
     const type = (result.by_measurement_type[r.measurement_type] ??= { total: 0, examined: 0 });
     type.total++;
-    const checks = log.checksOf(kind, r.pk);
-    if (checks.length > 0) {
+    let seen = false;
+    for (const [check, pks] of examined) {
+      if (!pks.has(r.pk)) continue;
+      seen = true;
+      add(result.by_check, check);
+    }
+    if (seen) {
       result.examined++;
       type.examined++;
-      for (const check of checks) result.by_check[check] = (result.by_check[check] ?? 0) + 1;
       continue;
     }
-    const reasons = log.reasonsOf(kind, r.pk);
-    const labels = reasons.size === 0 ? [NO_COMPARISON] : [...reasons].map(([check, reason]) => `${check}: ${reason}`);
-    for (const label of labels) result.unexamined_reasons[label] = (result.unexamined_reasons[label] ?? 0) + 1;
+    let given = false;
+    for (const [check, byPk] of reasons) {
+      const reason = byPk.get(r.pk);
+      if (reason === undefined) continue;
+      given = true;
+      add(result.unexamined_reasons, `${check}: ${reason}`);
+    }
+    if (!given) add(result.unexamined_reasons, NO_COMPARISON);
   }
   const sorted = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1]));
   result.unexamined_reasons = sorted(result.unexamined_reasons);

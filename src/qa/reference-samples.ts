@@ -15,7 +15,7 @@
  * - concentration timecourses: the highest point divided by the dose, or,
  *   without any dose in the set, the median level;
  * - doses: each `dosing` intervention's amount (absolute, or per kg).
- * A value that cannot be placed says why (`Unplaced`), for the coverage.
+ * A value that cannot be placed says why (`Unplaced`, passed to a callback: the coverage marks it).
  */
 import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../data/model.js';
 import { subjectLabel, subjectOf } from '../data/dataset.js';
@@ -24,7 +24,7 @@ import type { QaContext } from './context.js';
 import type { RecordKind } from './coverage.js';
 import { concentrationSeries } from './input-checks.js';
 import { canonicalUnit, type ParameterValue } from './parameters.js';
-import { characteristicaMarks, coMedication, populationLabel } from './population.js';
+import { characteristicaMarks, coMedication, HEALTHY, populationLabel } from './population.js';
 import type { ReportedParameter } from './tolerances.js';
 
 export interface Unplaced {
@@ -95,6 +95,8 @@ interface SetInfo {
   key: string;
   interventions: InterventionRecord[];
   dosings: InterventionRecord[];
+  /** Substances dosed in the set (dosing or qualitative dosing). */
+  dosed: ReadonlySet<string>;
 }
 
 /** Where a value is pooled and what it is: one object per value (the shared export has ~18,000). */
@@ -103,7 +105,7 @@ export interface RangeSample {
   pk: number;
   study: string;
   studyName: string;
-  /** Study and intervention set: values of one arm count once. */
+  /** The intervention set (its pks belong to one study): values of one arm count once. */
   arm: string;
   /** The pooling key: quantity, substance, tissue, route, application, dosed substance, unit, population, extra. */
   stratum: string;
@@ -177,23 +179,25 @@ function sample(
 }
 
 /** Builds the samples of a run; caches per intervention set, subject and population. */
-export function rangeSamples(ctx: QaContext): { samples: RangeSample[]; unplaced: Unplaced[] } {
+export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): RangeSample[] {
   const samples: RangeSample[] = [];
-  const unplaced: Unplaced[] = [];
   const sets = new Map<string, SetInfo>();
-  const setInfo = (pks: readonly number[]): SetInfo => {
-    const key = pks.join(',');
+  /** `key`: the set's pks joined (a parameter value has it already); the set of an arm (intervention pks belong to one study). */
+  const setInfo = (pks: readonly number[], known?: string): SetInfo => {
+    const key = known ?? pks.join(',');
     let info = sets.get(key);
     if (!info) {
       const interventions = pks.map((pk) => ctx.dataset.intervention(pk)).filter((i): i is InterventionRecord => !!i && i.normed);
-      info = { key, interventions, dosings: interventions.filter((i) => i.measurement_type === 'dosing' && centre(i) !== null) };
+      const dosed = new Set(coMedication(interventions, []));
+      info = { key, interventions, dosings: interventions.filter((i) => i.measurement_type === 'dosing' && centre(i) !== null), dosed };
       sets.set(key, info);
     }
     return info;
   };
-  const marks = new Map<string, string[]>();
+  // Keyed by number: groups as pk, individuals as −pk − 1 (no string per value).
+  const marks = new Map<number, string[]>();
   const subjectMarks = (r: { group_pk: number | null; individual_pk: number | null }): string[] => {
-    const key = `${r.group_pk}|${r.individual_pk}`;
+    const key = r.individual_pk !== null ? -r.individual_pk - 1 : (r.group_pk ?? 0);
     let m = marks.get(key);
     if (!m) {
       const individual = r.individual_pk === null ? undefined : ctx.dataset.individual(r.individual_pk);
@@ -206,57 +210,73 @@ export function rangeSamples(ctx: QaContext): { samples: RangeSample[]; unplaced
   };
   const populations = new Map<string, string>();
   const population = (r: { group_pk: number | null; individual_pk: number | null }, info: SetInfo, substance: string | null, dose: InterventionRecord | null): string => {
+    const marks = subjectMarks(r);
+    // The common case, nothing else dosed: the subject's marks alone (no key to build).
+    let others = 0;
+    for (const d of info.dosed) if (d !== substance && d !== dose?.substance) others++;
+    if (others === 0) return marks.length === 0 ? HEALTHY : populationLabel(marks, []);
     const key = `${r.group_pk}|${r.individual_pk}|${info.key}|${substance}|${dose?.substance}`;
     let label = populations.get(key);
     if (label === undefined) {
-      label = populationLabel(subjectMarks(r), coMedication(info.interventions, [substance, dose?.substance ?? null]));
+      label = populationLabel(marks, coMedication(info.interventions, [substance, dose?.substance ?? null]));
       populations.set(key, label);
     }
     return label;
   };
-  /** Fills in the base's population and arm (in place: spreading an object per value cost ~20 µs). */
-  const place = (b: Base, record: { study_sid: string; group_pk: number | null; individual_pk: number | null }, info: SetInfo) => {
+  /** Fills in the base's population and arm; returns the normalising dose. */
+  const place = (b: Base, record: { group_pk: number | null; individual_pk: number | null }, info: SetInfo) => {
     const dose = doseOf(info, b.substance);
     b.population = population(record, info, b.substance, dose === 'several' ? null : dose);
-    b.arm = `${record.study_sid}|${info.key}`;
-    return { b, dose };
+    b.arm = info.key;
+    return dose;
+  };
+  // One scratch base, refilled per value: `sample` copies what it keeps (an object per value showed in the GC).
+  const b: Base = {
+    record: 'output', pk: 0, study_sid: '', study_name: '', subject: null, subsetPk: null, outputPk: null, substance: null, tissue: null,
+    molarMass: null, bodyWeightKg: null, measurementType: '', population: '', arm: '',
   };
 
   for (const p of ctx.parameters) {
     if (p.source !== 'reported' || !PLACEABLE.has(p.measurement_type)) {
-      if (p.source === 'reported') unplaced.push({ record: 'output', pk: p.output.pk, reason: REASONS.type });
+      if (p.source === 'reported') unplaced({ record: 'output', pk: p.output.pk, reason: REASONS.type });
       continue;
     }
     const o = p.output;
-    const info = setInfo(o.intervention_pks);
-    const { b, dose } = place(
-      {
-        record: 'output', pk: o.pk, study_sid: o.study_sid, study_name: o.study_name, subject: p.subject, subsetPk: null, outputPk: o.pk,
-        substance: o.substance, tissue: o.tissue, molarMass: ctx.molarMass(o.substance), bodyWeightKg: p.bodyWeightKg, measurementType: o.measurement_type,
-        population: '', arm: '',
-      },
-      o,
-      info,
-    );
-    const placed = placeOutput(ctx, p, info, b, dose);
-    if (typeof placed === 'string') unplaced.push({ record: 'output', pk: o.pk, reason: placed });
+    const info = setInfo(o.intervention_pks, p.interventions);
+    b.record = 'output';
+    b.pk = o.pk;
+    b.study_sid = o.study_sid;
+    b.study_name = o.study_name;
+    b.subject = p.subject;
+    b.subsetPk = null;
+    b.outputPk = o.pk;
+    b.substance = o.substance;
+    b.tissue = o.tissue;
+    b.molarMass = ctx.molarMass(o.substance);
+    b.bodyWeightKg = p.bodyWeightKg;
+    b.measurementType = o.measurement_type;
+    const placed = placeOutput(ctx, p, info, b, place(b, o, info));
+    if (typeof placed === 'string') unplaced({ record: 'output', pk: o.pk, reason: placed });
     else samples.push(placed);
   }
   for (const tc of ctx.concentrationTimecourses) {
     const member = ctx.dataset.memberOutputs(tc)[0];
     const substance = member?.substance ?? tc.substance_label ?? tc.substance;
-    const info = setInfo(tc.intervention_pk);
-    const { b, dose } = place(
-      {
-        record: 'timecourse', pk: tc.subset_pk, study_sid: tc.study_sid, study_name: tc.study_name, subject: subjectLabel(subjectOf(tc)), subsetPk: tc.subset_pk,
-        outputPk: null, substance, tissue: member?.tissue ?? tc.tissue_label ?? tc.tissue, molarMass: ctx.molarMass(substance), bodyWeightKg: ctx.bodyWeightKg(tc),
-        measurementType: 'concentration', population: '', arm: '',
-      },
-      tc,
-      info,
-    );
-    const placed = placeTimecourse(ctx, tc, info, b, dose);
-    if (typeof placed === 'string') unplaced.push({ record: 'timecourse', pk: tc.subset_pk, reason: placed });
+    const info = setInfo(tc.intervention_pk, [...tc.intervention_pk].sort((x, y) => x - y).join(','));
+    b.record = 'timecourse';
+    b.pk = tc.subset_pk;
+    b.study_sid = tc.study_sid;
+    b.study_name = tc.study_name;
+    b.subject = subjectLabel(subjectOf(tc));
+    b.subsetPk = tc.subset_pk;
+    b.outputPk = null;
+    b.substance = substance;
+    b.tissue = member?.tissue ?? tc.tissue_label ?? tc.tissue;
+    b.molarMass = ctx.molarMass(substance);
+    b.bodyWeightKg = ctx.bodyWeightKg(tc);
+    b.measurementType = 'concentration';
+    const placed = placeTimecourse(ctx, tc, info, b, place(b, tc, info));
+    if (typeof placed === 'string') unplaced({ record: 'timecourse', pk: tc.subset_pk, reason: placed });
     else samples.push(placed);
   }
   for (const d of ctx.tables.interventions) {
@@ -265,18 +285,18 @@ export function rangeSamples(ctx: QaContext): { samples: RangeSample[]; unplaced
     const amount = doseAmount(d, molarMass);
     if (amount === null) {
       const v = centre(d);
-      unplaced.push({ record: 'dosing', pk: d.pk, reason: v === null || !(v > 0) ? REASONS.value : REASONS.unit });
+      unplaced({ record: 'dosing', pk: d.pk, reason: v === null || !(v > 0) ? REASONS.value : REASONS.unit });
       continue;
     }
     const b: Base = {
       record: 'dosing', pk: d.pk, study_sid: d.study_sid, study_name: d.study_name, subject: null, subsetPk: null, outputPk: null, substance: d.substance,
-      tissue: null, molarMass, bodyWeightKg: null, measurementType: 'dosing', population: '', arm: `${d.study_sid}|${d.pk}`,
+      tissue: null, molarMass, bodyWeightKg: null, measurementType: 'dosing', population: '', arm: `dose ${d.pk}`,
     };
     const s = sample(b, 'dose', null, d.route, d.application ?? '', 'dose', amount.value, amount.perKg ? GRAM_PER_KG : GRAM);
     s.interventionPk = d.pk;
     samples.push(s);
   }
-  return { samples, unplaced };
+  return samples;
 }
 
 /** The dosing that normalises a value of `substance`: the same substance, else the only substance dosed; `several` when ambiguous. */

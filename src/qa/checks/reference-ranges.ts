@@ -156,8 +156,7 @@ function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, dos
 }
 
 export function referenceRangeFindings(ctx: QaContext): Finding[] {
-  const { samples, unplaced } = rangeSamples(ctx);
-  for (const u of unplaced) ctx.notExamined(u.record, u.pk, CHECK, u.reason);
+  const samples = rangeSamples(ctx, (u) => ctx.notExamined(u.record, u.pk, CHECK, u.reason));
   const byStratum = new Map<string, RangeSample[]>();
   for (const s of samples) {
     const list = byStratum.get(s.stratum);
