@@ -44,7 +44,8 @@ interface TimedRun {
 
 /** Wall and CPU seconds and peak RSS (MB) of one command, from GNU time's verbose report. */
 function timedCommand(command: string[]): TimedRun {
-  const run = spawnSync('/usr/bin/time', ['-v', ...command], { cwd: ROOT, encoding: 'utf8' });
+  // stdout ignored: `--json` prints every finding (megabytes), past spawnSync's buffer.
+  const run = spawnSync('/usr/bin/time', ['-v', ...command], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
   const elapsed = /Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)/.exec(run.stderr);
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr);
   const user = /User time \(seconds\): ([\d.]+)/.exec(run.stderr);
