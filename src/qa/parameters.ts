@@ -105,39 +105,60 @@ function isSingleValue(o: OutputRecord): boolean {
   return o.normed && o.output_type !== 'timecourse';
 }
 
+/** The intervention set's pks ascending, comma-separated; no copy or sort for the common sets of one or two. */
+function interventionSet(pks: readonly number[]): string {
+  if (pks.length === 0) return '';
+  if (pks.length === 1) return String(pks[0]);
+  if (pks.length === 2) return pks[0] <= pks[1] ? `${pks[0]},${pks[1]}` : `${pks[1]},${pks[0]}`;
+  return [...pks].sort((a, b) => a - b).join(',');
+}
+
+/**
+ * One value per single-value output. Everything that depends on the substance, the subject or the unit only is
+ * looked up once per run (32,000 values on the shared export, a few hundred subjects and units); no closure per value.
+ */
 export function parameterValues(outputs: readonly OutputRecord[], helpers: ParameterHelpers): ParameterValue[] {
   const routes = new Map<string, string | null>();
-  const routeOf = (pks: readonly number[], interventions: string): string | null => {
-    let route = routes.get(interventions);
-    if (route === undefined) {
-      const found = new Set(helpers.dosingOfSet(pks).map((d) => d.route ?? ''));
-      route = found.size === 1 ? [...found][0] || null : null;
-      routes.set(interventions, route);
-    }
-    return route;
-  };
+  const masses = new Map<string | null, number | null>();
+  // Keyed by number: groups as pk, individuals as −pk − 1, none as NaN's stand-in below.
+  const subjects = new Map<number, { label: string | null; weight: number | null }>();
   const values: ParameterValue[] = [];
   for (const o of outputs) {
     if (!isSingleValue(o)) continue;
-    const interventions = [...o.intervention_pks].sort((a, b) => a - b).join(',');
-    const canonical = o.unit ? canonicalUnit(o.unit, helpers.molarMass(o.substance)) : null;
-    const scaled = (v: number | null) => (v === null || canonical === null ? null : v * canonical.factor);
+    const interventions = interventionSet(o.intervention_pks);
+    let route = routes.get(interventions);
+    if (route === undefined) {
+      const found = new Set(helpers.dosingOfSet(o.intervention_pks).map((d) => d.route ?? ''));
+      route = found.size === 1 ? [...found][0] || null : null;
+      routes.set(interventions, route);
+    }
+    let molarMass = masses.get(o.substance);
+    if (molarMass === undefined) masses.set(o.substance, (molarMass = helpers.molarMass(o.substance)));
+    const subjectKey = o.group_pk != null ? o.group_pk : o.individual_pk != null ? -o.individual_pk - 1 : Number.MIN_SAFE_INTEGER;
+    let subject = subjects.get(subjectKey);
+    if (subject === undefined) {
+      subject = { label: subjectLabel(subjectOf(o)), weight: helpers.bodyWeightKg(o) };
+      subjects.set(subjectKey, subject);
+    }
+    const canonical = o.unit ? canonicalUnit(o.unit, molarMass) : null;
+    const factor = canonical === null ? null : canonical.factor;
+    const value = representativeValue(o);
     values.push({
       output: o,
       source: o.calculated ? 'calculated' : 'reported',
       measurement_type: o.measurement_type,
       key: helpers.matchKey(o),
-      subject: subjectLabel(subjectOf(o)),
+      subject: subject.label,
       interventions,
       substance: o.substance,
       tissue: o.tissue,
-      route: routeOf(o.intervention_pks, interventions),
+      route,
       unit: canonical?.unit ?? o.unit ?? null,
-      factor: canonical?.factor ?? null,
-      value: scaled(representativeValue(o)),
-      min: scaled(o.min),
-      max: scaled(o.max),
-      bodyWeightKg: helpers.bodyWeightKg(o),
+      factor,
+      value: value === null || factor === null ? null : value * factor,
+      min: o.min === null || factor === null ? null : o.min * factor,
+      max: o.max === null || factor === null ? null : o.max * factor,
+      bodyWeightKg: subject.weight,
     });
   }
   return values;
