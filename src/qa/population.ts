@@ -29,11 +29,15 @@ export function characteristicaMarks(characteristica: readonly CharacteristicaRe
   const marks = new Set<string>();
   let unhealthy = false;
   for (const c of characteristica) {
+    const type = c.measurement_type;
+    // The type first: most characteristica (age, weight, sex) mark nothing, and need no normalised choice.
+    const variant = type.includes('genotype') || type.includes('phenotype');
+    if (!variant && type !== 'disease' && type !== 'healthy' && type !== 'pregnant') continue;
     const choice = (c.choice ?? '').trim().toLowerCase();
-    if (c.measurement_type === 'disease' && !UNKNOWN.has(choice)) marks.add(`disease:${choice}`);
-    else if (c.measurement_type === 'healthy' && choice === 'n') unhealthy = true;
-    else if (c.measurement_type === 'pregnant' && choice === 'y') marks.add('pregnant');
-    else if (/genotype|phenotype/.test(c.measurement_type) && !UNKNOWN.has(choice)) marks.add(`${c.measurement_type}:${choice}`);
+    if (type === 'disease' && !UNKNOWN.has(choice)) marks.add(`disease:${choice}`);
+    else if (type === 'healthy' && choice === 'n') unhealthy = true;
+    else if (type === 'pregnant' && choice === 'y') marks.add('pregnant');
+    else if (variant && !UNKNOWN.has(choice)) marks.add(`${type}:${choice}`);
   }
   if (unhealthy && ![...marks].some((m) => m.startsWith('disease:'))) marks.add('not healthy');
   return [...marks].sort();

@@ -260,7 +260,9 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     else samples.push(placed);
   }
   for (const tc of ctx.concentrationTimecourses) {
-    const member = ctx.dataset.memberOutputs(tc)[0];
+    // The first member output that exists (memberOutputs(tc)[0]) without building the list.
+    let member: OutputRecord | undefined;
+    for (const pk of tc.output_pk) if ((member = ctx.dataset.output(pk))) break;
     const substance = member?.substance ?? tc.substance_label ?? tc.substance;
     const info = setInfo(tc.intervention_pk, [...tc.intervention_pk].sort((x, y) => x - y).join(','));
     b.record = 'timecourse';
@@ -301,10 +303,15 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
 
 /** The dosing that normalises a value of `substance`: the same substance, else the only substance dosed; `several` when ambiguous. */
 function doseOf(info: SetInfo, substance: string | null): InterventionRecord | null | 'several' {
-  const own = info.dosings.filter((d) => d.substance === substance);
-  const pool = own.length > 0 ? own : info.dosings;
-  if (pool.length === 0) return null;
-  return pool.length === 1 ? pool[0] : 'several';
+  let own: InterventionRecord | null = null;
+  let owned = 0;
+  for (const d of info.dosings) {
+    if (d.substance !== substance) continue;
+    own = d;
+    owned++;
+  }
+  if (owned === 0) return info.dosings.length === 0 ? null : info.dosings.length === 1 ? info.dosings[0] : 'several';
+  return owned === 1 ? own : 'several';
 }
 
 /** A dose in grams for a subject: per-kg doses with the body weight; a reason when it cannot be. */

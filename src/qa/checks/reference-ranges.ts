@@ -31,7 +31,7 @@ import type { QaCheck } from '../check.js';
 import { slipFactors, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
-import { armValues, leaveOneStudyOut, type Reference } from '../reference-stats.js';
+import { armValues, leaveOneStudyOut, MIN_STUDIES, type Reference } from '../reference-stats.js';
 import { rangeSamples, sampleLabel, type RangeSample } from '../reference-samples.js';
 import { FACTOR_TOLERANCE } from '../tolerances.js';
 
@@ -167,6 +167,13 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   /** Per dosing, the factors of its dose-normalised values' verdicts (1 for a value inside its range). */
   const normalised = new Map<number, number[]>();
   for (const list of byStratum.values()) {
+    // Most strata (one substance in a few studies) have no reference for anyone: counted before any arm is built.
+    const studies = new Set<string>();
+    for (const s of list) studies.add(s.study);
+    if (studies.size <= MIN_STUDIES) {
+      for (const s of list) ctx.notExamined(s.record, s.pk, CHECK, TOO_FEW);
+      continue;
+    }
     const references = leaveOneStudyOut(armValues(list.map((s) => ({ study: s.study, arm: s.arm, log: Math.log(s.value) }))));
     for (const s of list) {
       const ref = references.get(s.study) ?? null;
