@@ -353,14 +353,19 @@ function placeOutput(ctx: QaContext, p: ParameterValue, info: SetInfo, b: Base, 
 }
 
 function placeTimecourse(ctx: QaContext, tc: TimecourseRecord, info: SetInfo, b: Base, dose: InterventionRecord | null | 'several'): RangeSample | string {
-  const series = concentrationSeries(tc);
-  const positive = (series?.values ?? []).filter((v): v is number => v !== null && Number.isFinite(v) && v > 0).sort((a, b) => a - b);
-  if (positive.length === 0) return REASONS.series;
+  const values = concentrationSeries(tc)?.values ?? [];
+  // The highest positive point in one pass; the sorted list only for the median level of an undosed set.
+  let highest = 0;
+  for (const v of values) if (v !== null && Number.isFinite(v) && v > highest) highest = v;
+  if (highest === 0) return REASONS.series;
   const canonical = tc.unit ? canonicalUnit(tc.unit, b.molarMass) : null;
   if (canonical === null) return REASONS.unit;
-  if (info.dosings.length === 0) return sample(b, 'level', null, null, '', 'cmax', positive[positive.length >> 1] * canonical.factor, canonical.unit);
+  if (info.dosings.length === 0) {
+    const positive = values.filter((v): v is number => v !== null && Number.isFinite(v) && v > 0).sort((x, y) => x - y);
+    return sample(b, 'level', null, null, '', 'cmax', positive[positive.length >> 1] * canonical.factor, canonical.unit);
+  }
   if (dose === null || dose === 'several') return REASONS.dose;
   const grams = gramsFor(ctx, dose, b.bodyWeightKg);
   if (typeof grams === 'string') return grams;
-  return sample(b, 'cmax', dose, dose.route, '', 'cmax', (positive[positive.length - 1] * canonical.factor) / grams, `${canonical.unit} / gram`);
+  return sample(b, 'cmax', dose, dose.route, '', 'cmax', (highest * canonical.factor) / grams, `${canonical.unit} / gram`);
 }
