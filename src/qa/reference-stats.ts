@@ -62,24 +62,57 @@ export function armValues(samples: readonly { study: string; arm: string; log: n
 
 /** The reference of some arms, or null with fewer than MIN_STUDIES distinct studies. */
 export function robustReference(arms: readonly ArmValue[]): Reference | null {
-  const studies = new Set(arms.map((a) => a.study));
-  if (studies.size < MIN_STUDIES) return null;
-  const logs = arms.map((a) => a.log).sort((a, b) => a - b);
-  const m = median(logs);
-  const deviations = logs.map((x) => Math.abs(x - m)).sort((a, b) => a - b);
+  const studies = new Set(arms.map((a) => a.study)).size;
+  // A stable sort: `leaveOneStudyOut` filters one sorted list, which gives the same order.
+  return studies < MIN_STUDIES ? null : sortedReference([...arms].sort((a, b) => a.log - b.log), studies);
+}
+
+/** The reference of arms sorted by log value, from `studies` distinct studies (at least one arm). */
+function sortedReference(byLog: readonly ArmValue[], studies: number): Reference {
+  const n = byLog.length;
+  const h = n >> 1;
+  const m = n % 2 === 1 ? byLog[h].log : (byLog[h - 1].log + byLog[h].log) / 2;
+  // |x − m| ascending without a sort: the values below m read downwards merged with those from m upwards.
+  const deviations = new Array<number>(n);
+  let below = 0;
+  while (below < n && byLog[below].log < m) below++;
+  let i = below - 1;
+  let j = below;
+  for (let k = 0; k < n; k++) {
+    const left = i >= 0 ? m - byLog[i].log : Infinity;
+    const right = j < n ? byLog[j].log - m : Infinity;
+    if (left <= right) {
+      deviations[k] = left;
+      i--;
+    } else {
+      deviations[k] = right;
+      j++;
+    }
+  }
   const spread = Math.max(MAD_SCALE * median(deviations), SPREAD_FLOOR);
   // The second extreme comes from a study other than the extreme's: one study's several arms count once.
-  const byLog = [...arms].sort((a, b) => a.log - b.log);
   const low = byLog[0];
-  const high = byLog[byLog.length - 1];
-  const secondMin = byLog.find((a) => a.study !== low.study)?.log ?? low.log;
-  const secondMax = [...byLog].reverse().find((a) => a.study !== high.study)?.log ?? high.log;
-  return { median: m, spread, studies: studies.size, arms: arms.length, min: low.log, max: high.log, secondMin, secondMax };
+  const high = byLog[n - 1];
+  let secondMin = low.log;
+  for (let k = 1; k < n; k++) {
+    if (byLog[k].study !== low.study) {
+      secondMin = byLog[k].log;
+      break;
+    }
+  }
+  let secondMax = high.log;
+  for (let k = n - 2; k >= 0; k--) {
+    if (byLog[k].study !== high.study) {
+      secondMax = byLog[k].log;
+      break;
+    }
+  }
+  return { median: m, spread, studies, arms: n, min: low.log, max: high.log, secondMin, secondMax };
 }
 
 /**
  * The reference of each study's values: built from the arms of every other
- * study. O(studies × arms) per stratum; strata are per substance, so small.
+ * study. O(studies × arms) per stratum (the arms sorted once); strata are per substance, so small.
  */
 export function leaveOneStudyOut(arms: readonly ArmValue[]): Map<string, Reference | null> {
   const result = new Map<string, Reference | null>();
@@ -89,8 +122,9 @@ export function leaveOneStudyOut(arms: readonly ArmValue[]): Map<string, Referen
     for (const study of studies) result.set(study, null);
     return result;
   }
+  const byLog = [...arms].sort((a, b) => a.log - b.log);
   for (const study of studies) {
-    result.set(study, robustReference(arms.filter((a) => a.study !== study)));
+    result.set(study, sortedReference(byLog.filter((a) => a.study !== study), studies.size - 1));
   }
   return result;
 }
