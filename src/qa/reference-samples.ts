@@ -27,6 +27,9 @@ import { canonicalUnit, type ParameterValue } from './parameters.js';
 import { characteristicaMarks, coMedication, HEALTHY, populationLabel } from './population.js';
 import type { ReportedParameter } from './tolerances.js';
 
+/** The molar mass of a substance (g/mol), cached per run. */
+type MolarMass = (substance: string | null) => number | null;
+
 export interface Unplaced {
   record: RecordKind;
   pk: number;
@@ -54,21 +57,33 @@ const GRAM = 'gram';
 const GRAM_PER_KG = 'gram / kilogram';
 const PER_KG = ' / kilogram';
 
-const factors = new Map<string, number | null>();
+/** By unit, target unit and molar mass (nested: no key string per value). */
+const factors = new Map<string, Map<string, Map<number | null, number | null>>>();
 
 /** The conversion factor, or null when the units do not convert; cached, because a failed mathjs conversion costs ~1 ms. */
 function factorOrNull(from: string, to: string, molarMass: number | null): number | null {
-  const key = `${from}|${to}|${molarMass}`;
-  let factor = factors.get(key);
+  let byTo = factors.get(from);
+  if (!byTo) factors.set(from, (byTo = new Map()));
+  let byMass = byTo.get(to);
+  if (!byMass) byTo.set(to, (byMass = new Map()));
+  let factor = byMass.get(molarMass);
   if (factor === undefined) {
     try {
       factor = conversionFactor(from, to, molarMass === null ? undefined : { molarMass });
     } catch {
       factor = null;
     }
-    factors.set(key, factor);
+    byMass.set(molarMass, factor);
   }
   return factor;
+}
+
+const perGramUnits = new Map<string, string>();
+/** `<unit> / gram`, one string per unit (an interned key hashes once in the stratum). */
+function perGram(unit: string): string {
+  let u = perGramUnits.get(unit);
+  if (u === undefined) perGramUnits.set(unit, (u = `${unit} / gram`));
+  return u;
 }
 
 const centre = (r: { value: number | null; mean: number | null; median: number | null }) => r.mean ?? r.median ?? r.value;
@@ -181,6 +196,12 @@ function sample(
 /** Builds the samples of a run; caches per intervention set, subject and population. */
 export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): RangeSample[] {
   const samples: RangeSample[] = [];
+  const masses = new Map<string | null, number | null>();
+  const molarMass: MolarMass = (substance) => {
+    let mass = masses.get(substance);
+    if (mass === undefined) masses.set(substance, (mass = ctx.molarMass(substance)));
+    return mass;
+  };
   const sets = new Map<string, SetInfo>();
   /** `key`: the set's pks joined (a parameter value has it already); the set of an arm (intervention pks belong to one study). */
   const setInfo = (pks: readonly number[], known?: string): SetInfo => {
@@ -252,10 +273,10 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     b.outputPk = o.pk;
     b.substance = o.substance;
     b.tissue = o.tissue;
-    b.molarMass = ctx.molarMass(o.substance);
+    b.molarMass = molarMass(o.substance);
     b.bodyWeightKg = p.bodyWeightKg;
     b.measurementType = o.measurement_type;
-    const placed = placeOutput(ctx, p, info, b, place(b, o, info));
+    const placed = placeOutput(molarMass, p, info, b, place(b, o, info));
     if (typeof placed === 'string') unplaced({ record: 'output', pk: o.pk, reason: placed });
     else samples.push(placed);
   }
@@ -274,17 +295,17 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     b.outputPk = null;
     b.substance = substance;
     b.tissue = member?.tissue ?? tc.tissue_label ?? tc.tissue;
-    b.molarMass = ctx.molarMass(substance);
+    b.molarMass = molarMass(substance);
     b.bodyWeightKg = ctx.bodyWeightKg(tc);
     b.measurementType = 'concentration';
-    const placed = placeTimecourse(ctx, tc, info, b, place(b, tc, info));
+    const placed = placeTimecourse(molarMass, tc, info, b, place(b, tc, info));
     if (typeof placed === 'string') unplaced({ record: 'timecourse', pk: tc.subset_pk, reason: placed });
     else samples.push(placed);
   }
   for (const d of ctx.tables.interventions) {
     if (!d.normed || d.measurement_type !== 'dosing') continue;
-    const molarMass = ctx.molarMass(d.substance);
-    const amount = doseAmount(d, molarMass);
+    const mass = molarMass(d.substance);
+    const amount = doseAmount(d, mass);
     if (amount === null) {
       const v = centre(d);
       unplaced({ record: 'dosing', pk: d.pk, reason: v === null || !(v > 0) ? REASONS.value : REASONS.unit });
@@ -292,7 +313,7 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     }
     const b: Base = {
       record: 'dosing', pk: d.pk, study_sid: d.study_sid, study_name: d.study_name, subject: null, subsetPk: null, outputPk: null, substance: d.substance,
-      tissue: null, molarMass, bodyWeightKg: null, measurementType: 'dosing', population: '', arm: `dose ${d.pk}`,
+      tissue: null, molarMass: mass, bodyWeightKg: null, measurementType: 'dosing', population: '', arm: `dose ${d.pk}`,
     };
     const s = sample(b, 'dose', null, d.route, d.application ?? '', 'dose', amount.value, amount.perKg ? GRAM_PER_KG : GRAM);
     s.interventionPk = d.pk;
@@ -315,8 +336,8 @@ function doseOf(info: SetInfo, substance: string | null): InterventionRecord | n
 }
 
 /** A dose in grams for a subject: per-kg doses with the body weight; a reason when it cannot be. */
-function gramsFor(ctx: QaContext, dose: InterventionRecord, weight: number | null): number | string {
-  const amount = doseAmount(dose, ctx.molarMass(dose.substance));
+function gramsFor(molarMass: MolarMass, dose: InterventionRecord, weight: number | null): number | string {
+  const amount = doseAmount(dose, molarMass(dose.substance));
   if (amount === null) return REASONS.unit;
   if (!amount.perKg) return amount.value;
   return weight !== null && weight > 0 ? amount.value * weight : REASONS.perKgDose;
@@ -325,7 +346,7 @@ function gramsFor(ctx: QaContext, dose: InterventionRecord, weight: number | nul
 const PLACEABLE: ReadonlySet<string> = new Set(['cmax', 'auc_end', 'auc_inf', 'concentration', 'clearance', 'clearance_renal', 'clearance_unbound',
   'clearance_intrinsic', 'clearance_intrinsic_unbound', 'vd', 'vd_ss', 'vd_unbound', 'thalf', 'mrt', 'kel', 'tmax']);
 
-function placeOutput(ctx: QaContext, p: ParameterValue, info: SetInfo, b: Base, dose: InterventionRecord | null | 'several'): RangeSample | string {
+function placeOutput(molarMass: MolarMass, p: ParameterValue, info: SetInfo, b: Base, dose: InterventionRecord | null | 'several'): RangeSample | string {
   const o: OutputRecord = p.output;
   const direct = DIRECT[o.measurement_type];
   const perDose = PER_DOSE[o.measurement_type];
@@ -346,13 +367,13 @@ function placeOutput(ctx: QaContext, p: ParameterValue, info: SetInfo, b: Base, 
     return sample(b, o.measurement_type, null, dose?.route ?? p.route, extra, direct, value, unit);
   }
   if (dose === null) return REASONS.dose;
-  const grams = gramsFor(ctx, dose, p.bodyWeightKg);
+  const grams = gramsFor(molarMass, dose, p.bodyWeightKg);
   if (typeof grams === 'string') return grams;
   const extra = o.measurement_type === 'auc_end' ? intervalBin(o.time, o.time_unit) : '';
-  return sample(b, o.measurement_type, dose, dose.route, extra, perDose, p.value / grams, `${p.unit} / gram`);
+  return sample(b, o.measurement_type, dose, dose.route, extra, perDose, p.value / grams, perGram(p.unit));
 }
 
-function placeTimecourse(ctx: QaContext, tc: TimecourseRecord, info: SetInfo, b: Base, dose: InterventionRecord | null | 'several'): RangeSample | string {
+function placeTimecourse(molarMass: MolarMass, tc: TimecourseRecord, info: SetInfo, b: Base, dose: InterventionRecord | null | 'several'): RangeSample | string {
   const values = concentrationSeries(tc)?.values ?? [];
   // The highest positive point in one pass; the sorted list only for the median level of an undosed set.
   let highest = 0;
@@ -365,7 +386,7 @@ function placeTimecourse(ctx: QaContext, tc: TimecourseRecord, info: SetInfo, b:
     return sample(b, 'level', null, null, '', 'cmax', positive[positive.length >> 1] * canonical.factor, canonical.unit);
   }
   if (dose === null || dose === 'several') return REASONS.dose;
-  const grams = gramsFor(ctx, dose, b.bodyWeightKg);
+  const grams = gramsFor(molarMass, dose, b.bodyWeightKg);
   if (typeof grams === 'string') return grams;
-  return sample(b, 'cmax', dose, dose.route, '', 'cmax', (highest * canonical.factor) / grams, `${canonical.unit} / gram`);
+  return sample(b, 'cmax', dose, dose.route, '', 'cmax', (highest * canonical.factor) / grams, perGram(canonical.unit));
 }
