@@ -60,8 +60,16 @@ const PER_KG = ' / kilogram';
 /** By unit, target unit and molar mass (nested: no key string per value). */
 const factors = new Map<string, Map<string, Map<number | null, number | null>>>();
 
-/** The conversion factor, or null when the units do not convert; cached, because a failed mathjs conversion costs ~1 ms. */
+/**
+ * The conversion factor, or null when the units do not convert; cached. A conversion that needs no molar mass
+ * gives the same factor with any (convert.ts: no [substance] exponent), so it is computed once, not per substance.
+ */
 function factorOrNull(from: string, to: string, molarMass: number | null): number | null {
+  const plain = factorFor(from, to, null);
+  return plain !== null || molarMass === null ? plain : factorFor(from, to, molarMass);
+}
+
+function factorFor(from: string, to: string, molarMass: number | null): number | null {
   let byTo = factors.get(from);
   if (!byTo) factors.set(from, (byTo = new Map()));
   let byMass = byTo.get(to);
