@@ -24,15 +24,21 @@ export const HEALTHY = 'healthy';
 
 const UNKNOWN = new Set(['', 'nr', 'na', 'n', 'none', 'null', 'healthy']);
 
+/** Whether a characteristic can mark a population (most, age, weight, sex, cannot). */
+export function marksPopulation(c: Pick<CharacteristicaRecord, 'measurement_type'>): boolean {
+  const type = c.measurement_type;
+  return type === 'disease' || type === 'healthy' || type === 'pregnant' || type.includes('genotype') || type.includes('phenotype');
+}
+
 /** The marks of the subject's characteristica (sorted, unique). */
 export function characteristicaMarks(characteristica: readonly CharacteristicaRecord[]): string[] {
   const marks = new Set<string>();
   let unhealthy = false;
   for (const c of characteristica) {
+    // The type first: most characteristica mark nothing, and need no normalised choice.
+    if (!marksPopulation(c)) continue;
     const type = c.measurement_type;
-    // The type first: most characteristica (age, weight, sex) mark nothing, and need no normalised choice.
     const variant = type.includes('genotype') || type.includes('phenotype');
-    if (!variant && type !== 'disease' && type !== 'healthy' && type !== 'pregnant') continue;
     const choice = (c.choice ?? '').trim().toLowerCase();
     if (type === 'disease' && !UNKNOWN.has(choice)) marks.add(`disease:${choice}`);
     else if (type === 'healthy' && choice === 'n') unhealthy = true;

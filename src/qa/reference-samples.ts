@@ -24,7 +24,7 @@ import type { QaContext } from './context.js';
 import type { RecordKind } from './coverage.js';
 import { concentrationSeries } from './input-checks.js';
 import { canonicalUnit, type ParameterValue } from './parameters.js';
-import { characteristicaMarks, coMedication, HEALTHY, populationLabel } from './population.js';
+import { characteristicaMarks, coMedication, HEALTHY, marksPopulation, populationLabel } from './population.js';
 import type { ReportedParameter } from './tolerances.js';
 
 /** The molar mass of a substance (g/mol), cached per run. */
@@ -232,7 +232,12 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
       const individual = r.individual_pk === null ? undefined : ctx.dataset.individual(r.individual_pk);
       const groupPk = r.group_pk ?? individual?.group_pk ?? null;
       const group = groupPk === null ? undefined : ctx.dataset.group(groupPk);
-      m = characteristicaMarks([...(individual?.characteristica ?? []), ...(group?.characteristica ?? [])]);
+      const own = individual?.characteristica ?? [];
+      // An individual whose own characteristica mark nothing has its group's marks (the common case: age, weight, sex).
+      m =
+        individual && groupPk !== null && !own.some(marksPopulation)
+          ? subjectMarks({ group_pk: groupPk, individual_pk: null })
+          : characteristicaMarks([...own, ...(group?.characteristica ?? [])]);
       marks.set(key, m);
     }
     return m;
