@@ -122,6 +122,8 @@ export function parameterValues(outputs: readonly OutputRecord[], helpers: Param
   const masses = new Map<string | null, number | null>();
   // Keyed by number: groups as pk, individuals as −pk − 1, none as NaN's stand-in below.
   const subjects = new Map<number, { label: string | null; weight: number | null }>();
+  // Match keys by study, subject, set, substance and tissue: one string per key, not per value (a key has ~5 values).
+  const keys = new Map<string, Map<number, Map<string, Map<string | null, Map<string | null, string>>>>>();
   const values: ParameterValue[] = [];
   for (const o of outputs) {
     if (!isSingleValue(o)) continue;
@@ -140,6 +142,16 @@ export function parameterValues(outputs: readonly OutputRecord[], helpers: Param
       subject = { label: subjectLabel(subjectOf(o)), weight: helpers.bodyWeightKg(o) };
       subjects.set(subjectKey, subject);
     }
+    let bySubject = keys.get(o.study_sid);
+    if (!bySubject) keys.set(o.study_sid, (bySubject = new Map()));
+    let bySet = bySubject.get(subjectKey);
+    if (!bySet) bySubject.set(subjectKey, (bySet = new Map()));
+    let bySubstance = bySet.get(interventions);
+    if (!bySubstance) bySet.set(interventions, (bySubstance = new Map()));
+    let byTissue = bySubstance.get(o.substance);
+    if (!byTissue) bySubstance.set(o.substance, (byTissue = new Map()));
+    let key = byTissue.get(o.tissue);
+    if (key === undefined) byTissue.set(o.tissue, (key = helpers.matchKey(o)));
     const canonical = o.unit ? canonicalUnit(o.unit, molarMass) : null;
     const factor = canonical === null ? null : canonical.factor;
     const value = representativeValue(o);
@@ -147,7 +159,7 @@ export function parameterValues(outputs: readonly OutputRecord[], helpers: Param
       output: o,
       source: o.calculated ? 'calculated' : 'reported',
       measurement_type: o.measurement_type,
-      key: helpers.matchKey(o),
+      key,
       subject: subject.label,
       interventions,
       substance: o.substance,
