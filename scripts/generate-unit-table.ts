@@ -57,6 +57,8 @@ const CURATOR_SPELLINGS = [
 const PINT_SPELLINGS = [
   // Per-kg doses as the QA's identities divide them (dose / body weight).
   'gram / kilogram',
+  // Normed concentration × a timecourse's time unit, as the QA composes an AUC unit.
+  ...['min', 'hr', 'h', 'hour', 'minute', 'day', 'd'].map((t) => `(gram / liter) * ${t}`),
   ...['second', 'minute', 'hour', 'hr', 'day', 'week'].map((t) => `1 / ${t}`),
   ...['gram', 'milligram', 'microgram', 'nanogram', 'mole', 'millimole', 'micromole', 'nanomole', 'IU'].flatMap((a) =>
     ['hour', 'minute'].flatMap((t) => [`${a} * ${t} / liter`, `${t} * ${a} / liter`, `${a} * ${t} / milliliter`]),
