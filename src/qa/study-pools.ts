@@ -94,8 +94,12 @@ function statistics(others: readonly StudyItem[]) {
   return { centre, s, rawCentre, sRaw, doseMedian, doseUnits };
 }
 
-/** Each item's deviation from the other arms of its pool; pools with fewer than MIN_ARMS arms give none. */
-export function poolDeviations(pool: readonly StudyItem[], minFactor = 1): Deviation[] {
+/**
+ * Each item's deviation from the other arms of its pool; pools with fewer than MIN_ARMS arms give none.
+ * With `wanted`, only the deviations of the items it accepts (the centre still counts every arm): an arm
+ * without a wanted item costs nothing.
+ */
+export function poolDeviations(pool: readonly StudyItem[], minFactor = 1, wanted?: (item: StudyItem) => boolean): Deviation[] {
   const byArm = new Map<string, StudyItem[]>();
   for (const item of pool) {
     const list = byArm.get(item.arm);
@@ -106,8 +110,10 @@ export function poolDeviations(pool: readonly StudyItem[], minFactor = 1): Devia
   const deviations: Deviation[] = [];
   const whole = byArm.size > LEAVE_OUT_ARMS ? statistics(pool) : null;
   for (const [arm, own] of byArm) {
+    if (wanted && !own.some(wanted)) continue;
     const { centre, s, rawCentre, sRaw, doseMedian, doseUnits } = whole ?? statistics(pool.filter((i) => i.arm !== arm));
     for (const item of own) {
+      if (wanted && !wanted(item)) continue;
       const sameUnit = item.dose !== null && doseUnits === item.dose.unit;
       const doseRatio = sameUnit ? doseMedian / item.dose!.value : null;
       deviations.push({

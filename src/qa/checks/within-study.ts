@@ -231,11 +231,12 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
     if (key === undefined) ids.set(i, (key = `${i.record}|${i.measure}|${i.output?.pk ?? ''}`));
     return key;
   };
+  const unplaced = (i: StudyItem) => !placed.has(id(i));
   const place = (pools: Iterable<StudyItem[]>, minFactor: number) => {
     for (const pool of pools) {
-      if (pool.every((i) => placed.has(id(i)))) continue;
+      if (!pool.some(unplaced)) continue;
       const levelled = pool[0].measure === 'curve' ? curveLevels(pool) : pool;
-      const fresh = poolDeviations(levelled, minFactor).filter((dev) => !placed.has(id(dev.item)));
+      const fresh = poolDeviations(levelled, minFactor, unplaced);
       for (const dev of fresh) {
         const list = byArm.get(dev.item.arm);
         if (list) list.push(dev);
