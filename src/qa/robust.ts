@@ -9,13 +9,25 @@
 /** 1.4826: the MAD of a normal sample times this estimates its standard deviation. */
 export const MAD_SCALE = 1.4826;
 
+/** Scratch space for the sorts below: medians are taken per arm left out of every pool, allocation-free. */
+let scratch = new Float64Array(256);
+
+/** Sorts the first n numbers of the scratch and returns their median; NaN for none. */
+function scratchMedian(n: number): number {
+  return medianOfSorted(n === 0 ? scratch.subarray(0, 0) : scratch.subarray(0, n).sort());
+}
+
+function reserve(n: number): void {
+  if (n > scratch.length) scratch = new Float64Array(Math.max(n, 2 * scratch.length));
+}
+
 /** The median of finite numbers; NaN for none. Does not modify its input. */
 export function median(values: readonly number[]): number {
-  // A typed copy sorts numerically without a comparator call per pair (the within-study pools call this per arm left out).
-  const sorted = new Float64Array(values.length);
+  // A typed array sorts numerically without a comparator call per pair.
+  reserve(values.length);
   let n = 0;
-  for (const v of values) if (Number.isFinite(v)) sorted[n++] = v;
-  return medianOfSorted(n === values.length ? sorted.sort() : sorted.subarray(0, n).sort());
+  for (const v of values) if (Number.isFinite(v)) scratch[n++] = v;
+  return scratchMedian(n);
 }
 
 /** The median of ascending finite numbers; NaN for none. */
@@ -28,9 +40,13 @@ export function medianOfSorted(sorted: ArrayLike<number>): number {
 
 /** MAD_SCALE · median(|x − centre|): a standard deviation that ignores outliers; NaN for none. */
 export function scaledMad(values: readonly number[], centre = median(values)): number {
-  const deviations = new Array<number>(values.length);
-  for (let k = 0; k < values.length; k++) deviations[k] = Math.abs(values[k] - centre);
-  return MAD_SCALE * median(deviations);
+  reserve(values.length);
+  let n = 0;
+  for (const v of values) {
+    const d = Math.abs(v - centre);
+    if (Number.isFinite(d)) scratch[n++] = d;
+  }
+  return MAD_SCALE * scratchMedian(n);
 }
 
 /** Log-linear interpolation of a positive profile (times ascending) at t; null outside its range or across a non-positive point. */
