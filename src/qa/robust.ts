@@ -9,9 +9,29 @@
 /** 1.4826: the MAD of a normal sample times this estimates its standard deviation. */
 export const MAD_SCALE = 1.4826;
 
+/** Scratch space for the sorts below: medians are taken per arm left out of every pool, allocation-free. */
+let scratch = new Float64Array(256);
+
+/** Sorts the first n numbers of the scratch and returns their median; NaN for none. */
+function scratchMedian(n: number): number {
+  return medianOfSorted(n === 0 ? scratch.subarray(0, 0) : scratch.subarray(0, n).sort());
+}
+
+function reserve(n: number): void {
+  if (n > scratch.length) scratch = new Float64Array(Math.max(n, 2 * scratch.length));
+}
+
 /** The median of finite numbers; NaN for none. Does not modify its input. */
 export function median(values: readonly number[]): number {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  // A typed array sorts numerically without a comparator call per pair.
+  reserve(values.length);
+  let n = 0;
+  for (const v of values) if (Number.isFinite(v)) scratch[n++] = v;
+  return scratchMedian(n);
+}
+
+/** The median of ascending finite numbers; NaN for none. */
+export function medianOfSorted(sorted: ArrayLike<number>): number {
   const n = sorted.length;
   if (n === 0) return NaN;
   const mid = n >> 1;
@@ -20,7 +40,13 @@ export function median(values: readonly number[]): number {
 
 /** MAD_SCALE · median(|x − centre|): a standard deviation that ignores outliers; NaN for none. */
 export function scaledMad(values: readonly number[], centre = median(values)): number {
-  return MAD_SCALE * median(values.map((v) => Math.abs(v - centre)));
+  reserve(values.length);
+  let n = 0;
+  for (const v of values) {
+    const d = Math.abs(v - centre);
+    if (Number.isFinite(d)) scratch[n++] = d;
+  }
+  return MAD_SCALE * scratchMedian(n);
 }
 
 /** Log-linear interpolation of a positive profile (times ascending) at t; null outside its range or across a non-positive point. */

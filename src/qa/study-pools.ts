@@ -79,23 +79,40 @@ export function curveLevels(curves: readonly StudyItem[]): StudyItem[] {
   return levelled;
 }
 
-/** Centre and spread of the logs, raw logs and doses of some items (see poolDeviations). */
-function statistics(others: readonly StudyItem[]) {
-  const logs = others.map((i) => i.log);
+/** Centre and spread of the logs, raw logs and doses of the items of a pool not of arm `leftOut` (see poolDeviations). */
+function statistics(pool: readonly StudyItem[], leftOut: string | null) {
+  const logs: number[] = [];
+  const raws: number[] = [];
+  const doses: number[] = [];
+  let rawComplete = true;
+  // The others' one dose unit (null: none, or several); undefined before the first.
+  let unit: string | null | undefined;
+  for (const i of pool) {
+    if (i.arm === leftOut) continue;
+    logs.push(i.log);
+    if (i.rawLog === null) rawComplete = false;
+    else raws.push(i.rawLog);
+    const u = i.dose?.unit ?? null;
+    if (unit === undefined) unit = u;
+    else if (u !== unit) unit = null;
+    if (i.dose) doses.push(i.dose.value);
+  }
   const centre = median(logs);
   const s = Math.max(scaledMad(logs, centre), SPREAD_FLOOR);
-  const raws = others.map((i) => i.rawLog);
-  const rawComplete = raws.every((r): r is number => r !== null);
-  const rawCentre = rawComplete ? median(raws as number[]) : NaN;
-  const sRaw = rawComplete ? Math.max(scaledMad(raws as number[], rawCentre), SPREAD_FLOOR) : null;
-  const units = new Set(others.map((i) => i.dose?.unit ?? null));
-  const doseUnits = units.size === 1 ? [...units][0] : null;
-  const doseMedian = doseUnits === null ? NaN : median(others.map((i) => i.dose!.value));
+  const rawCentre = rawComplete ? median(raws) : NaN;
+  const sRaw = rawComplete ? Math.max(scaledMad(raws, rawCentre), SPREAD_FLOOR) : null;
+  const doseUnits = unit ?? null;
+  // With one unit every other arm has a dose: `doses` holds them all.
+  const doseMedian = doseUnits === null ? NaN : median(doses);
   return { centre, s, rawCentre, sRaw, doseMedian, doseUnits };
 }
 
-/** Each item's deviation from the other arms of its pool; pools with fewer than MIN_ARMS arms give none. */
-export function poolDeviations(pool: readonly StudyItem[], minFactor = 1): Deviation[] {
+/**
+ * Each item's deviation from the other arms of its pool; pools with fewer than MIN_ARMS arms give none.
+ * With `wanted`, only the deviations of the items it accepts (the centre still counts every arm): an arm
+ * without a wanted item costs nothing.
+ */
+export function poolDeviations(pool: readonly StudyItem[], minFactor = 1, wanted?: (item: StudyItem) => boolean): Deviation[] {
   const byArm = new Map<string, StudyItem[]>();
   for (const item of pool) {
     const list = byArm.get(item.arm);
@@ -104,10 +121,12 @@ export function poolDeviations(pool: readonly StudyItem[], minFactor = 1): Devia
   }
   if (byArm.size < MIN_ARMS) return [];
   const deviations: Deviation[] = [];
-  const whole = byArm.size > LEAVE_OUT_ARMS ? statistics(pool) : null;
+  const whole = byArm.size > LEAVE_OUT_ARMS ? statistics(pool, null) : null;
   for (const [arm, own] of byArm) {
-    const { centre, s, rawCentre, sRaw, doseMedian, doseUnits } = whole ?? statistics(pool.filter((i) => i.arm !== arm));
+    if (wanted && !own.some(wanted)) continue;
+    const { centre, s, rawCentre, sRaw, doseMedian, doseUnits } = whole ?? statistics(pool, arm);
     for (const item of own) {
+      if (wanted && !wanted(item)) continue;
       const sameUnit = item.dose !== null && doseUnits === item.dose.unit;
       const doseRatio = sameUnit ? doseMedian / item.dose!.value : null;
       deviations.push({

@@ -84,7 +84,32 @@ export function gridShare(times: readonly number[], grid: readonly number[], tol
   if (times.length === 0) return 0;
   let hits = 0;
   for (const t of times) {
-    if (grid.some((g) => Math.abs(g - t) <= Math.max(tolerance * Math.max(g, t), absolute))) hits++;
+    for (const g of grid) {
+      if (Math.abs(g - t) <= Math.max(tolerance * Math.max(g, t), absolute)) {
+        hits++;
+        break;
+      }
+    }
+  }
+  return hits / times.length;
+}
+
+/**
+ * gridShare for an ascending grid of positive times: the scan of the grid stops once its times lie beyond any
+ * tolerance of t (g > (t + absolute) / (1 − tolerance), with a 1 % margin: the same hits, fewer comparisons).
+ */
+function gridShareAscending(times: readonly number[], grid: readonly number[]): number {
+  if (times.length === 0) return 0;
+  let hits = 0;
+  for (const t of times) {
+    const beyond = ((t + MINUTE) / (1 - GRID_TOLERANCE)) * 1.01;
+    for (const g of grid) {
+      if (g > beyond) break;
+      if (Math.abs(g - t) <= Math.max(GRID_TOLERANCE * Math.max(g, t), MINUTE)) {
+        hits++;
+        break;
+      }
+    }
   }
   return hits / times.length;
 }
@@ -172,10 +197,11 @@ export function siblingGridFindings(grids: readonly Grid[]): Finding[] {
   const findings: Finding[] = [];
   for (const g of grids) {
     const siblings = grids.slice(0, MAX_SIBLINGS + 1).filter((s) => s !== g);
-    const own = siblings.filter((s) => gridShare(g.times, s.times) >= GRID_MATCH).length;
+    const shares = siblings.map((s) => gridShareAscending(g.times, s.times));
+    const own = shares.filter((share) => share >= GRID_MATCH).length;
     for (const factor of [60, 1 / 60]) {
       const scaled = g.times.map((t) => t / factor);
-      const matching = siblings.filter((s) => gridShare(scaled, s.times) >= GRID_MATCH && gridShare(g.times, s.times) < 0.5);
+      const matching = siblings.filter((s, k) => shares[k] < 0.5 && gridShareAscending(scaled, s.times) >= GRID_MATCH);
       if (matching.length === 0 || matching.length <= own) continue;
       // One sibling in mirror image: no majority tells which of the two is right, only an implausible window.
       if (siblings.length === 1 && !(factor > 1 && implausibleWindow(g.times))) continue;

@@ -220,6 +220,24 @@ function groupBy(items: readonly StudyItem[], key: (item: StudyItem) => string):
   return map;
 }
 
+/** The items of one base by kind and wider condition of `tier`, in order of first appearance (no key text built per item). */
+function widerPools(items: readonly StudyItem[], tier: number): StudyItem[][] {
+  const pools: StudyItem[][] = [];
+  const groups = new Map<string, StudyItem[]>();
+  const individuals = new Map<string, StudyItem[]>();
+  for (const item of items) {
+    const map = item.kind === 'group' ? groups : individuals;
+    const list = map.get(item.wider[tier]);
+    if (list) list.push(item);
+    else {
+      const pool = [item];
+      map.set(item.wider[tier], pool);
+      pools.push(pool);
+    }
+  }
+  return pools;
+}
+
 /** Every deviation of the context, by arm: from the strict pool, else (too few arms there) from the first wider one that has enough. */
 export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
   const items = studyItems(ctx);
@@ -231,11 +249,12 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
     if (key === undefined) ids.set(i, (key = `${i.record}|${i.measure}|${i.output?.pk ?? ''}`));
     return key;
   };
+  const unplaced = (i: StudyItem) => !placed.has(id(i));
   const place = (pools: Iterable<StudyItem[]>, minFactor: number) => {
     for (const pool of pools) {
-      if (pool.every((i) => placed.has(id(i)))) continue;
+      if (!pool.some(unplaced)) continue;
       const levelled = pool[0].measure === 'curve' ? curveLevels(pool) : pool;
-      const fresh = poolDeviations(levelled, minFactor).filter((dev) => !placed.has(id(dev.item)));
+      const fresh = poolDeviations(levelled, minFactor, unplaced);
       for (const dev of fresh) {
         const list = byArm.get(dev.item.arm);
         if (list) list.push(dev);
@@ -251,7 +270,7 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
     const needed = new Set<string>();
     for (const i of items) if (!placed.has(id(i))) needed.add(i.base);
     for (const base of needed) {
-      place(groupBy(byBase.get(base) as StudyItem[], (i) => `${i.kind}|${i.wider[tier]}`).values(), minFactor);
+      place(widerPools(byBase.get(base) as StudyItem[], tier), minFactor);
     }
   });
   return byArm;
