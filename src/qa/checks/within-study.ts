@@ -242,14 +242,23 @@ function widerPools(items: readonly StudyItem[], tier: number): StudyItem[][] {
 export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
   const items = studyItems(ctx);
   const byArm = new Map<string, Deviation[]>();
-  const placed = new Set<string>();
-  const ids = new Map<StudyItem, string>();
-  const id = (i: StudyItem) => {
-    let key = ids.get(i);
-    if (key === undefined) ids.set(i, (key = `${i.record}|${i.measure}|${i.output?.pk ?? ''}`));
-    return key;
+  // A record's measure (and output) is placed once, in its first pool that has enough arms; a levelled curve is a
+  // copy of its item, so placement goes by this key, numbered once per key (no text hashed per lookup).
+  const slots = new Map<string, number>();
+  const slotOfItem = new Map<StudyItem, number>();
+  const slot = (i: StudyItem) => {
+    let k = slotOfItem.get(i);
+    if (k === undefined) {
+      const key = `${i.record}|${i.measure}|${i.output?.pk ?? ''}`;
+      k = slots.get(key);
+      if (k === undefined) slots.set(key, (k = slots.size));
+      slotOfItem.set(i, k);
+    }
+    return k;
   };
-  const unplaced = (i: StudyItem) => !placed.has(id(i));
+  const itemSlots = items.map(slot);
+  const placed = new Uint8Array(slots.size);
+  const unplaced = (i: StudyItem) => placed[slot(i)] === 0;
   const place = (pools: Iterable<StudyItem[]>, minFactor: number) => {
     for (const pool of pools) {
       if (!pool.some(unplaced)) continue;
@@ -260,7 +269,7 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
         if (list) list.push(dev);
         else byArm.set(dev.item.arm, [dev]);
       }
-      for (const dev of fresh) placed.add(id(dev.item));
+      for (const dev of fresh) placed[slot(dev.item)] = 1;
     }
   };
   place(groupBy(items, (i) => i.pool).values(), 1);
@@ -268,7 +277,9 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
   const byBase = groupBy(items, (i) => i.base);
   WIDER_FACTORS.forEach((minFactor, tier) => {
     const needed = new Set<string>();
-    for (const i of items) if (!placed.has(id(i))) needed.add(i.base);
+    items.forEach((i, k) => {
+      if (placed[itemSlots[k]] === 0) needed.add(i.base);
+    });
     for (const base of needed) {
       place(widerPools(byBase.get(base) as StudyItem[], tier), minFactor);
     }
