@@ -192,11 +192,13 @@ export function* readRows<S extends CsvSpec>(
   // One view object serves every row: its properties are overwritten with the
   // current row's values. Builders copy what they keep, so reuse is safe, and
   // no object is allocated per row. Every property is created up front, in one
-  // order, so the object keeps one shape (fast property access).
+  // order, by Object.fromEntries, so the object keeps one shape with fast
+  // properties (made by keyed stores, `view[name] = null`, an object of more
+  // than a dozen properties becomes a hash table in V8).
   const names = fields.map((field) => field.name);
-  const view: Record<string, unknown> = {};
-  for (const name of names) view[name] = null;
-  for (const name of Object.keys(spec.optional ?? {})) view[name] ??= null;
+  const view: Record<string, unknown> = Object.fromEntries(
+    [...Object.keys(spec.columns), ...Object.keys(spec.optional ?? {})].map((name) => [name, null]),
+  );
   const width = header.length;
   const count = fields.length;
   rows: while (scanner.next()) {
@@ -328,6 +330,13 @@ function integer(raw: string): number | null {
   return n;
 }
 
+/** A key column: `nan`, which `integer` reads as a missing value, is as bad as an empty cell. */
+function requiredInteger(raw: string): number {
+  const n = integer(required(raw));
+  if (n === null) throw new Error(`not an integer: ${quoted(raw)}`);
+  return n;
+}
+
 function boolean(raw: string): boolean {
   if (raw === 'True') return true;
   if (raw === 'False') return false;
@@ -351,7 +360,7 @@ const STRING_LIST_START = /^\[(?:'|"|None[,\]])/;
 const PARSERS: { [K in ColumnKind]: (raw: string) => KindValue[K] } = {
   str: required,
   'str?': (raw) => (raw === '' ? null : raw),
-  int: (raw) => integer(required(raw))!,
+  int: requiredInteger,
   'int?': integer,
   'nint?': integer,
   'float?': number,
