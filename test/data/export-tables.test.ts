@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ProblemLog, type Parsed } from '../../src/data/export/cells.js';
-import type { OUTPUTS } from '../../src/data/export/columns.js';
+import { ProblemLog } from '../../src/data/export/cells.js';
+import { OUTPUTS, rowCells, type SpecRow } from '../../src/data/export/columns.js';
 import { buildOutputs, OUTPUT_OWN_FIELDS } from '../../src/data/export/tables.js';
 
-type OutputRow = Parsed<typeof OUTPUTS>['row'];
+type OutputRow = SpecRow<typeof OUTPUTS>;
+
+/** Rows given by column name, as the reader hands them to the builders. */
+const parsed = (rows: { line: number; row: OutputRow }[]) => rows.map(({ line, row }) => ({ line, row: rowCells(OUTPUTS, row) }));
 
 const ROW: OutputRow = {
   study_name: 'S',
@@ -52,7 +55,7 @@ describe('buildOutputs', () => {
       // An individual's output for individual_pk (a group's output has none, and exactly one must be set).
       const first: OutputRow = field === 'individual_pk' ? { ...ROW, group_pk: null, individual_pk: 5 } : ROW;
       const changed = { ...first, intervention_pk: 3, [field]: other(first[field]) } as OutputRow;
-      const outputs = buildOutputs([{ line: 2, row: first }, { line: 3, row: changed }], log);
+      const outputs = buildOutputs(parsed([{ line: 2, row: first }, { line: 3, row: changed }]), log);
       expect(outputs).toHaveLength(1);
       expect(outputs[0].intervention_pks).toEqual([2]);
       expect(log.problems).toEqual([
@@ -71,7 +74,7 @@ describe('buildOutputs', () => {
       fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 4 }), fc.option(fc.integer({ min: 1, max: 9 }), { nil: null })), { minLength: 1, maxLength: 30 }), (pairs) => {
         const log = new ProblemLog('zip', false);
         const rows = pairs.map(([pk, intervention], i) => ({ line: i + 2, row: { ...ROW, output_pk: pk, intervention_pk: intervention } as OutputRow }));
-        const outputs = buildOutputs(rows, log);
+        const outputs = buildOutputs(parsed(rows), log);
         expect(log.count).toBe(0);
         expect(outputs.map((o) => o.pk)).toEqual([...new Set(pairs.map(([pk]) => pk))]);
         for (const output of outputs) {
