@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { ExportError, ProblemLog } from '../../src/data/export/cells.js';
-import { readOutputs, readOutputsInWorker } from '../../src/data/export/outputs-thread.js';
+import { readOutputs, readOutputsInWorker, useWorker, WORKER_MIN_BYTES } from '../../src/data/export/outputs-thread.js';
 import { readExport, type ReadExportOptions } from '../../src/data/export/read.js';
 import { openZip } from '../../src/data/export/zip.js';
 import { PROJECT_ROOT } from '../helpers/shared.js';
@@ -57,6 +58,20 @@ function edited(lines: string[], edits: [number, Edit][]): Uint8Array {
   }
   return bytes;
 }
+
+describe('useWorker', () => {
+  it('keeps small members and the first large auto read on the calling thread', () => {
+    const large = WORKER_MIN_BYTES;
+    expect([useWorker('always', 10), useWorker(true, 10), useWorker(true, large), useWorker(false, large)]).toEqual([true, false, true, false]);
+    expect(useWorker('auto', large - 1)).toBe(false);
+    // The first large read of the process runs cold code in a new worker for little gain; later ones use it if a core is idle.
+    const idleCore = () => availableParallelism() > 1 && loadavg()[0] < availableParallelism() - 1;
+    expect(useWorker('auto', large)).toBe(false);
+    const second = useWorker('auto', large);
+    // The load average may cross the bound between the two looks; only a clear case is asserted.
+    if (Math.abs(loadavg()[0] - (availableParallelism() - 1)) > 0.5) expect(second).toBe(idleCore());
+  });
+});
 
 describe('readOutputsInWorker', () => {
   it('reads the records and problems that the calling thread reads', async () => {

@@ -9,6 +9,7 @@
  * a worker cannot be started, or dies before answering, the caller is told
  * (`WorkerUnavailableError`) and reads outputs.csv itself.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
 import type { OutputRecord } from '../model.js';
 import { decodeMember, ExportError, ProblemLog, readRows, type ExportProblem } from './cells.js';
@@ -27,6 +28,36 @@ export interface OutputsPart {
 /** Reads outputs.csv into records, its problems into `log`: what either thread runs. */
 export function readOutputs(member: StoredMember, log: ProblemLog, archive: string): OutputRecord[] {
   return buildOutputs(readRows(OUTPUTS, decodeMember(inflateStored(member, archive)), log, archive), log);
+}
+
+/** Where a read types outputs.csv: see `ReadExportOptions.worker`. */
+export type WorkerChoice = 'auto' | boolean | 'always';
+
+/**
+ * The size of outputs.csv from which a worker reads it (with `'auto'` or
+ * `true`): starting a worker costs some 30 ms, and typing this many bytes
+ * takes longer.
+ */
+export const WORKER_MIN_BYTES = 4 * 1024 ** 2;
+
+/** Reads of an outputs.csv of WORKER_MIN_BYTES or more that asked `'auto'`, in this process. */
+let largeAutoReads = 0;
+
+/**
+ * Whether a read of an outputs.csv of `size` bytes should use a worker (see
+ * `ReadExportOptions.worker`). `'auto'` also asks for a core that looks idle
+ * (a load average below the cores less one): reading on two threads costs
+ * a quarter more CPU time in all (the columns cross, and each heap collects
+ * its own garbage), which only pays back as a shorter read when the second
+ * thread has a core of its own.
+ */
+export function useWorker(choice: WorkerChoice, size: number): boolean {
+  if (choice === 'always') return true;
+  if (choice === false || size < WORKER_MIN_BYTES) return false;
+  if (choice === true) return true;
+  if (largeAutoReads++ === 0) return false;
+  const cores = availableParallelism();
+  return cores > 1 && loadavg()[0] < cores - 1;
 }
 
 interface Job {

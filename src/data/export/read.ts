@@ -15,13 +15,14 @@ import type { DatasetTables, OutputRecord } from '../model.js';
 import { decodeMember, DEFAULT_MAX_PROBLEMS, ExportError, ProblemLog, readRows, type ExportProblem } from './cells.js';
 import { EXPORT_CSVS, GROUPS, INDIVIDUALS, INTERVENTIONS, OUTPUTS, SCATTERS, STUDIES, TIMECOURSES } from './columns.js';
 import type { CsvSpec } from './columns.js';
-import { readOutputs, readOutputsInWorker, WorkerUnavailableError } from './outputs-thread.js';
+import { readOutputs, readOutputsInWorker, useWorker, WorkerUnavailableError, type WorkerChoice } from './outputs-thread.js';
 import { buildScatters, buildTerms, buildTimecourses, linkTimecourseOutputs } from './subsets.js';
 import { buildGroups, buildIndividuals, buildInterventions, buildStudies } from './tables.js';
 import { DEFAULT_ZIP_LIMITS, openZip, type ZipLimits, type ZipMembers } from './zip.js';
 
 export { DEFAULT_MAX_PROBLEMS, ExportError, formatProblem, type ExportProblem } from './cells.js';
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip.js';
+export { WORKER_MIN_BYTES, type WorkerChoice } from './outputs-thread.js';
 
 export interface ReadExportOptions {
   /** Throw an ExportError at the first malformed row instead of skipping it. */
@@ -33,20 +34,20 @@ export interface ReadExportOptions {
   /** Problems kept in `problems` (default DEFAULT_MAX_PROBLEMS, 1000); `problemCount` counts them all. */
   maxProblems?: number;
   /**
-   * Read outputs.csv in a worker thread, in parallel with the other members:
-   * `true` when it is large enough for that to pay (WORKER_MIN_BYTES),
-   * `'always'` whatever its size, `false` (the default) never. A strict read
+   * Where outputs.csv (two thirds of an export) is read. `'auto'` (the
+   * default): in a worker thread, in parallel with the other members, where
+   * that pays: an outputs.csv of at least WORKER_MIN_BYTES, a core that looks
+   * idle, and an earlier read of such an export in this process. The first
+   * read stays on the calling thread, because a new worker's code runs cold:
+   * on a one-shot read (the CLI) it costs more CPU time and memory than
+   * reading in parallel saves. `true`: in a worker whenever outputs.csv is
+   * that large; `'always'`: whatever its size; `false`: never. A strict read
    * stays on the calling thread (it stops at the first problem in file
-   * order); so does one where no worker can be started. The result is the same.
+   * order), and so does one where no worker can be started. The result is
+   * the same either way.
    */
-  worker?: boolean | 'always';
+  worker?: WorkerChoice;
 }
-
-/**
- * The size of outputs.csv from which a worker reads it: starting a worker
- * takes some 30 ms of its own, and typing this many bytes takes longer.
- */
-export const WORKER_MIN_BYTES = 4 * 1024 ** 2;
 
 export interface ExportReadResult {
   tables: DatasetTables;
@@ -78,8 +79,7 @@ export async function readExport(source: string | Uint8Array, options: ReadExpor
   const maxProblems = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
   const log = new ProblemLog(archive, strict, maxProblems);
   const outputsMember = members.stored(OUTPUTS.file);
-  const worker = options.worker ?? false;
-  const threaded = !strict && (worker === 'always' || (worker && outputsMember.size >= WORKER_MIN_BYTES));
+  const threaded = !strict && useWorker(options.worker ?? 'auto', outputsMember.size);
   if (!threaded) {
     const outputs = readOutputs(outputsMember, log, archive);
     return { tables: withOutputs(readOthers(members, log, archive), outputs), problems: log.problems, problemCount: log.count };
