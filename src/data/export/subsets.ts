@@ -122,7 +122,13 @@ export function buildTerms(
   timecourses: readonly TimecourseRecord[],
   scatters: readonly ScatterRecord[],
 ): TermRecord[] {
-  const outputByPk = new Map(outputs.map((o) => [o.pk, o]));
+  // The first member output of each subset, found in one pass over the outputs (the last of a repeated pk).
+  const firstMembers = [
+    ...timecourses.map((tc) => tc.output_pk[0]),
+    ...scatters.flatMap((scatter) => [scatter.x, scatter.y].map(({ outputs_pk: pks }) => (Array.isArray(pks) ? pks[0] : pks))),
+  ];
+  const outputByPk = new Map<unknown, OutputRecord | undefined>(firstMembers.map((pk) => [pk, undefined]));
+  for (const output of outputs) if (outputByPk.has(output.pk)) outputByPk.set(output.pk, output);
   const terms = new Map<string, TermRecord>();
   const add = (fields: Record<string, unknown>, memberPk: unknown) => {
     const output = typeof memberPk === 'number' ? outputByPk.get(memberPk) : undefined;

@@ -336,8 +336,10 @@ export function buildOutputs(rows: Iterable<Parsed<typeof OUTPUTS>>, log: Proble
       subset_pk: null,
     });
   }
+  // Sets, ascending; rows mostly come in that order already, which one look tells.
   for (const output of outputs) {
-    if (output.intervention_pks.length > 1) output.intervention_pks = [...new Set(output.intervention_pks)].sort((a, b) => a - b);
+    const pks = output.intervention_pks;
+    if (pks.length > 1 && !pks.every((pk, k) => k === 0 || pks[k - 1] < pk)) output.intervention_pks = [...new Set(pks)].sort((a, b) => a - b);
   }
   return outputs;
 }
