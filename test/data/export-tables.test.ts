@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProblemLog } from '../../src/data/export/cells.js';
 import { OUTPUTS, rowCells, type SpecRow } from '../../src/data/export/columns.js';
-import { buildOutputs, OUTPUT_OWN_FIELDS } from '../../src/data/export/tables.js';
+import { OUTPUT_OWN_FIELDS } from '../../src/data/export/output-columns.js';
+import { buildOutputs } from '../../src/data/export/tables.js';
 
 type OutputRow = SpecRow<typeof OUTPUTS>;
 
