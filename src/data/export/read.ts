@@ -4,7 +4,9 @@
  * Each member is inflated and decoded whole (the largest, outputs.csv, is
  * 13 MB), one member at a time, then its rows are parsed one at a time into
  * records, so that only the records stay in memory: loading the shared export
- * peaks at about 250 MB RSS in a fresh process (bench/export.bench.ts).
+ * peaks at about 220 MB RSS in a fresh process (bench/export.bench.ts).
+ * outputs.csv may be read by a worker thread meanwhile (./outputs-thread.ts,
+ * `ReadExportOptions.worker`).
  *
  * Bounded for hostile archives: the zip limits of ./zip.ts (entries, bytes
  * per member and in total, checked before and while inflating) and at most
