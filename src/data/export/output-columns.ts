@@ -84,30 +84,30 @@ export interface OutputColumns {
   numbers: Float64Array[];
   /** By STRING_FIELDS. */
   stringIds: Int32Array[];
-  /** Each distinct string of a column once. */
+  /** Each distinct string once. */
   strings: string[];
   /** The `intervention_pks` of output k are `interventions[offsets[k]]` up to `interventions[offsets[k + 1]]`. */
   interventions: Float64Array;
   offsets: Int32Array;
 }
 
-/** The distinct strings of one column and their indexes, with the last one at hand (a study's outputs repeat theirs). */
-class StringColumn {
+/** The distinct strings of the string columns and their indexes, with each column's last one at hand (a study's outputs repeat theirs). */
+class StringTable {
   readonly strings: string[] = [];
   private readonly index = new Map<string, number>();
-  private last: string | null = null;
-  private lastId = -1;
+  private readonly last: (string | null)[] = STRING_FIELDS.map(() => null);
+  private readonly lastId = new Int32Array(STRING_FIELDS.length);
 
-  idOf(value: string | null): number {
+  idOf(field: number, value: string | null): number {
     if (value === null) return -1;
-    if (value === this.last) return this.lastId;
+    if (value === this.last[field]) return this.lastId[field];
     let id = this.index.get(value);
     if (id === undefined) {
       id = this.strings.push(value) - 1;
       this.index.set(value, id);
     }
-    this.last = value;
-    this.lastId = id;
+    this.last[field] = value;
+    this.lastId[field] = id;
     return id;
   }
 }
@@ -134,7 +134,7 @@ export class OutputCollector {
   /** The line of each output's first row, for the message about a row that contradicts it. */
   private lines = new Float64Array(this.capacity);
   private readonly more = new Map<number, number[]>();
-  private readonly strings = STRING_FIELDS.map(() => new StringColumn());
+  private readonly strings = new StringTable();
   private readonly indexOf = new Map<number, number>();
 
   constructor(private readonly log: ProblemLog) {}
@@ -170,28 +170,20 @@ export class OutputCollector {
   /** The columns of the rows added so far: views of the collector's arrays (take them once every row is in). */
   columns(): OutputColumns {
     const count = this.count;
+    const first = this.firstIntervention;
     // Sets, ascending; rows mostly come in that order already, which one look tells.
     const sets = new Map<number, number[]>();
     for (const [k, list] of this.more) sets.set(k, list.every((pk, j) => j === 0 || list[j - 1] < pk) ? list : [...new Set(list)].sort((a, b) => a - b));
     const offsets = new Int32Array(count + 1);
-    for (let k = 0; k < count; k++) offsets[k + 1] = offsets[k] + (sets.get(k)?.length ?? (Number.isNaN(this.firstIntervention[k]) ? 0 : 1));
+    for (let k = 0; k < count; k++) offsets[k + 1] = Number.isNaN(first[k]) ? 0 : 1;
+    for (const [k, set] of sets) offsets[k + 1] = set.length;
+    for (let k = 0; k < count; k++) offsets[k + 1] += offsets[k];
     const interventions = new Float64Array(offsets[count]);
-    for (let k = 0; k < count; k++) {
-      if (offsets[k + 1] === offsets[k]) continue;
-      const set = sets.get(k);
-      if (set === undefined) interventions[offsets[k]] = this.firstIntervention[k];
-      else interventions.set(set, offsets[k]);
-    }
-    // The columns' strings end to end: a column's indexes shift past the strings of the columns before it.
-    const strings: string[] = [];
-    const stringIds = this.stringIds.map((ids, f) => {
-      const shift = strings.length;
-      for (const value of this.strings[f].strings) strings.push(value);
-      if (shift > 0) for (let k = 0; k < count; k++) if (ids[k] >= 0) ids[k] += shift;
-      return ids.subarray(0, count);
-    });
-    const numbers = this.numbers.map((column) => column.subarray(0, count));
-    return { count, pk: this.pk.subarray(0, count), flags: this.flags.subarray(0, count), numbers, stringIds, strings, interventions, offsets };
+    for (let k = 0; k < count; k++) if (!Number.isNaN(first[k])) interventions[offsets[k]] = first[k];
+    for (const [k, set] of sets) interventions.set(set, offsets[k]);
+    const cut = <T extends Float64Array | Int32Array | Uint8Array>(column: T) => column.subarray(0, count) as T;
+    const { pk, flags, numbers, stringIds, strings } = this;
+    return { count, pk: cut(pk), flags: cut(flags), numbers: numbers.map(cut), stringIds: stringIds.map(cut), strings: strings.strings, interventions, offsets };
   }
 
   private append(line: number, pk: number, row: Cells<typeof OUTPUTS>): void {
@@ -218,18 +210,18 @@ export class OutputCollector {
     n[11][k] = O.cv(row) ?? NaN;
     const s = this.stringIds;
     const t = this.strings;
-    s[0][k] = t[0].idOf(O.study_sid(row));
-    s[1][k] = t[1].idOf(O.study_name(row));
-    s[2][k] = t[2].idOf(O.tissue(row));
-    s[3][k] = t[3].idOf(O.method(row));
-    s[4][k] = t[4].idOf(O.label(row));
-    s[5][k] = t[5].idOf(O.output_type(row));
-    s[6][k] = t[6].idOf(O.time_unit(row));
-    s[7][k] = t[7].idOf(O.measurement_type(row));
-    s[8][k] = t[8].idOf(O.calculation_type(row));
-    s[9][k] = t[9].idOf(O.choice(row));
-    s[10][k] = t[10].idOf(O.substance(row));
-    s[11][k] = t[11].idOf(O.unit(row));
+    s[0][k] = t.idOf(0, O.study_sid(row));
+    s[1][k] = t.idOf(1, O.study_name(row));
+    s[2][k] = t.idOf(2, O.tissue(row));
+    s[3][k] = t.idOf(3, O.method(row));
+    s[4][k] = t.idOf(4, O.label(row));
+    s[5][k] = t.idOf(5, O.output_type(row));
+    s[6][k] = t.idOf(6, O.time_unit(row));
+    s[7][k] = t.idOf(7, O.measurement_type(row));
+    s[8][k] = t.idOf(8, O.calculation_type(row));
+    s[9][k] = t.idOf(9, O.choice(row));
+    s[10][k] = t.idOf(10, O.substance(row));
+    s[11][k] = t.idOf(11, O.unit(row));
   }
 
   /**
@@ -272,7 +264,7 @@ export class OutputCollector {
 
   private text(f: number, k: number): string | null {
     const id = this.stringIds[f][k];
-    return id < 0 ? null : this.strings[f].strings[id];
+    return id < 0 ? null : this.strings.strings[id];
   }
 
   /** Output k's own fields as a record (no interventions), to name the field a row contradicts. */
