@@ -352,8 +352,10 @@ export function outputsFromColumns(columns: OutputColumns): OutputRecord[] {
   const text = (f: number, k: number) => (stringIds[f][k] < 0 ? null : strings[stringIds[f][k]]);
   const records: OutputRecord[] = new Array(count);
   for (let k = 0; k < count; k++) {
-    const intervention_pks: number[] = [];
-    for (let j = offsets[k]; j < offsets[k + 1]; j++) intervention_pks.push(interventions[j]);
+    const from = offsets[k];
+    const to = offsets[k + 1];
+    // Literals for the common sizes: an array grown by push from [] reserves room for 17 elements.
+    const intervention_pks = to === from ? [] : to === from + 1 ? [interventions[from]] : Array.from(interventions.subarray(from, to));
     records[k] = outputRecord(columns, k, intervention_pks, text);
   }
   return records;
