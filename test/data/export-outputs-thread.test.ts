@@ -109,6 +109,13 @@ describe('readExport with outputs.csv in a worker', () => {
     );
   });
 
+  it('reads in parallel: concurrent reads each get a worker, and give what one thread gives', async () => {
+    const zip = zipSync(fixture);
+    const one = await outcome(zip, { worker: false });
+    const many = await Promise.all(Array.from({ length: 3 }, () => outcome(zip, { worker: 'always' })));
+    expect(many).toEqual([one, one, one]);
+  });
+
   it('throws the error of outputs.csv first when other members fail too, as on one thread', async () => {
     const broken = (file: string, from: string) => strToU8(strFromU8(fixture[file]).replace(from, `${from}_x`));
     const zip = zipSync({ ...fixture, 'outputs.csv': broken('outputs.csv', ',tissue'), 'groups.csv': broken('groups.csv', ',group_name') });

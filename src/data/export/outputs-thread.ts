@@ -47,17 +47,21 @@ export const WORKER_MIN_BYTES = 4 * 1024 ** 2;
 /** Reads of an outputs.csv of WORKER_MIN_BYTES or more that asked `'auto'`, in this process. */
 let largeAutoReads = 0;
 
+/** Set when a worker could not be started or died: later reads that do not insist (`'always'`) stay on their thread. */
+let workerFailed = false;
+
 /**
  * Whether a read of an outputs.csv of `size` bytes should use a worker (see
  * `ReadExportOptions.worker`). `'auto'` also asks for a core that looks idle
  * (a load average below the cores less one): reading on two threads costs
  * a quarter more CPU time in all (the columns cross, and each heap collects
  * its own garbage), which only pays back as a shorter read when the second
- * thread has a core of its own.
+ * thread has a core of its own. After a worker failed in this process, only
+ * `'always'` asks for one again.
  */
 export function useWorker(choice: WorkerChoice, size: number): boolean {
   if (choice === 'always') return true;
-  if (choice === false || size < WORKER_MIN_BYTES) return false;
+  if (choice === false || size < WORKER_MIN_BYTES || workerFailed) return false;
   if (choice === true) return true;
   if (largeAutoReads++ === 0) return false;
   const cores = availableParallelism();
@@ -190,6 +194,7 @@ export async function readOutputsInWorker(member: StoredMember, archive: string,
   try {
     worker = acquireWorker();
   } catch (error) {
+    workerFailed = true;
     throw new WorkerUnavailableError(`cannot start a worker (${(error as Error).message})`, { cause: error });
   }
   // The compressed bytes move to the worker: a copy of them, as they are a view of the caller's archive.
@@ -198,6 +203,7 @@ export async function readOutputsInWorker(member: StoredMember, archive: string,
   try {
     reply = await ask(worker, { member: { ...member, data }, archive, maxProblems }, [data.buffer]);
   } catch (error) {
+    workerFailed = true;
     void worker.terminate();
     throw error;
   }
