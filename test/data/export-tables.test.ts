@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProblemLog } from '../../src/data/export/cells.js';
 import { OUTPUTS, rowCells, type SpecRow } from '../../src/data/export/columns.js';
-import { OUTPUT_OWN_FIELDS } from '../../src/data/export/output-columns.js';
-import { buildOutputs } from '../../src/data/export/tables.js';
+import { buildOutputs, OUTPUT_OWN_FIELDS } from '../../src/data/export/tables.js';
+import type { OutputRecord } from '../../src/data/model.js';
 
 type OutputRow = SpecRow<typeof OUTPUTS>;
 
@@ -49,6 +49,85 @@ function other(value: unknown): unknown {
   return 7;
 }
 
+/** Numbers a cell may hold: any double but NaN (which no parsed cell is, `nan` reads as null), with -0 and the infinities. */
+const number = fc.oneof(fc.double({ noNaN: true }), fc.constantFrom(-0, 0, Infinity, -Infinity, 6, 1e-5));
+const text = fc.oneof(fc.string(), fc.constantFrom('plasma', 'µg/l', 'PKDB00198', 'liter / hour'));
+const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
+
+/** An outputs.csv row as the reader types it, for a group or an individual (exactly one is set). */
+const row: fc.Arbitrary<OutputRow> = fc
+  .record({
+    study_name: text,
+    measurement_type: text,
+    tissue: maybe(text),
+    sd: maybe(number),
+    se: maybe(number),
+    min: maybe(number),
+    subject_pk: number,
+    individual: fc.boolean(),
+    output_pk: number,
+    time_unit: maybe(text),
+    normed: fc.boolean(),
+    calculated: fc.boolean(),
+    value: maybe(number),
+    study_sid: text,
+    intervention_pk: maybe(number),
+    output_type: maybe(text),
+    method: maybe(text),
+    max: maybe(number),
+    substance: maybe(text),
+    label: maybe(text),
+    unit: maybe(text),
+    cv: maybe(number),
+    median: maybe(number),
+    mean: maybe(number),
+    time: maybe(number),
+    choice: maybe(text),
+    calculation_type: maybe(text),
+    raw_pk: maybe(number),
+  })
+  .map(({ subject_pk, individual, ...cells }) => ({ ...cells, group_pk: individual ? null : subject_pk, individual_pk: individual ? subject_pk : null }));
+
+/** The record a row makes when it is its output's only row. */
+function expectedRecord(r: OutputRow): OutputRecord {
+  return {
+    pk: r.output_pk,
+    raw_pk: r.raw_pk,
+    normed: r.normed,
+    calculated: r.calculated,
+    study_sid: r.study_sid,
+    study_name: r.study_name,
+    group_pk: r.group_pk,
+    individual_pk: r.individual_pk,
+    intervention_pks: r.intervention_pk === null ? [] : [r.intervention_pk],
+    tissue: r.tissue,
+    method: r.method,
+    label: r.label,
+    output_type: r.output_type,
+    time: r.time,
+    time_unit: r.time_unit,
+    measurement_type: r.measurement_type,
+    calculation_type: r.calculation_type,
+    choice: r.choice,
+    substance: r.substance,
+    value: r.value,
+    mean: r.mean,
+    median: r.median,
+    min: r.min,
+    max: r.max,
+    sd: r.sd,
+    se: r.se,
+    cv: r.cv,
+    unit: r.unit,
+    subset_pk: null,
+  };
+}
+
+/** JSON that tells -0 from 0 and keeps the infinities, with the keys in the objects' own order. */
+function exact(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && (Object.is(v, -0) || !Number.isFinite(v)) ? `#${Object.is(v, -0) ? '-0' : v}` : v));
+}
+
 describe('buildOutputs', () => {
   it('a repeated row that differs in any one own field of the output is reported by that field and skipped', () => {
     for (const field of OUTPUT_OWN_FIELDS) {
@@ -84,6 +163,18 @@ describe('buildOutputs', () => {
           expect(output.mean).toBe(2);
         }
       }),
+    );
+  });
+  it('carries every value of a row into its record exactly, field order included', () => {
+    fc.assert(
+      // Unique pks as a Map keys them (0 and -0 are one key).
+      fc.property(fc.uniqueArray(row, { selector: (r) => (r.output_pk === 0 ? 0 : r.output_pk), maxLength: 40 }), (rows) => {
+        const log = new ProblemLog('z', false);
+        const records = buildOutputs(parsed(rows.map((r, k) => ({ line: k + 2, row: r }))), log);
+        expect(log.count).toBe(0);
+        expect(exact(records)).toBe(exact(rows.map(expectedRecord)));
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -14,7 +14,8 @@ import { parentPort, Worker } from 'node:worker_threads';
 import type { OutputRecord } from '../model.js';
 import { decodeMember, ExportError, ProblemLog, readRows, type ExportProblem } from './cells.js';
 import { OUTPUTS } from './columns.js';
-import { collectOutputs, columnBuffers, outputsFromColumns, type OutputColumns } from './output-columns.js';
+import { columnBuffers, outputColumns, outputsFromColumns, type OutputColumns } from './output-columns.js';
+import { buildOutputs } from './tables.js';
 import { inflateStored, type StoredMember } from './zip.js';
 
 /** outputs.csv, read: its records, and its problems (the first `maxProblems`) with their count. */
@@ -24,14 +25,9 @@ export interface OutputsPart {
   problemCount: number;
 }
 
-/** Reads outputs.csv into columns, its problems into `log`: what either thread runs. */
-export function readOutputColumns(member: StoredMember, log: ProblemLog, archive: string): OutputColumns {
-  return collectOutputs(readRows(OUTPUTS, decodeMember(inflateStored(member, archive)), log, archive), log);
-}
-
-/** Reads outputs.csv into records on the calling thread. */
+/** Reads outputs.csv into records, its problems into `log`: what either thread runs. */
 export function readOutputs(member: StoredMember, log: ProblemLog, archive: string): OutputRecord[] {
-  return outputsFromColumns(readOutputColumns(member, log, archive));
+  return buildOutputs(readRows(OUTPUTS, decodeMember(inflateStored(member, archive)), log, archive), log);
 }
 
 /** Where a read types outputs.csv: see `ReadExportOptions.worker`. */
@@ -88,7 +84,7 @@ export function serveOutputs(): void {
     let transfer: ArrayBuffer[] = [];
     try {
       const log = new ProblemLog(archive, false, maxProblems);
-      const columns = readOutputColumns(member, log, archive);
+      const columns = outputColumns(readOutputs(member, log, archive));
       reply = { columns, problems: log.problems, problemCount: log.count };
       transfer = columnBuffers(columns);
     } catch (error) {

@@ -8,12 +8,12 @@
 import type { CharacteristicaRecord, GroupRecord, IndividualRecord, InterventionRecord, OutputRecord, StudyRecord } from '../model.js';
 import { UniqueKeys, type Parsed, type ProblemLog } from './cells.js';
 import { columnsOf, GROUPS, INDIVIDUALS, INTERVENTIONS, OUTPUTS, STUDIES, type Cells, type ColumnReaders } from './columns.js';
-import { collectOutputs, outputsFromColumns } from './output-columns.js';
 
 const S = columnsOf(STUDIES);
 const G = columnsOf(GROUPS);
 const I = columnsOf(INDIVIDUALS);
 const N = columnsOf(INTERVENTIONS);
+const O = columnsOf(OUTPUTS);
 
 export function buildStudies(rows: Iterable<Parsed<typeof STUDIES>>, log: ProblemLog): StudyRecord[] {
   const unique = new UniqueKeys<string>(STUDIES.file, 'sid', 'study', log);
@@ -208,7 +208,138 @@ export function buildInterventions(rows: Iterable<Parsed<typeof INTERVENTIONS>>,
   return interventions;
 }
 
-/** Collapses (output, intervention) rows by output pk; `intervention_pks` is the sorted union (see ./output-columns.ts). */
+/** Every output field except pk, the intervention set and the subset link, which the rows do not repeat. */
+export const OUTPUT_OWN_FIELDS = [
+  'raw_pk',
+  'normed',
+  'calculated',
+  'study_sid',
+  'study_name',
+  'group_pk',
+  'individual_pk',
+  'tissue',
+  'method',
+  'label',
+  'output_type',
+  'time',
+  'time_unit',
+  'measurement_type',
+  'calculation_type',
+  'choice',
+  'substance',
+  'value',
+  'mean',
+  'median',
+  'min',
+  'max',
+  'sd',
+  'se',
+  'cv',
+  'unit',
+] as const satisfies readonly (keyof OutputRecord)[];
+
+/**
+ * Whether a repeated row agrees with the output built from the first one on
+ * every field of OUTPUT_OWN_FIELDS, written out so that each read is a plain
+ * load: it runs for every repeated row of outputs.csv (a quarter of its 80 000
+ * rows), and the contradiction is only named when this says there is one.
+ */
+function sameOutput(o: OutputRecord, r: Cells<typeof OUTPUTS>): boolean {
+  return (
+    o.raw_pk === O.raw_pk(r) &&
+    o.normed === O.normed(r) &&
+    o.calculated === O.calculated(r) &&
+    o.study_sid === O.study_sid(r) &&
+    o.study_name === O.study_name(r) &&
+    o.group_pk === O.group_pk(r) &&
+    o.individual_pk === O.individual_pk(r) &&
+    o.tissue === O.tissue(r) &&
+    o.method === O.method(r) &&
+    o.label === O.label(r) &&
+    o.output_type === O.output_type(r) &&
+    o.time === O.time(r) &&
+    o.time_unit === O.time_unit(r) &&
+    o.measurement_type === O.measurement_type(r) &&
+    o.calculation_type === O.calculation_type(r) &&
+    o.choice === O.choice(r) &&
+    o.substance === O.substance(r) &&
+    o.value === O.value(r) &&
+    o.mean === O.mean(r) &&
+    o.median === O.median(r) &&
+    o.min === O.min(r) &&
+    o.max === O.max(r) &&
+    o.sd === O.sd(r) &&
+    o.se === O.se(r) &&
+    o.cv === O.cv(r) &&
+    o.unit === O.unit(r)
+  );
+}
+
+/** Collapses (output, intervention) rows by output pk; `intervention_pks` is the sorted union. */
 export function buildOutputs(rows: Iterable<Parsed<typeof OUTPUTS>>, log: ProblemLog): OutputRecord[] {
-  return outputsFromColumns(collectOutputs(rows, log));
+  const outputs: OutputRecord[] = [];
+  /** Output pk -> its index in `outputs`, and the line of its first row at the same index in `lines`. */
+  const indexOf = new Map<number, number>();
+  const lines: number[] = [];
+  for (const { line, row } of rows) {
+    const pk = O.output_pk(row);
+    const interventionPk = O.intervention_pk(row);
+    if ((O.group_pk(row) === null) === (O.individual_pk(row) === null)) {
+      const message = 'exactly one of group_pk and individual_pk must be set';
+      log.add({ file: OUTPUTS.file, line, column: 'group_pk', message });
+      continue;
+    }
+    const known = indexOf.get(pk);
+    if (known !== undefined) {
+      const output = outputs[known];
+      // The row repeats the output for another intervention: its own fields (named alike in row and record) must agree.
+      if (!sameOutput(output, row)) {
+        const key = OUTPUT_OWN_FIELDS.find((field) => output[field] !== O[field](row))!;
+        const message = `output ${pk}: ${key} is ${JSON.stringify(output[key])} on line ${lines[known]} but ${JSON.stringify(O[key](row))} here`;
+        log.add({ file: OUTPUTS.file, line, column: key, message });
+        continue;
+      }
+      if (interventionPk !== null) output.intervention_pks.push(interventionPk);
+      continue;
+    }
+    indexOf.set(pk, outputs.length);
+    lines.push(line);
+    outputs.push({
+      pk,
+      raw_pk: O.raw_pk(row),
+      normed: O.normed(row),
+      calculated: O.calculated(row),
+      study_sid: O.study_sid(row),
+      study_name: O.study_name(row),
+      group_pk: O.group_pk(row),
+      individual_pk: O.individual_pk(row),
+      intervention_pks: interventionPk === null ? [] : [interventionPk],
+      tissue: O.tissue(row),
+      method: O.method(row),
+      label: O.label(row),
+      output_type: O.output_type(row),
+      time: O.time(row),
+      time_unit: O.time_unit(row),
+      measurement_type: O.measurement_type(row),
+      calculation_type: O.calculation_type(row),
+      choice: O.choice(row),
+      substance: O.substance(row),
+      value: O.value(row),
+      mean: O.mean(row),
+      median: O.median(row),
+      min: O.min(row),
+      max: O.max(row),
+      sd: O.sd(row),
+      se: O.se(row),
+      cv: O.cv(row),
+      unit: O.unit(row),
+      subset_pk: null,
+    });
+  }
+  // Sets, ascending; rows mostly come in that order already, which one look tells.
+  for (const output of outputs) {
+    const pks = output.intervention_pks;
+    if (pks.length > 1 && !pks.every((pk, k) => k === 0 || pks[k - 1] < pk)) output.intervention_pks = [...new Set(pks)].sort((a, b) => a - b);
+  }
+  return outputs;
 }
