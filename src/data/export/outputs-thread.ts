@@ -50,9 +50,9 @@ let workerFailed = false;
  * Whether a read of an outputs.csv of `size` bytes should use a worker (see
  * `ReadExportOptions.worker`). `'auto'` also asks for a core that looks idle
  * (a load average below the cores less one): reading on two threads costs
- * a quarter more CPU time in all (the columns cross, and each heap collects
- * its own garbage), which only pays back as a shorter read when the second
- * thread has a core of its own. After a worker failed in this process, only
+ * a fifth more CPU time in all (the records cross as columns, and each heap
+ * collects its own garbage), which only pays back as a shorter read when the
+ * second thread has a core of its own. After a worker failed in this process, only
  * `'always'` asks for one again.
  */
 export function useWorker(choice: WorkerChoice, size: number): boolean {
