@@ -5,8 +5,11 @@
  * (study-items.ts, study-pools.ts): reported and stored calculated Cmax, AUC,
  * CL, V, t½, kel, tmax, MRT, and whole concentration curves (an individual's
  * against its group's mean and its siblings', an arm's against its sibling
- * arms'). It sees studies with at least three arms in a pool; a single-arm
- * study, or a slip shared by every arm (one dosing for all), is invisible here.
+ * arms'). It sees studies with at least three arms in a pool, and a record left
+ * without one against the one other arm of its strict pool (a pair: only factors
+ * of BIG_FACTOR and more, one finding naming both records and blaming neither,
+ * as the ratio cannot tell which holds the slip); a single-arm study, or a slip
+ * shared by every arm (one dosing for all), is invisible here.
  *
  * A record is off when it lies beyond max(3·s, ln 5) of the centre of the other
  * arms (never a plain ×2–3: between-subject CV is 30–80 %) and a slip factor of
@@ -30,7 +33,7 @@ import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
-import { curveLevels, poolDeviations, type Deviation } from '../study-pools.js';
+import { curveLevels, MIN_ARMS, PAIR_ARMS, poolDeviations, type Deviation } from '../study-pools.js';
 import { studyItems, WIDER_FACTORS, type ItemMeasure, type StudyItem } from '../study-items.js';
 import type { ReportedParameter } from '../tolerances.js';
 
@@ -127,6 +130,8 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
         : slip.text;
   const tc = item.timecourse?.tc ?? null;
   const subsetPk = tc?.subset_pk ?? (off.record.startsWith('timecourse:') ? Number(off.record.slice('timecourse:'.length)) : null);
+  // Two arms: the ratio is symmetric, so the finding names both records and blames neither (unless the dose).
+  const partner = culprit === 'dose' ? undefined : lead.partner;
   return finding({
     kind: 'within-study',
     check: `within-study/${culprit}`,
@@ -143,13 +148,16 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
     recomputed_unit: item.measure === 'curve' ? null : item.unit,
     ratio: Math.exp(lead.d),
     suspected_cause: cause,
-    culprit,
+    culprit: partner ? null : culprit,
     intervention_pk: culprit === 'dose' ? item.dose!.pk : null,
-    message:
-      `${off.devs.map(describe).join(', ')} the centre of ${lead.arms} other arm(s) of the study (spread ×${fmt(Math.exp(lead.s))}); ` +
-      `${slip.text.split(' (')[0]} brings it back in line — ${reason}`,
+    message: partner
+      ? `${off.devs.map(describe).join(', ')} the only other arm of the study (${partner.record}, ${partner.subject ?? 'no subject'}); ` +
+        `${slip.text.split(' (')[0]} between them — ${reason}; with two arms either may hold the slip`
+      : `${off.devs.map(describe).join(', ')} the centre of ${lead.arms} other arm(s) of the study (spread ×${fmt(Math.exp(lead.s))}); ` +
+        `${slip.text.split(' (')[0]} brings it back in line — ${reason}`,
     details: {
       record: off.record,
+      ...(partner ? { pair_record: partner.record } : {}),
       factor: slip.factor,
       cause_kinds: [culprit === 'dose' ? 'dose' : slip.kind],
       cause_factors: [slip.factor],
@@ -259,11 +267,11 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
   const itemSlots = items.map(slot);
   const placed = new Uint8Array(slots.size);
   const unplaced = (i: StudyItem) => placed[slot(i)] === 0;
-  const place = (pools: Iterable<StudyItem[]>, minFactor: number) => {
+  const place = (pools: Iterable<StudyItem[]>, minFactor: number, minArms = MIN_ARMS) => {
     for (const pool of pools) {
       if (!pool.some(unplaced)) continue;
       const levelled = pool[0].measure === 'curve' ? curveLevels(pool) : pool;
-      const fresh = poolDeviations(levelled, minFactor, unplaced);
+      const fresh = poolDeviations(levelled, minFactor, unplaced, minArms);
       for (const dev of fresh) {
         const list = byArm.get(dev.item.arm);
         if (list) list.push(dev);
@@ -275,15 +283,20 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
   place(groupBy(items, (i) => i.pool).values(), 1);
   // Wider pools only where a record was left without a pool: the items of its base, kind and wider condition.
   const byBase = groupBy(items, (i) => i.base);
-  WIDER_FACTORS.forEach((minFactor, tier) => {
+  const unplacedBases = () => {
     const needed = new Set<string>();
     items.forEach((i, k) => {
       if (placed[itemSlots[k]] === 0) needed.add(i.base);
     });
-    for (const base of needed) {
-      place(widerPools(byBase.get(base) as StudyItem[], tier), minFactor);
-    }
+    return needed;
+  };
+  WIDER_FACTORS.forEach((minFactor, tier) => {
+    for (const base of unplacedBases()) place(widerPools(byBase.get(base) as StudyItem[], tier), minFactor);
   });
+  // Last, a record still without a pool against the one other arm of its strict pool, for big factors only. Not in
+  // the wider pools: an inducer moves an oral curve ×50 (rifampicin on midazolam), and a pair has no spread to show it.
+  const pairBases = unplacedBases();
+  if (pairBases.size > 0) place(groupBy(items.filter((i) => pairBases.has(i.base)), (i) => i.pool).values(), BIG_FACTOR, PAIR_ARMS);
   return byArm;
 }
 
@@ -294,8 +307,19 @@ export const withinStudyCheck: QaCheck = {
     // A reported value that its own timecourse already convicts of a named slip is not reported twice.
     const named = new Set(ctx.comparisons.filter((c) => c.verdict.classification === 'major' && c.verdict.causes.length > 0).map((c) => c.output.pk));
     const findings: Finding[] = [];
+    // A pair is one finding: both of its arms see the same ratio.
+    const pairs = new Set<string>();
     for (const arm of armDeviations(ctx).values()) {
-      for (const f of armFindings(arm)) if (f.culprit !== 'output' || f.output_pk === null || !named.has(f.output_pk)) findings.push(f);
+      for (const f of armFindings(arm)) {
+        if (f.culprit === 'output' && f.output_pk !== null && named.has(f.output_pk)) continue;
+        const pair = f.details?.pair_record as string | undefined;
+        if (pair !== undefined) {
+          const key = `${[f.details?.record, pair].sort().join('|')}|${f.measurement_type}`;
+          if (pairs.has(key)) continue;
+          pairs.add(key);
+        }
+        findings.push(f);
+      }
     }
     return findings;
   },
