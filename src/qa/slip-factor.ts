@@ -9,6 +9,8 @@
  */
 import { SCALE_FACTORS } from './causes.js';
 import { WEIGHT_NORMALISABLE, type ReportedParameter } from './tolerances.js';
+import { parseUnitOrNull } from '../units/parse.js';
+import { ACTIVITY_DIMENSION, BASE_DIMENSIONS } from '../units/registry.js';
 
 export interface SlipFactorMatch {
   /** The factor the ratio is near (ratio ≈ factor; below 1 for the reverse slip). */
@@ -50,4 +52,39 @@ export function nearestSlipFactor(
     consider(1 / bodyWeightKg, 'per-kg', `per-kg vs absolute: ÷${w} (body weight ${w} kg)`);
   }
   return best;
+}
+
+/**
+ * The slip-factor family (a ReportedParameter of causes.ts) of a quantity known only by its unit, for measurement
+ * types that are not PK parameters (a renal clearance, a hepatic blood flow, an amount excreted, a heart rate): the
+ * unit slips its dimension can suffer. Per kg is dropped first (a clearance per kg slips like a clearance).
+ * - volume / time (clearances, flows), mass or amount / time (excretion rates): `clearance` (×1000, ×60, ×24, …, per-kg);
+ * - 1 / time (rate constants, a heart rate, % per hour): `kel` (×1000, ×60, ×24, ×1440);
+ * - time: `thalf`; volume: `vd`; mass·time / volume: `auc_inf`;
+ * - mass, amount or activity, per volume or not: `cmax` (×1000, ×10⁶, ×10);
+ * - anything else (dimensionless, pressures, lengths): null, no unit slip is named.
+ */
+export function slipFamilyOfUnit(unit: string): ReportedParameter | null {
+  const parsed = parseUnitOrNull(unit);
+  if (parsed === null) return null;
+  const e = parsed.dimension.exponents;
+  const at = (name: string) => e[BASE_DIMENSIONS.indexOf(name)] ?? 0;
+  const mass = at('MASS');
+  const length = at('LENGTH');
+  const time = at('TIME');
+  const amount = at('AMOUNT_OF_SUBSTANCE') + at(ACTIVITY_DIMENSION);
+  // Per kg (mass −1 with a volume or a time): a body-weight normalisation, not a concentration.
+  const perKg = mass === -1 && (length === 3 || time !== 0) ? 1 : 0;
+  const m = mass + perKg;
+  const others = e.some((x, i) => x !== 0 && !['MASS', 'LENGTH', 'TIME', 'AMOUNT_OF_SUBSTANCE', ACTIVITY_DIMENSION].includes(BASE_DIMENSIONS[i]));
+  if (others) return null;
+  const substance = m + amount;
+  if (substance === 0 && length === 3 && time === -1) return 'clearance';
+  if (substance === 0 && length === 0 && time === -1) return 'kel';
+  if (substance === 0 && length === 0 && time === 1) return 'thalf';
+  if (substance === 0 && length === 3 && time === 0) return 'vd';
+  if (substance === 1 && time === -1 && (length === 0 || length === -3)) return length === 0 ? 'clearance' : null;
+  if (substance === 1 && length === -3 && time === 1) return 'auc_inf';
+  if (substance === 1 && (length === 0 || length === -3) && time === 0) return 'cmax';
+  return null;
 }

@@ -3,7 +3,9 @@
  * groups, individuals, arms, periods — for the same substance, tissue, route
  * and other interventions, compared with each other after dose normalisation
  * (study-items.ts, study-pools.ts): reported and stored calculated Cmax, AUC,
- * CL, V, t½, kel, tmax, MRT, and whole concentration curves (an individual's
+ * CL, V, t½, kel, tmax, MRT, reported values of other measurement types by
+ * their unit (`other`: one dose, one population, one time point; only a big
+ * factor is major), and whole concentration curves (an individual's
  * against its group's mean and its siblings', an arm's against its sibling
  * arms'). It sees studies with at least three arms in a pool, and a record left
  * without one against the one other arm of its strict pool (a pair: only factors
@@ -35,7 +37,6 @@ import { finding, type Culprit, type Finding, type Severity } from '../finding.j
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
 import { curveLevels, MIN_ARMS, PAIR_ARMS, poolDeviations, type Deviation } from '../study-pools.js';
 import { studyItems, WIDER_FACTORS, type ItemMeasure, type StudyItem } from '../study-items.js';
-import type { ReportedParameter } from '../tolerances.js';
 
 /** Thresholds on the log scale (see the header). */
 export const OUTLIER_K = 3;
@@ -55,14 +56,10 @@ export const DOSE_RATIO_TOLERANCE = Math.log(1.5);
 const fmt = (x: number) => String(+x.toPrecision(3));
 const TIME_MEASURES: ReadonlySet<ItemMeasure> = new Set(['thalf', 'kel', 'tmax', 'mrt']);
 
-/** The parameter whose slip factors apply (causes.ts vocabulary); a curve slips like a Cmax, an MRT like a t½. */
-function factorParameter(measure: ItemMeasure): ReportedParameter {
-  return measure === 'curve' ? 'cmax' : measure === 'mrt' ? 'thalf' : measure;
-}
 
 /** +1 when biology (slower elimination, higher bioavailability) raises it with exposure, −1 when it lowers it, 0 when unrelated. */
 const DIRECTION: Record<ItemMeasure, number> = {
-  cmax: 1, auc_end: 1, auc_inf: 1, curve: 1, thalf: 1, mrt: 1, kel: -1, clearance: -1, vd: 0, vd_ss: 0, tmax: 0,
+  cmax: 1, auc_end: 1, auc_inf: 1, curve: 1, thalf: 1, mrt: 1, kel: -1, clearance: -1, vd: 0, vd_ss: 0, tmax: 0, other: 0,
 };
 
 /**
@@ -81,12 +78,14 @@ const CORROBORATING: Record<ItemMeasure, readonly ItemMeasure[]> = {
   kel: ['curve', 'auc_end', 'auc_inf', 'clearance', 'thalf', 'mrt'],
   mrt: ['curve', 'auc_end', 'auc_inf', 'clearance', 'thalf', 'kel'],
   tmax: ['curve', 'cmax'],
+  // Not a PK parameter: nothing of its arm tells a slip from biology (only BIG_FACTOR is major).
+  other: [],
 };
 
 /** The slip factor that makes a deviation an outlier, or null. */
 export function slipOf(dev: Deviation): SlipFactorMatch | null {
   if (Math.abs(dev.d) < Math.max(OUTLIER_K * dev.s, MIN_OUTLIER)) return null;
-  const slip = nearestSlipFactor(dev.d, factorParameter(dev.item.measure), dev.item.bodyWeightKg, Math.max(BACK_K * dev.s, MIN_BACK));
+  const slip = nearestSlipFactor(dev.d, dev.item.family, dev.item.bodyWeightKg, Math.max(BACK_K * dev.s, MIN_BACK));
   // tmax is a sampling time, spread over a grid (0.17–6 h in one study is ordinary): only ×60 and beyond.
   const minFactor = dev.item.measure === 'tmax' ? Math.max(dev.minFactor, TMAX_FACTOR) : dev.minFactor;
   return slip && Math.abs(Math.log(slip.factor)) < Math.log(minFactor) ? null : slip;
@@ -101,7 +100,7 @@ interface OffRecord {
 }
 
 /** A curve slip is named by the curve, a time-axis slip by the time measures (its AUC moves with them). */
-const LEAD_ORDER: readonly ItemMeasure[] = ['curve', 'cmax', 'thalf', 'tmax', 'kel', 'mrt', 'auc_inf', 'auc_end', 'clearance', 'vd', 'vd_ss'];
+const LEAD_ORDER: readonly ItemMeasure[] = ['curve', 'cmax', 'thalf', 'tmax', 'kel', 'mrt', 'auc_inf', 'auc_end', 'clearance', 'vd', 'vd_ss', 'other'];
 
 /** A dose slip: exposure off by the factor after normalisation, in line before, the dose that factor from the siblings'. */
 function doseCulprit(off: OffRecord): boolean {
@@ -113,7 +112,7 @@ function doseCulprit(off: OffRecord): boolean {
 }
 
 function describe(dev: Deviation): string {
-  const what = dev.item.measure === 'curve' ? 'curve' : `${dev.item.source} ${dev.item.measure}`;
+  const what = dev.item.measure === 'curve' ? 'curve' : `${dev.item.source} ${dev.item.type}`;
   const norm = dev.item.rawLog !== null && dev.item.measure !== 'curve' ? ' per dose' : '';
   return `${what}${norm} ×${fmt(Math.exp(dev.d))}`;
 }
@@ -140,7 +139,7 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
     study_name: item.study_name,
     subset_pk: subsetPk,
     output_pk: item.source === 'reported' ? (item.output?.pk ?? null) : null,
-    measurement_type: item.measure === 'curve' ? 'concentration' : item.measure,
+    measurement_type: item.type,
     subject: item.subject,
     reported: item.measure === 'curve' ? null : item.value,
     reported_unit: item.measure === 'curve' ? null : item.unit,
@@ -161,7 +160,7 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
       factor: slip.factor,
       cause_kinds: [culprit === 'dose' ? 'dose' : slip.kind],
       cause_factors: [slip.factor],
-      arm_records: arm.map((d) => ({ record: d.item.record, measure: d.item.measure, source: d.item.source, ratio: +Math.exp(d.d).toPrecision(3) })),
+      arm_records: arm.map((d) => ({ record: d.item.record, measure: d.item.type, source: d.item.source, ratio: +Math.exp(d.d).toPrecision(3) })),
     },
   });
 }
@@ -296,7 +295,7 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
   // Last, a record still without a pool against the one other arm of its strict pool, for big factors only. Not in
   // the wider pools: an inducer moves an oral curve ×50 (rifampicin on midazolam), and a pair has no spread to show it.
   const pairBases = unplacedBases();
-  if (pairBases.size > 0) place(groupBy(items.filter((i) => pairBases.has(i.base)), (i) => i.pool).values(), BIG_FACTOR, PAIR_ARMS);
+  if (pairBases.size > 0) place(groupBy(items.filter((i) => i.measure !== 'other' && pairBases.has(i.base)), (i) => i.pool).values(), BIG_FACTOR, PAIR_ARMS);
   return byArm;
 }
 

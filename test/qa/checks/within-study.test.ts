@@ -133,3 +133,22 @@ describe('within-study: curves and doses', () => {
     expect(run([output(1, 1, 'cmax', 'milligram / liter', 2), withInducer], [dosing(1, 0.1), inducer])).toEqual([]);
   });
 });
+
+describe('within-study: measurement types that are no PK parameter', () => {
+  const renal = (group: number, intervention: number, value: number) => ({ ...output(group, intervention, 'clearance_renal', 'liter / hour', value), tissue: 'urine' });
+
+  it('names a renal clearance ×1000 among four groups of one dose, by its unit (volume per time)', () => {
+    const values = [renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 1, 1.2), renal(4, 1, 1600)];
+    const findings = run(values, [dosing(1, 0.1)]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ severity: 'major', culprit: 'output', output_pk: values[3].pk, measurement_type: 'clearance_renal', details: { factor: 1000 } });
+    expect(findings[0].ratio).toBeCloseTo(1600 / 1.5, 6); // median(1.5, 1.8, 1.2) = 1.5
+  });
+
+  it('pools them only within one dose and one population, never as a pair, and names ×10 minor', () => {
+    // the ×1000 arm has another dose: no pool of three
+    expect(run([renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 2, 1600)], [dosing(1, 0.1), dosing(2, 0.2)])).toEqual([]);
+    const tenfold = run([renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 1, 1.2), renal(4, 1, 15)], [dosing(1, 0.1)]);
+    expect(tenfold).toMatchObject([{ severity: 'minor', details: { factor: 10 } }]);
+  });
+});
