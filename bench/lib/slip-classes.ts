@@ -51,8 +51,8 @@ const hasTime = (p: DimensionPowers) => Math.abs(power(p, 'time')) === 1;
 const hasVolume = (p: DimensionPowers) => power(p, 'length') === 3;
 /** A decimal slip: any amount or time. */
 const hasAmountOrTime = (p: DimensionPowers) => hasAmount(p) || hasTime(p);
-/** Molar ↔ mass needs exactly one of mass and amount of substance (a concentration, AUC or amount). */
-const isMassOrMolar = (p: DimensionPowers) => (power(p, 'mass') !== 0) !== (power(p, 'substance') !== 0);
+/** Molar ↔ mass needs a mass or an amount of substance in the numerator, not both (a concentration, AUC or amount; not a per-kg CL). */
+const isMassOrMolar = (p: DimensionPowers) => (power(p, 'mass') > 0) !== (power(p, 'substance') > 0);
 /** A dose given per kg but curated as absolute: an absolute mass dose. */
 const isAbsoluteMass = (p: DimensionPowers) => power(p, 'mass') === 1 && Object.keys(p).every((d) => d === 'mass' || p[d] === 0);
 
@@ -106,7 +106,7 @@ export const MIN_MOLAR_FACTOR = 2;
 export function molarSlipFactor(unit: string | null, molarMass: number | null): number | null {
   const powers = unitPowers(unit);
   if (!powers || !isMassOrMolar(powers) || molarMass === null || !(molarMass > 0)) return null;
-  const factor = power(powers, 'mass') !== 0 ? 1000 / molarMass : molarMass / 1000;
+  const factor = power(powers, 'mass') > 0 ? 1000 / molarMass : molarMass / 1000;
   return Math.max(factor, 1 / factor) >= MIN_MOLAR_FACTOR ? factor : null;
 }
 
