@@ -42,7 +42,7 @@ const TIME_DEPENDENT: ReadonlySet<SlipQuantity> = new Set([
   'clearance',
 ]);
 
-/** The unit slips of the issue: ×1000, ×10⁶, ×60, ×24, ×1440, plus mL/min ↔ L/h (1000/60). */
+/** The unit slips of the issue: ×1000, ×10⁶, ×60, ×24, ×1440, plus mL/min ↔ L/h (1000/60) and a decimal slip (×10). */
 export const SCALE_FACTORS: readonly ScaleFactor[] = [
   { factor: 1000, label: '×1000', explanation: 'milli/micro prefix slip (mg↔g, µg↔mg, mL↔L)', applies: 'all', tolerance: WIDE_FACTOR_TOLERANCE },
   { factor: 1e6, label: '×10⁶', explanation: 'two prefix steps (µg↔g, ng↔mg)', applies: 'all', tolerance: WIDE_FACTOR_TOLERANCE },
@@ -51,7 +51,9 @@ export const SCALE_FACTORS: readonly ScaleFactor[] = [
   { factor: 1440, label: '×1440', explanation: 'minutes vs days', applies: TIME_DEPENDENT, tolerance: FACTOR_TOLERANCE },
   { factor: 1000 / 60, label: '×1000/60', explanation: 'mL/min vs L/h', applies: new Set(['clearance']), tolerance: FACTOR_TOLERANCE },
   // Not in PK-DB's list of usual suspects, but mg/dL vs mg/L is the commonest concentration slip in clinical papers.
-  { factor: 10, label: '×10', explanation: 'deci prefix slip (mg/dL vs mg/L)', applies: new Set(['cmax', 'auc_end', 'auc_inf', 'vd', 'vd_ss', 'clearance', 'dose']), tolerance: FACTOR_TOLERANCE },
+  // A decimal point slip can hit any number; not tmax, a sampling time whose ×10 differences (another definition, a
+  // late peak) are ordinary: measured on the shared export, the ×10 tmax it named were debatable.
+  { factor: 10, label: '×10', explanation: 'a decimal point slip, or the deci prefix (mg/dL vs mg/L)', applies: new Set(['cmax', 'auc_end', 'auc_inf', 'vd', 'vd_ss', 'clearance', 'dose', 'thalf', 'kel', 'mrt']), tolerance: FACTOR_TOLERANCE },
 ];
 
 export type CauseKind = 'unit-factor' | 'per-kg' | 'dose' | 'molar-mass';
