@@ -7,7 +7,7 @@
  * the record back within the study's spread (checks/within-study.ts). The
  * vocabulary (factors, labels, what they apply to) is causes.ts's SCALE_FACTORS.
  */
-import { SCALE_FACTORS } from './causes.js';
+import { MOLAR_SLIPPABLE, molarMassSlips, SCALE_FACTORS, SMALL_MOLAR_FACTOR } from './causes.js';
 import { WEIGHT_NORMALISABLE, type ReportedParameter } from './tolerances.js';
 import { parseUnitOrNull } from '../units/parse.js';
 import { ACTIVITY_DIMENSION, BASE_DIMENSIONS } from '../units/registry.js';
@@ -15,7 +15,7 @@ import { ACTIVITY_DIMENSION, BASE_DIMENSIONS } from '../units/registry.js';
 export interface SlipFactorMatch {
   /** The factor the ratio is near (ratio ≈ factor; below 1 for the reverse slip). */
   factor: number;
-  kind: 'unit-factor' | 'per-kg';
+  kind: 'unit-factor' | 'per-kg' | 'molar-mass';
   /** `×1/1000 (milli/micro prefix slip …)`, in the words of causes.ts. */
   text: string;
   /** |ln(ratio / factor)|. */
@@ -25,9 +25,11 @@ export interface SlipFactorMatch {
 const fmt = (x: number) => String(+x.toPrecision(3));
 
 /**
- * The factor of SCALE_FACTORS (those that apply to `parameter`) or of the body
- * weight (per-kg: by default for volumes and clearances; a dose per kg too) nearest to exp(logRatio), if
- * within `maxDistance` on the log scale; null otherwise.
+ * The factor of SCALE_FACTORS (those that apply to `parameter`), of the body
+ * weight (per-kg: by default for volumes and clearances; a dose per kg too) or
+ * of the molar mass (molarMassSlips from ×10 up, SMALL_MOLAR_FACTOR, for
+ * concentrations and AUCs when the substance's mass is known) nearest to exp(logRatio), if within `maxDistance`
+ * on the log scale; null otherwise.
  */
 export function nearestSlipFactor(
   logRatio: number,
@@ -35,6 +37,7 @@ export function nearestSlipFactor(
   bodyWeightKg: number | null,
   maxDistance: number,
   perKg: boolean = WEIGHT_NORMALISABLE.has(parameter),
+  molarMass: number | null = null,
 ): SlipFactorMatch | null {
   let best: SlipFactorMatch | null = null;
   const consider = (factor: number, kind: SlipFactorMatch['kind'], text: string) => {
@@ -50,6 +53,13 @@ export function nearestSlipFactor(
     const w = fmt(bodyWeightKg);
     consider(bodyWeightKg, 'per-kg', `per-kg vs absolute: ×${w} (body weight ${w} kg)`);
     consider(1 / bodyWeightKg, 'per-kg', `per-kg vs absolute: ÷${w} (body weight ${w} kg)`);
+  }
+  if (molarMass !== null && MOLAR_SLIPPABLE.has(parameter)) {
+    for (const slip of molarMassSlips(molarMass)) {
+      if (slip.factor < SMALL_MOLAR_FACTOR) continue;
+      consider(slip.factor, 'molar-mass', `${slip.label} (${slip.explanation})`);
+      consider(1 / slip.factor, 'molar-mass', `${slip.label.replace('×', '×1/')} (${slip.explanation})`);
+    }
   }
   return best;
 }

@@ -2,10 +2,25 @@ import { describe, expect, it } from 'vitest';
 import { nearestSlipFactor, slipFamilyOfUnit } from '../../src/qa/slip-factor.js';
 
 describe('nearestSlipFactor', () => {
-  it('names the factor nearest to the ratio within the distance, per kg with the body weight for volumes', () => {
-    expect(nearestSlipFactor(Math.log(1050), 'cmax', null, 0.2)).toMatchObject({ factor: 1000, kind: 'unit-factor' });
-    expect(nearestSlipFactor(Math.log(1 / 70), 'vd', 70, 0.2)).toMatchObject({ factor: 1 / 70, kind: 'per-kg' });
-    expect(nearestSlipFactor(Math.log(60), 'cmax', null, 0.2)).toBeNull(); // ×60 never touches a concentration
+  it('the nearest factor of the vocabulary within the given distance, or null', () => {
+    expect(nearestSlipFactor(Math.log(55), 'thalf', null, 0.2)?.factor).toBe(60); // |ln(55/60)| = 0.087
+    expect(nearestSlipFactor(Math.log(40), 'thalf', null, 0.2)).toBeNull(); // 24 and 60 both > 0.4 away
+    expect(nearestSlipFactor(Math.log(1 / 900), 'cmax', null, 0.2)?.text).toMatch(/^×1\/1000 /);
+  });
+
+  it('per-kg by the body weight for volumes and clearances only', () => {
+    expect(nearestSlipFactor(Math.log(1 / 68), 'vd', 70, 0.1)).toMatchObject({ kind: 'per-kg', factor: 1 / 70 });
+    expect(nearestSlipFactor(Math.log(1 / 68), 'cmax', 70, 0.1)).toBeNull();
+    expect(nearestSlipFactor(Math.log(1 / 68), 'vd', null, 0.1)).toBeNull();
+  });
+
+  it('molar ↔ mass from ×10 up when the molar mass is given: glucose ×1/18, caffeine ×194; not caffeine ×5.15', () => {
+    expect(nearestSlipFactor(Math.log(1 / 18), 'cmax', null, 0.1, undefined, 180.16)).toMatchObject({ kind: 'molar-mass' });
+    expect(nearestSlipFactor(Math.log(1 / 18), 'cmax', null, 0.1)).toBeNull();
+    expect(nearestSlipFactor(Math.log(190), 'auc_inf', null, 0.1, undefined, 194.19)?.factor).toBe(194.19);
+    // ×5.15 (µmol/L ↔ mg/L) lies within the reach of ordinary differences between arms (SMALL_MOLAR_FACTOR).
+    expect(nearestSlipFactor(Math.log(5.15), 'cmax', null, 0.1, undefined, 194.19)).toBeNull();
+    expect(nearestSlipFactor(Math.log(1 / 18), 'thalf', null, 0.1, undefined, 180.16)).toBeNull();
   });
 });
 

@@ -32,7 +32,7 @@
  * the dose as the culprit. Otherwise it is minor.
  */
 import type { QaCheck } from '../check.js';
-import { slipFactors, type SuspectedCause } from '../causes.js';
+import { slipFactors, SMALL_MOLAR_FACTOR, type SuspectedCause } from '../causes.js';
 import type { Comparison } from '../compare-reported.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
@@ -57,6 +57,7 @@ export const INSIDE_Z_WEAK = 1.5;
  * Measured on the shared export: every ×10 named from fewer studies or closer in was a study that differed for a reason.
  */
 export const SMALL_FACTOR = 20;
+
 export const SMALL_FACTOR_STUDIES = 10;
 export const SMALL_FACTOR_Z = 6;
 /**
@@ -104,7 +105,11 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
   for (const cause of slipFactors(sample.family, { molarMass: sample.molarMass, bodyWeightKg: sample.bodyWeightKg })) {
     const lnf = Math.log(cause.factor);
     if (Math.abs(lnf) < OUTSIDE_Z * ref.spread || Math.sign(lnf) !== Math.sign(z)) continue;
-    if (cause.kind === 'unit-factor' && Math.abs(lnf) < Math.log(SMALL_FACTOR) && (ref.studies < SMALL_FACTOR_STUDIES || Math.abs(z) < SMALL_FACTOR_Z)) continue;
+    // A small factor (a decimal slip; µmol/L ↔ mg/L of a drug-sized molecule, ×3 for midazolam) is within the reach of
+    // ordinary between-study differences (populations, formulations): it names an outlier only against a broad, far reference.
+    const smallBelow = cause.kind === 'unit-factor' ? SMALL_FACTOR : cause.kind === 'molar-mass' ? SMALL_MOLAR_FACTOR : 0;
+    const small = Math.abs(lnf) < Math.log(smallBelow);
+    if (small && (ref.studies < SMALL_FACTOR_STUDIES || Math.abs(z) < SMALL_FACTOR_Z)) continue;
     if (Math.abs(lnf) < Math.log(BOLUS_CMAX_FACTOR) && afterBolus(sample)) continue;
     const distance = Math.abs(v - lnf - ref.median);
     const inside = Math.abs(lnf) >= 2 * OUTSIDE_Z * ref.spread ? INSIDE_Z : INSIDE_Z_WEAK;

@@ -82,10 +82,13 @@ const CORROBORATING: Record<ItemMeasure, readonly ItemMeasure[]> = {
   other: [],
 };
 
+/** The molar mass (g/mol) of an item's substance, when known: molar ↔ mass slips need it. */
+export type MolarMassOf = (item: Deviation['item']) => number | null;
+
 /** The slip factor that makes a deviation an outlier, or null. */
-export function slipOf(dev: Deviation): SlipFactorMatch | null {
+export function slipOf(dev: Deviation, molarMass: number | null = null): SlipFactorMatch | null {
   if (Math.abs(dev.d) < Math.max(OUTLIER_K * dev.s, MIN_OUTLIER)) return null;
-  const slip = nearestSlipFactor(dev.d, dev.item.family, dev.item.bodyWeightKg, Math.max(BACK_K * dev.s, MIN_BACK));
+  const slip = nearestSlipFactor(dev.d, dev.item.family, dev.item.bodyWeightKg, Math.max(BACK_K * dev.s, MIN_BACK), undefined, molarMass);
   // tmax is a sampling time, spread over a grid (0.17–6 h in one study is ordinary): only ×60 and beyond.
   const minFactor = dev.item.measure === 'tmax' ? Math.max(dev.minFactor, TMAX_FACTOR) : dev.minFactor;
   return slip && Math.abs(Math.log(slip.factor)) < Math.log(minFactor) ? null : slip;
@@ -166,7 +169,7 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
 }
 
 /** The findings of one arm: its off records judged against its other records. */
-export function armFindings(arm: readonly Deviation[]): Finding[] {
+export function armFindings(arm: readonly Deviation[], molarMassOf: MolarMassOf = () => null): Finding[] {
   const byRecord = new Map<string, Deviation[]>();
   for (const dev of arm) {
     const list = byRecord.get(dev.item.record);
@@ -175,9 +178,9 @@ export function armFindings(arm: readonly Deviation[]): Finding[] {
   }
   const offs: OffRecord[] = [];
   for (const [record, devs] of byRecord) {
-    const slipped = devs.filter((d) => slipOf(d) !== null).sort((a, b) => LEAD_ORDER.indexOf(a.item.measure) - LEAD_ORDER.indexOf(b.item.measure));
+    const slipped = devs.filter((d) => slipOf(d, molarMassOf(d.item)) !== null).sort((a, b) => LEAD_ORDER.indexOf(a.item.measure) - LEAD_ORDER.indexOf(b.item.measure));
     if (slipped.length === 0) continue;
-    offs.push({ record, devs: slipped, lead: slipped[0], slip: slipOf(slipped[0]) as SlipFactorMatch });
+    offs.push({ record, devs: slipped, lead: slipped[0], slip: slipOf(slipped[0], molarMassOf(slipped[0].item)) as SlipFactorMatch });
   }
   const findings: Finding[] = [];
   for (const off of offs) {
@@ -306,10 +309,11 @@ export const withinStudyCheck: QaCheck = {
     // A reported value that its own timecourse already convicts of a named slip is not reported twice.
     const named = new Set(ctx.comparisons.filter((c) => c.verdict.classification === 'major' && c.verdict.causes.length > 0).map((c) => c.output.pk));
     const findings: Finding[] = [];
+    const molarMassOf: MolarMassOf = (item) => ctx.molarMass(item.output?.substance ?? item.timecourse?.tc.substance ?? null);
     // A pair is one finding: both of its arms see the same ratio.
     const pairs = new Set<string>();
     for (const arm of armDeviations(ctx).values()) {
-      for (const f of armFindings(arm)) {
+      for (const f of armFindings(arm, molarMassOf)) {
         if (f.culprit === 'output' && f.output_pk !== null && named.has(f.output_pk)) continue;
         const pair = f.details?.pair_record as string | undefined;
         if (pair !== undefined) {

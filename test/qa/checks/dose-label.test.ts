@@ -27,8 +27,12 @@ describe('dose-label', () => {
 
   it('names a per-kg value ×1000 its label, a molar amount read as a mass, and leaves agreement alone', () => {
     expect(doseLabelFinding(dosing('paracetamol12mg/kg_iv', 0.012, 'count'), null).finding).toMatchObject({ severity: 'major', details: { cause_factors: [1000] } });
-    // 5 mmol glucose curated as 5 g: ×5.56 = 1000/180 — no slip factor (×180 would be µmol as µg): minor
-    expect(doseLabelFinding(dosing('glc5mmol', 5, 'gram', 'glucose'), 180).finding).toMatchObject({ severity: 'minor', culprit: null });
+    // 5 mmol glucose curated as 5 g: ×5.56 = 1000/180, the molar amount read as a mass one prefix step up
+    const molar = doseLabelFinding(dosing('glc5mmol', 5, 'gram', 'glucose'), 180).finding!;
+    expect(molar).toMatchObject({ severity: 'major', culprit: 'dose' });
+    expect(molar.details?.cause_factors).toEqual([expect.closeTo(1000 / 180, 9)]);
+    // 5 mmol curated as 2 g: ×2.2, no slip factor: minor
+    expect(doseLabelFinding(dosing('glc5mmol', 2, 'gram', 'glucose'), 180).finding).toMatchObject({ severity: 'minor', culprit: null });
     // 5 mmol curated as 900 g: ×1000
     expect(doseLabelFinding(dosing('glc5mmol', 900, 'gram', 'glucose'), 180).finding).toMatchObject({ severity: 'major', details: { cause_factors: [1000] } });
     expect(doseLabelFinding(dosing('paracetamol1000mg_po', 1.02, 'gram'), null)).toEqual({ finding: null, examined: true });
