@@ -28,8 +28,9 @@
  * range) names the wrong cause; the verdict is then `outside` (minor), the comparison's major stands.
  * Doses vary legitimately over decades (microdosing, overdose studies), so a
  * dose outside its range is major only when its dose-normalised values
- * (Cmax, AUC per dose) are off by the inverse factor; those values then name
- * the dose as the culprit. Otherwise it is minor.
+ * (Cmax, AUC per dose) back the factor (`backsDoseSlip`: undoing it brings them
+ * back to their centre, better than as curated); those of them whose own verdict
+ * names the inverse factor then name the dose as the culprit. Otherwise it is minor.
  */
 import type { QaCheck } from '../check.js';
 import { slipFactors, SMALL_MOLAR_FACTOR, type SuspectedCause } from '../causes.js';
@@ -132,6 +133,31 @@ export function contradicted(factor: number, comparison: Pick<Comparison, 'verdi
   return !comparison.verdict.causes.some((c) => Math.abs(Math.log(c.factor / factor)) <= Math.log1p(FACTOR_TOLERANCE));
 }
 
+/** A dose-normalised value's robust z against its reference, and that reference's spread (log scale). */
+export interface NormalisedZ {
+  z: number;
+  spread: number;
+}
+
+/**
+ * Whether the dose-normalised values of a dosing back a slip ×f of its dose: undoing it multiplies each of them by f,
+ * moving its z by ln f / spread. Backed when that brings them (their median) back inside their range (OUTSIDE_Z) and
+ * closer to their centre than they are as curated: the slip explains them better than no slip (the dose itself has
+ * already been brought near its own centre by the factor). A microdose or overdose study, whose
+ * concentrations match its dose, has values near their centre that the factor would throw out: not backed.
+ */
+export function backsDoseSlip(factor: number, values: readonly NormalisedZ[]): boolean {
+  if (values.length === 0) return false;
+  const mid = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const h = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
+  };
+  const undone = values.map((v) => Math.abs(v.z + Math.log(factor) / v.spread));
+  const gain = values.map((v, k) => undone[k] - Math.abs(v.z));
+  return mid(undone) <= OUTSIDE_Z && mid(gain) < 0;
+}
+
 const CULPRIT = { output: 'output', timecourse: 'timecourse', dosing: 'dose' } as const;
 
 function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, doseSlip: boolean): Finding {
@@ -187,8 +213,8 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   const judged: { sample: RangeSample; ref: Reference; verdict: RangeVerdict }[] = [];
   const ownCurve = new Map<number, Comparison>();
   for (const c of ctx.comparisons) ownCurve.set(c.output.pk, c);
-  /** Per dosing, the factors of its dose-normalised values' verdicts (1 for a value inside its range). */
-  const normalised = new Map<number, number[]>();
+  /** Per dosing, the robust z and spread of each of its dose-normalised values that has a reference. */
+  const normalised = new Map<number, NormalisedZ[]>();
   for (const list of byStratum.values()) {
     // Most strata (one substance in a few studies) have no reference for anyone: counted before any arm is built.
     const studies = new Set<string>();
@@ -211,9 +237,9 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
       }
       if (s.record !== 'dosing' && s.dose !== null) {
         ctx.examined('dosing', s.dose.pk, CHECK);
-        const factors = normalised.get(s.dose.pk) ?? [];
-        factors.push(verdict.classification === 'inside' ? 1 : (verdict.cause?.factor ?? NaN));
-        normalised.set(s.dose.pk, factors);
+        const zs = normalised.get(s.dose.pk) ?? [];
+        zs.push({ z: verdict.z, spread: ref.spread });
+        normalised.set(s.dose.pk, zs);
       }
       if (verdict.classification !== 'inside') judged.push({ sample: s, ref, verdict });
     }
@@ -224,10 +250,12 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   const inverse = (a: number, b: number) => Math.abs(Math.log(a * b)) <= Math.log1p(FACTOR_TOLERANCE);
   for (const j of judged) {
     if (j.sample.record !== 'dosing' || !j.verdict.cause) continue;
-    const f = j.verdict.cause.factor;
-    const backed = (normalised.get(j.sample.pk) ?? []).some((g) => inverse(f, g));
-    if (backed) doseSlips.set(j.sample.pk, f);
-    else j.verdict = { ...j.verdict, classification: 'outside', cause: null, alternatives: [], unbacked: true };
+    const zs = normalised.get(j.sample.pk) ?? [];
+    const backed = j.verdict.alternatives.find((c) => backsDoseSlip(c.factor, zs));
+    if (backed) {
+      doseSlips.set(j.sample.pk, backed.factor);
+      j.verdict = { ...j.verdict, cause: backed, alternatives: [backed, ...j.verdict.alternatives.filter((c) => c !== backed)] };
+    } else j.verdict = { ...j.verdict, classification: 'outside', cause: null, alternatives: [], unbacked: true };
   }
   return judged.map(({ sample, ref, verdict }) => {
     const doseFactor = sample.record !== 'dosing' && sample.dose !== null ? doseSlips.get(sample.dose.pk) : undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { CharacteristicaRecord, GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
+import { backsDoseSlip, contradicted, INSIDE_Z, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
 import type { Verdict } from '../../../src/qa/classify.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
@@ -203,5 +203,18 @@ describe('reference-range: the check on a dataset', () => {
     expect(contradicted(1 / 1000, verdict('major', [1 / 60]))).toBe(true);
     expect(contradicted(1 / 1000, verdict('agree', []))).toBe(false); // the curve shares the slip: a study-wide unit slip stays
     expect(contradicted(1 / 1000, undefined)).toBe(false); // no timecourse
+  });
+
+  it('backs a dose slip by its dose-normalised values: undoing it brings them inside and nearer their centre', () => {
+    // Simvastatin 40 mg curated as 0.571 mg (×1/70): Cmax and AUC per dose at z 20.9 (spread 0.223) and 19.1 (0.269).
+    // Undoing ×1/70 moves them by ln(1/70)/spread: to 1.86 and 3.35 (median 2.6 ≤ OUTSIDE_Z, and nearer than 20).
+    const values = [{ z: 20.9, spread: 0.223 }, { z: 19.1, spread: 0.269 }];
+    expect(backsDoseSlip(1 / 70, values)).toBe(true);
+    expect(backsDoseSlip(1 / 1000, values)).toBe(false); // ln(1/1000)/0.223 = −31: thrown out the other side
+    // A microdose study: its values per dose are ordinary (z ≈ 0); undoing ×1/1000 would throw them out.
+    expect(backsDoseSlip(1 / 1000, [{ z: 0.3, spread: 0.5 }, { z: -0.4, spread: 0.4 }])).toBe(false);
+    // A value ×1/10 per dose (z −4.6 at spread 0.5) backs a dose ×10: undone 0.0.
+    expect(backsDoseSlip(10, [{ z: -4.6, spread: 0.5 }])).toBe(true);
+    expect(backsDoseSlip(10, [])).toBe(false);
   });
 });
