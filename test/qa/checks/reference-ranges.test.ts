@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { CharacteristicaRecord, GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { backsDoseSlip, contradicted, INSIDE_Z, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
+import { backsDoseSlip, contradicted, INSIDE_Z, referenceBacks, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
 import type { Verdict } from '../../../src/qa/classify.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
@@ -216,5 +216,17 @@ describe('reference-range: the check on a dataset', () => {
     // A value ×1/10 per dose (z −4.6 at spread 0.5) backs a dose ×10: undone 0.0.
     expect(backsDoseSlip(10, [{ z: -4.6, spread: 0.5 }])).toBe(true);
     expect(backsDoseSlip(10, [])).toBe(false);
+  });
+
+  it('backs another check’s slip when the value lies off the other studies by it and back near their centre without it', () => {
+    const { arms, outputs } = fiveStudies();
+    const f = arm('F');
+    const tenfold = output(f, 'clearance', 'liter / hour', 100); // z = ln 10 / 0.223 = 10.3; ×10 undone: z 0
+    const threefold = output(f, 'clearance', 'liter / hour', 30); // z = 4.9; ×10 undone: −5.4, farther out
+    const ctx = context([...arms, f], [...outputs, tenfold, threefold]);
+    expect(referenceBacks(ctx, `output:${tenfold.pk}`, 10)).toMatch(/^5 other studies' x clearance .* robust z 10\.3, 0 with the factor undone$/);
+    expect(referenceBacks(ctx, `output:${tenfold.pk}`, 1 / 10)).toBeNull(); // the wrong direction
+    expect(referenceBacks(ctx, `output:${threefold.pk}`, 10)).toBeNull();
+    expect(referenceBacks(ctx, `output:${outputs[0].pk}`, 10)).toBeNull(); // inside: z 0
   });
 });
