@@ -30,7 +30,8 @@
  * dose outside its range is major only when its dose-normalised values
  * (Cmax, AUC per dose) back the factor (`backsDoseSlip`: undoing it brings them
  * back to their centre, better than as curated); those of them whose own verdict
- * names the inverse factor then name the dose as the culprit. Otherwise it is minor.
+ * names the inverse factor then name the dose as the culprit. With none of them to back or contradict it,
+ * a dose far above every other study's (`unopposedDoseSlip`) is major too. Otherwise it is minor.
  */
 import type { QaCheck } from '../check.js';
 import { slipFactors, SMALL_MOLAR_FACTOR, type SuspectedCause } from '../causes.js';
@@ -156,6 +157,15 @@ export function backsDoseSlip(factor: number, values: readonly NormalisedZ[]): b
   const undone = values.map((v) => Math.abs(v.z + Math.log(factor) / v.spread));
   const gain = values.map((v, k) => undone[k] - Math.abs(v.z));
   return mid(undone) <= OUTSIDE_Z && mid(gain) < 0;
+}
+
+/**
+ * A dose far above every other study's (|z| ≥ FEW_STUDIES_Z) with a factor that brings it back, and no
+ * dose-normalised value with a reference to back or contradict it (none measured, or all in strata of too few
+ * studies): a slip. Upward only: a microdose study is a design, a thousandfold overdose is not.
+ */
+export function unopposedDoseSlip(verdict: RangeVerdict, normalisedValues: readonly NormalisedZ[]): boolean {
+  return normalisedValues.length === 0 && verdict.cause !== null && verdict.cause.factor > 1 && verdict.z >= FEW_STUDIES_Z;
 }
 
 const CULPRIT = { output: 'output', timecourse: 'timecourse', dosing: 'dose' } as const;
@@ -304,7 +314,7 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   for (const j of judged) {
     if (j.sample.record !== 'dosing' || !j.verdict.cause) continue;
     const zs = normalised.get(j.sample.pk) ?? [];
-    const backed = j.verdict.alternatives.find((c) => backsDoseSlip(c.factor, zs));
+    const backed = j.verdict.alternatives.find((c) => backsDoseSlip(c.factor, zs)) ?? (unopposedDoseSlip(j.verdict, zs) ? j.verdict.cause : undefined);
     if (backed) {
       doseSlips.set(j.sample.pk, backed.factor);
       j.verdict = { ...j.verdict, cause: backed, alternatives: [backed, ...j.verdict.alternatives.filter((c) => c !== backed)] };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { CharacteristicaRecord, GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { backsDoseSlip, contradicted, INSIDE_Z, referenceBacks, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
+import { backsDoseSlip, contradicted, INSIDE_Z, referenceBacks, unopposedDoseSlip, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
 import type { Verdict } from '../../../src/qa/classify.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
@@ -228,5 +228,15 @@ describe('reference-range: the check on a dataset', () => {
     expect(referenceBacks(ctx, `output:${tenfold.pk}`, 1 / 10)).toBeNull(); // the wrong direction
     expect(referenceBacks(ctx, `output:${threefold.pk}`, 10)).toBeNull();
     expect(referenceBacks(ctx, `output:${outputs[0].pk}`, 10)).toBeNull(); // inside: z 0
+  });
+
+  it('names a dose far above every other study’s a slip when no value per dose backs or contradicts it, upward only', () => {
+    const verdict = (z: number, factor: number | null) =>
+      ({ classification: 'slip', z, cause: factor === null ? null : { kind: 'unit-factor', factor, text: '' }, alternatives: [] }) as unknown as Parameters<typeof unopposedDoseSlip>[0];
+    expect(unopposedDoseSlip(verdict(13.4, 1000), [])).toBe(true); // codeine 30 g against a median of 30 mg
+    expect(unopposedDoseSlip(verdict(7.5, 1000), [])).toBe(false); // not beyond FEW_STUDIES_Z
+    expect(unopposedDoseSlip(verdict(-13.4, 1 / 1000), [])).toBe(false); // a microdose is a design
+    expect(unopposedDoseSlip(verdict(13.4, 1000), [{ z: 0.2, spread: 0.4 }])).toBe(false); // its Cmax per dose is ordinary
+    expect(unopposedDoseSlip(verdict(13.4, null), [])).toBe(false);
   });
 });
