@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { CharacteristicaRecord, GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { backsDoseSlip, contradicted, INSIDE_Z, referenceBacks, unopposedDoseSlip, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
+import { backsDoseSlip, contradicted, INSIDE_Z, rangeRun, referenceBacks, unopposedDoseSlip, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
 import type { Verdict } from '../../../src/qa/classify.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
@@ -238,5 +238,17 @@ describe('reference-range: the check on a dataset', () => {
     expect(unopposedDoseSlip(verdict(-13.4, 1 / 1000), [])).toBe(false); // a microdose is a design
     expect(unopposedDoseSlip(verdict(13.4, 1000), [{ z: 0.2, spread: 0.4 }])).toBe(false); // its Cmax per dose is ordinary
     expect(unopposedDoseSlip(verdict(13.4, null), [])).toBe(false);
+  });
+
+  it('divides by a per-kg dose of a subject without a weight in g/kg, in a stratum of its own', () => {
+    // 1 mg/kg (PK-DB norms mg/kg to the dimensionless count: 1e-6) and a Cmax of 0.02 mg/L: 0.02 g/L per g/kg.
+    const arms = ['A', 'B', 'C', 'D', 'E', 'F'].map((sid) => arm(sid, { dose: 1e-6, unit: 'count' }));
+    const outputs = arms.map((a, k) => output(a, 'cmax', 'milligram / liter', 0.02 * [1, 1.1, 0.9, 1, 1.05, 10][k]));
+    const run = rangeRun(context(arms, outputs));
+    const judged = run.judgments.filter((j) => j.sample.record === 'output');
+    expect(judged).toHaveLength(6);
+    expect(judged[0].sample.unit).toBe('gram / liter / (gram / kilogram)');
+    expect(judged[0].sample.value).toBeCloseTo(0.02, 9);
+    expect(judged[5].verdict?.z).toBeGreaterThan(OUTSIDE_Z); // ×10 against five others
   });
 });
