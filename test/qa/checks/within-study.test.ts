@@ -145,6 +145,19 @@ describe('within-study: measurement types that are no PK parameter', () => {
     expect(findings[0].ratio).toBeCloseTo(1600 / 1.5, 6); // median(1.5, 1.8, 1.2) = 1.5
   });
 
+  it('pools them across other interventions that are no drug, from ×30, but not across co-dosed drugs', () => {
+    const position = (pk: number, choice: string): InterventionRecord => ({ ...dosing(pk, 0), measurement_type: 'body position', substance: null, value: null, unit: null, choice });
+    const inArm = (g: number, set: number[], v: number) => ({ ...renal(g, 1, v), intervention_pks: set });
+    // three arms, each in another body position: no strict pool of three; without the positions, ×1000 stands out
+    const values = [inArm(1, [1, 11], 1.5), inArm(2, [1, 12], 1.8), inArm(3, [1, 13], 1500)];
+    const findings = run(values, [dosing(1, 0.1), position(11, 'supine'), position(12, 'upright'), position(13, 'sitting')]);
+    expect(findings).toMatchObject([{ severity: 'major', output_pk: values[2].pk, details: { factor: 1000 } }]);
+    // the third arm with an inducer co-dosed instead: never pooled with the others
+    const inducer = { ...dosing(14, 0.6), substance: 'inducer', measurement_type: 'qualitative dosing' };
+    const induced = [inArm(1, [1, 11], 1.5), inArm(2, [1, 12], 1.8), inArm(3, [1, 14], 1500)];
+    expect(run(induced, [dosing(1, 0.1), position(11, 'supine'), position(12, 'upright'), inducer])).toEqual([]);
+  });
+
   it('pools them only within one dose and one population, never as a pair, and names ×10 minor', () => {
     // the ×1000 arm has another dose: no pool of three
     expect(run([renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 2, 1600)], [dosing(1, 0.1), dosing(2, 0.2)])).toEqual([]);
