@@ -21,9 +21,12 @@ import { conversionFactorOrNull } from '../units/convert.js';
 import type { QaContext, RecomputedTimecourse } from './context.js';
 import { concentrationSeries } from './input-checks.js';
 import { canonicalUnit, type ParameterValue } from './parameters.js';
+import { subjectMarks } from './population.js';
+import { slipFamilyOfUnit } from './slip-factor.js';
 import type { ReportedParameter } from './tolerances.js';
 
-export type ItemMeasure = ReportedParameter | 'mrt' | 'curve';
+/** `other`: a measurement type that is no PK parameter (a renal clearance, an amount excreted), known by its unit only. */
+export type ItemMeasure = ReportedParameter | 'mrt' | 'curve' | 'other';
 
 /** Measures divided by the dose before comparing (exposure ∝ dose). */
 export const EXPOSURE: ReadonlySet<ItemMeasure> = new Set(['cmax', 'auc_end', 'auc_inf', 'curve']);
@@ -50,6 +53,10 @@ export interface StudyItem {
   record: string;
   measure: ItemMeasure;
   source: 'reported' | 'calculated' | 'curve';
+  /** The measurement type (`concentration` for a curve). */
+  type: string;
+  /** The slip-factor family (causes.ts vocabulary): a curve slips like a Cmax, an MRT like a t½, `other` by its unit. */
+  family: ReportedParameter;
   pool: string;
   /** The pool key without the conditions: study, source, substance, tissue, measure, unit, interval. */
   base: string;
@@ -180,6 +187,28 @@ function intervalOf(o: OutputRecord, measure: string): string {
   return h === null ? `${o.time} ${o.time_unit}` : `0-${+(o.time * h).toPrecision(2)}h`;
 }
 
+/**
+ * A reported value of a measurement type that is no PK parameter, as an item, when its unit can suffer a unit slip
+ * (slip-factor.ts `slipFamilyOfUnit`); null otherwise. Not dose-normalised (a biomarker does not scale with the dose
+ * of a drug), so only arms with the same dose are pooled; nor across populations (a bilirubin level of a cirrhosis
+ * group is ×30 a healthy group's); by the time it was measured at (a concentration at 50 min, an amount in 24 h);
+ * never in the wider pools or pairs (no other record of its arm tells a slip from biology).
+ */
+function otherItem(p: ParameterValue, setting: ArmSetting, population: string, record: string): StudyItem | null {
+  const family = slipFamilyOfUnit(p.unit as string);
+  if (family === null) return null;
+  const o = p.output;
+  const at = o.time === null ? '' : `${o.time} ${o.time_unit ?? ''}`;
+  const base = poolKey(o.study_sid, 'reported', o.substance, o.tissue, `other:${o.measurement_type}`, p.unit as string, at);
+  const condition = intern(`${setting.condition}|${setting.dose?.value ?? ''}|${population}`);
+  return {
+    arm: p.key, record, measure: 'other', source: 'reported', type: o.measurement_type, family,
+    pool: `${condition}|${base}`, base, kind: o.individual_pk === null ? 'group' : 'individual', wider: [condition, condition],
+    study_sid: o.study_sid, study_name: o.study_name, subject: p.subject, log: Math.log(p.value as number), rawLog: null,
+    value: p.value as number, unit: p.unit as string, dose: setting.dose, bodyWeightKg: p.bodyWeightKg, output: o, timecourse: null, profile: null,
+  };
+}
+
 /** Every parameter and curve of the context as a within-study item. */
 export function studyItems(ctx: QaContext): StudyItem[] {
   const items: StudyItem[] = [];
@@ -208,8 +237,22 @@ export function studyItems(ctx: QaContext): StudyItem[] {
     }
     return unsorted.get(record) as boolean;
   };
+  const marks = new Map<string, string>();
+  const marksOf = (o: OutputRecord): string => {
+    const key = `${o.group_pk}|${o.individual_pk}`;
+    let m = marks.get(key);
+    if (m === undefined) marks.set(key, (m = subjectMarks(ctx.dataset, o).join('+')));
+    return m;
+  };
   for (const p of ctx.parameters as readonly ParameterValue[]) {
-    if (!PARAMETERS.has(p.measurement_type) || p.value === null || !(p.value > 0) || p.unit === null) continue;
+    if (p.value === null || !(p.value > 0) || p.unit === null) continue;
+    if (!PARAMETERS.has(p.measurement_type)) {
+      if (p.source === 'reported') {
+        const item = otherItem(p, settingOf(p.output.intervention_pks, p.output.substance), marksOf(p.output), recordOf(p));
+        if (item) items.push(item);
+      }
+      continue;
+    }
     // A calculated AUC to the last sample depends on the sampling grid, and PK-DB integrated unsorted times in list order.
     // A calculated tmax is the first sample of every IV curve: no grid to compare.
     if (p.source === 'calculated' && (p.measurement_type === 'auc_end' || p.measurement_type === 'tmax' || unsortedCalculated(p))) continue;
@@ -220,7 +263,7 @@ export function studyItems(ctx: QaContext): StudyItem[] {
     const raw = Math.log(p.value);
     const base = poolKey(o.study_sid, p.source, o.substance, o.tissue, measure, p.unit, intervalOf(o, measure));
     items.push({
-      arm: p.key, record: recordOf(p),
+      arm: p.key, record: recordOf(p), type: measure, family: measure === 'mrt' ? 'thalf' : (measure as ReportedParameter),
       measure, source: p.source, pool: `${setting.condition}|${base}`, base, kind: o.individual_pk === null ? 'group' : 'individual',
       wider: [setting.looseCondition, setting.looserCondition],
       study_sid: o.study_sid, study_name: o.study_name, subject: p.subject,
@@ -236,7 +279,7 @@ export function studyItems(ctx: QaContext): StudyItem[] {
     const setting = settingOf(rt.tc.intervention_pk, member.substance);
     const base = poolKey(rt.tc.study_sid, 'curve', member.substance, member.tissue, 'curve', curve.unit, '');
     items.push({
-      arm: rt.key, record: `timecourse:${rt.tc.subset_pk}`, measure: 'curve', source: 'curve',
+      arm: rt.key, record: `timecourse:${rt.tc.subset_pk}`, measure: 'curve', source: 'curve', type: 'concentration', family: 'cmax',
       pool: `${setting.condition}|${base}`, base, kind: rt.tc.individual_pk === null ? 'group' : 'individual',
       wider: [setting.looseCondition, setting.looserCondition],
       study_sid: rt.tc.study_sid, study_name: rt.tc.study_name, subject: subjectLabel(subjectOf(rt.tc)),
