@@ -50,18 +50,28 @@ export interface StudyItem {
   record: string;
   measure: ItemMeasure;
   source: 'reported' | 'calculated' | 'curve';
-  pool: string;
-  /** The pool key without the conditions: study, source, substance, tissue, measure, unit, interval. */
-  base: string;
+  /**
+   * The pool, numbered (`StudyItems.pools`): same `base` and the same condition (route, application and
+   * every other intervention). Numbers, not key text: the check groups 23,000 items of the shared export by
+   * pool, base and placement, and hashing long keys cost more than the statistics.
+   */
+  pool: number;
+  /** The pool key without the conditions, numbered: study, source, substance, tissue, measure, unit, interval. */
+  base: number;
   /**
    * The wider pools, for records whose strict pool has too few arms: the items of the same `base`, `kind`
-   * and wider condition. Without the other interventions (≥ ×30: no inhibitor moves an arm that far), and
-   * without the route too (≥ ×300: no bioavailability either). Groups stay apart from individuals there
-   * (a study's individual table and group table may each be consistently curated in another unit, and a
-   * wide pool has no centre to tell which).
+   * and wider condition (numbered). Without the other interventions (≥ ×30: no inhibitor moves an arm that
+   * far), and without the route too (≥ ×300: no bioavailability either). Groups stay apart from individuals
+   * there (a study's individual table and group table may each be consistently curated in another unit, and
+   * a wide pool has no centre to tell which).
    */
   kind: 'group' | 'individual';
-  wider: readonly string[];
+  wider: readonly number[];
+  /**
+   * The placement key, numbered: record, measure and output. A record's measure is placed in one pool only,
+   * and a levelled curve is a copy of its item (study-pools.ts `curveLevels`) that keeps this number.
+   */
+  slot: number;
   study_sid: string;
   study_name: string;
   subject: string | null;
@@ -78,30 +88,43 @@ export interface StudyItem {
   profile: CurveProfile | null;
 }
 
+/** The items of a context with the number of pools, bases and slots they use (ids run from 0). */
+export interface StudyItems {
+  items: StudyItem[];
+  pools: number;
+  bases: number;
+  slots: number;
+}
+
 /** A conversion factor, or null when the units do not convert (the units layer caches both outcomes). */
 function tryFactor(from: string, to: string, molarMass: number | null): number | null {
   return conversionFactorOrNull(from, to, molarMass === null ? undefined : { molarMass });
 }
 
-/** The dose and the pool's condition text of an intervention set, for the record's substance. */
+/** The dose and the pool's conditions of an intervention set, for the record's substance. */
 interface ArmSetting {
   dose: ArmDose | null;
-  /** route, application and every other intervention of the set, as pool key text. */
-  condition: string;
+  /** route, application and every other intervention of the set, numbered. */
+  condition: number;
   /** The same without the other interventions, and without the route too (the wider pools). */
-  looseCondition: string;
-  looserCondition: string;
+  looseCondition: number;
+  looserCondition: number;
 }
 
-/** Conditions as short ids: pool keys are built for every record three times, long keys cost time and memory. */
-const interned = new Map<string, string>();
-function intern(text: string): string {
-  let id = interned.get(text);
-  if (id === undefined) interned.set(text, (id = `c${interned.size}`));
-  return id;
+/** Numbers for texts, in order of first appearance. */
+class Numbering {
+  private readonly ids = new Map<string, number>();
+  get size(): number {
+    return this.ids.size;
+  }
+  of(text: string): number {
+    let id = this.ids.get(text);
+    if (id === undefined) this.ids.set(text, (id = this.ids.size));
+    return id;
+  }
 }
 
-function armSetting(ctx: QaContext, pks: readonly number[], substance: string | null): ArmSetting {
+function armSetting(ctx: QaContext, pks: readonly number[], substance: string | null, conditions: Numbering): ArmSetting {
   const interventions: InterventionRecord[] = [];
   for (const pk of pks) {
     const i = ctx.dataset.intervention(pk);
@@ -122,9 +145,9 @@ function armSetting(ctx: QaContext, pks: readonly number[], substance: string | 
   const route = primary ? `${primary.route ?? ''}/${primary.application ?? ''}/${primary.substance ?? ''}/${dose?.unit}` : 'no dose';
   return {
     dose,
-    condition: intern(`${route}|${others.join(',')}`),
-    looseCondition: intern(route),
-    looserCondition: intern(`${primary?.substance ?? ''}/${dose?.unit ?? ''}`),
+    condition: conditions.of(`${route}|${others.join(',')}`),
+    looseCondition: conditions.of(route),
+    looserCondition: conditions.of(`${primary?.substance ?? ''}/${dose?.unit ?? ''}`),
   };
 }
 
@@ -180,14 +203,26 @@ function intervalOf(o: OutputRecord, measure: string): string {
   return h === null ? `${o.time} ${o.time_unit}` : `0-${+(o.time * h).toPrecision(2)}h`;
 }
 
-/** Every parameter and curve of the context as a within-study item. */
-export function studyItems(ctx: QaContext): StudyItem[] {
+/** Every parameter and curve of the context as a within-study item, with its pool, base and slot numbered. */
+export function studyItems(ctx: QaContext): StudyItems {
   const items: StudyItem[] = [];
+  const conditions = new Numbering();
+  const bases = new Numbering();
+  const slots = new Numbering();
+  // Pool numbers by base, then condition: a pool is a base under one condition.
+  const poolsOfBase: Map<number, number>[] = [];
+  let pools = 0;
+  const poolOf = (base: number, condition: number): number => {
+    const byCondition = (poolsOfBase[base] ??= new Map());
+    let pool = byCondition.get(condition);
+    if (pool === undefined) byCondition.set(condition, (pool = pools++));
+    return pool;
+  };
   const settings = new Map<string, ArmSetting>();
   const settingOf = (pks: readonly number[], substance: string | null) => {
     const key = `${pks.join(',')}|${substance}`;
     let s = settings.get(key);
-    if (!s) settings.set(key, (s = armSetting(ctx, pks, substance)));
+    if (!s) settings.set(key, (s = armSetting(ctx, pks, substance, conditions)));
     return s;
   };
   // A stored calculated output belongs to the timecourse PK-DB computed it from (calculated.ts pairs them).
@@ -199,8 +234,7 @@ export function studyItems(ctx: QaContext): StudyItem[] {
     return subset === undefined ? `calculated:${p.key}` : `timecourse:${subset}`;
   };
   const unsorted = new Map<string, boolean>();
-  const unsortedCalculated = (p: ParameterValue): boolean => {
-    const record = recordOf(p);
+  const unsortedCalculated = (record: string): boolean => {
     if (!unsorted.has(record)) {
       const tc = record.startsWith('timecourse:') ? ctx.timecourseBySubset.get(Number(record.slice('timecourse:'.length)))?.tc : undefined;
       const times = tc ? tc.time.filter((t): t is number => t !== null) : [];
@@ -212,17 +246,19 @@ export function studyItems(ctx: QaContext): StudyItem[] {
     if (!PARAMETERS.has(p.measurement_type) || p.value === null || !(p.value > 0) || p.unit === null) continue;
     // A calculated AUC to the last sample depends on the sampling grid, and PK-DB integrated unsorted times in list order.
     // A calculated tmax is the first sample of every IV curve: no grid to compare.
-    if (p.source === 'calculated' && (p.measurement_type === 'auc_end' || p.measurement_type === 'tmax' || unsortedCalculated(p))) continue;
+    if (p.source === 'calculated' && (p.measurement_type === 'auc_end' || p.measurement_type === 'tmax')) continue;
+    const record = recordOf(p);
+    if (p.source === 'calculated' && unsortedCalculated(record)) continue;
     const o = p.output;
     const measure = p.measurement_type as ItemMeasure;
     const setting = settingOf(o.intervention_pks, o.substance);
     const normalised = EXPOSURE.has(measure) && setting.dose !== null;
     const raw = Math.log(p.value);
-    const base = poolKey(o.study_sid, p.source, o.substance, o.tissue, measure, p.unit, intervalOf(o, measure));
+    const base = bases.of(poolKey(o.study_sid, p.source, o.substance, o.tissue, measure, p.unit, intervalOf(o, measure)));
     items.push({
-      arm: p.key, record: recordOf(p),
-      measure, source: p.source, pool: `${setting.condition}|${base}`, base, kind: o.individual_pk === null ? 'group' : 'individual',
-      wider: [setting.looseCondition, setting.looserCondition],
+      arm: p.key, record,
+      measure, source: p.source, pool: poolOf(base, setting.condition), base, kind: o.individual_pk === null ? 'group' : 'individual',
+      wider: [setting.looseCondition, setting.looserCondition], slot: slots.of(`${record}|${measure}|${o.pk}`),
       study_sid: o.study_sid, study_name: o.study_name, subject: p.subject,
       log: normalised ? raw - Math.log((setting.dose as ArmDose).value) : raw, rawLog: normalised ? raw : null,
       value: p.value, unit: p.unit, dose: setting.dose, bodyWeightKg: p.bodyWeightKg, output: o, timecourse: null, profile: null,
@@ -234,15 +270,16 @@ export function studyItems(ctx: QaContext): StudyItem[] {
     const curve = curveProfile(rt, ctx.molarMass(member.substance));
     if (!curve) continue;
     const setting = settingOf(rt.tc.intervention_pk, member.substance);
-    const base = poolKey(rt.tc.study_sid, 'curve', member.substance, member.tissue, 'curve', curve.unit, '');
+    const base = bases.of(poolKey(rt.tc.study_sid, 'curve', member.substance, member.tissue, 'curve', curve.unit, ''));
+    const record = `timecourse:${rt.tc.subset_pk}`;
     items.push({
-      arm: rt.key, record: `timecourse:${rt.tc.subset_pk}`, measure: 'curve', source: 'curve',
-      pool: `${setting.condition}|${base}`, base, kind: rt.tc.individual_pk === null ? 'group' : 'individual',
-      wider: [setting.looseCondition, setting.looserCondition],
+      arm: rt.key, record, measure: 'curve', source: 'curve',
+      pool: poolOf(base, setting.condition), base, kind: rt.tc.individual_pk === null ? 'group' : 'individual',
+      wider: [setting.looseCondition, setting.looserCondition], slot: slots.of(`${record}|curve|`),
       study_sid: rt.tc.study_sid, study_name: rt.tc.study_name, subject: subjectLabel(subjectOf(rt.tc)),
       log: 0, rawLog: setting.dose ? 0 : null, value: NaN, unit: curve.unit, dose: setting.dose,
       bodyWeightKg: ctx.bodyWeightKg(rt.tc), output: null, timecourse: rt, profile: curve.profile,
     });
   }
-  return items;
+  return { items, pools, bases: bases.size, slots: slots.size };
 }

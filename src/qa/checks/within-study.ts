@@ -209,22 +209,23 @@ export function armFindings(arm: readonly Deviation[]): Finding[] {
   return findings;
 }
 
-function groupBy(items: readonly StudyItem[], key: (item: StudyItem) => string): Map<string, StudyItem[]> {
-  const map = new Map<string, StudyItem[]>();
+/** Item lists by a numbered key (ids from 0, in order of first appearance, as study-items.ts numbers them). */
+function groupById(items: readonly StudyItem[], count: number, id: (item: StudyItem) => number): StudyItem[][] {
+  const lists: StudyItem[][] = new Array(count);
   for (const item of items) {
-    const k = key(item);
-    const list = map.get(k);
+    const k = id(item);
+    const list = lists[k];
     if (list) list.push(item);
-    else map.set(k, [item]);
+    else lists[k] = [item];
   }
-  return map;
+  return lists;
 }
 
-/** The items of one base by kind and wider condition of `tier`, in order of first appearance (no key text built per item). */
+/** The items of one base by kind and wider condition of `tier`, in order of first appearance. */
 function widerPools(items: readonly StudyItem[], tier: number): StudyItem[][] {
   const pools: StudyItem[][] = [];
-  const groups = new Map<string, StudyItem[]>();
-  const individuals = new Map<string, StudyItem[]>();
+  const groups = new Map<number, StudyItem[]>();
+  const individuals = new Map<number, StudyItem[]>();
   for (const item of items) {
     const map = item.kind === 'group' ? groups : individuals;
     const list = map.get(item.wider[tier]);
@@ -240,25 +241,12 @@ function widerPools(items: readonly StudyItem[], tier: number): StudyItem[][] {
 
 /** Every deviation of the context, by arm: from the strict pool, else (too few arms there) from the first wider one that has enough. */
 export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
-  const items = studyItems(ctx);
+  const { items, pools, bases, slots } = studyItems(ctx);
   const byArm = new Map<string, Deviation[]>();
-  // A record's measure (and output) is placed once, in its first pool that has enough arms; a levelled curve is a
-  // copy of its item, so placement goes by this key, numbered once per key (no text hashed per lookup).
-  const slots = new Map<string, number>();
-  const slotOfItem = new Map<StudyItem, number>();
-  const slot = (i: StudyItem) => {
-    let k = slotOfItem.get(i);
-    if (k === undefined) {
-      const key = `${i.record}|${i.measure}|${i.output?.pk ?? ''}`;
-      k = slots.get(key);
-      if (k === undefined) slots.set(key, (k = slots.size));
-      slotOfItem.set(i, k);
-    }
-    return k;
-  };
-  const itemSlots = items.map(slot);
-  const placed = new Uint8Array(slots.size);
-  const unplaced = (i: StudyItem) => placed[slot(i)] === 0;
+  // A record's measure (and output) is placed once, in its first pool that has enough arms (a levelled curve
+  // is a copy of its item with the same slot).
+  const placed = new Uint8Array(slots);
+  const unplaced = (i: StudyItem) => placed[i.slot] === 0;
   const place = (pools: Iterable<StudyItem[]>, minFactor: number) => {
     for (const pool of pools) {
       if (!pool.some(unplaced)) continue;
@@ -269,20 +257,16 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
         if (list) list.push(dev);
         else byArm.set(dev.item.arm, [dev]);
       }
-      for (const dev of fresh) placed[slot(dev.item)] = 1;
+      for (const dev of fresh) placed[dev.item.slot] = 1;
     }
   };
-  place(groupBy(items, (i) => i.pool).values(), 1);
+  place(groupById(items, pools, (i) => i.pool), 1);
   // Wider pools only where a record was left without a pool: the items of its base, kind and wider condition.
-  const byBase = groupBy(items, (i) => i.base);
+  const byBase = groupById(items, bases, (i) => i.base);
   WIDER_FACTORS.forEach((minFactor, tier) => {
-    const needed = new Set<string>();
-    items.forEach((i, k) => {
-      if (placed[itemSlots[k]] === 0) needed.add(i.base);
-    });
-    for (const base of needed) {
-      place(widerPools(byBase.get(base) as StudyItem[], tier), minFactor);
-    }
+    const needed = new Set<number>();
+    for (const i of items) if (placed[i.slot] === 0) needed.add(i.base);
+    for (const base of needed) place(widerPools(byBase[base], tier), minFactor);
   });
   return byArm;
 }
