@@ -106,20 +106,29 @@ interface ArmSetting {
   dose: ArmDose | null;
   /** route, application and every other intervention of the set, numbered. */
   condition: number;
-  /** The same without the other interventions, and without the route too (the wider pools). */
-  looseCondition: number;
-  looserCondition: number;
+  /** The same without the other interventions, and without the route too (the wider pools): `StudyItem.wider`. */
+  wider: readonly number[];
 }
 
-/** Numbers for texts, in order of first appearance. */
+type KeyPart = string | number | null;
+
+/**
+ * Numbers for keys of several parts, in order of first appearance: a tree of maps with one lookup per part,
+ * so no key text is built per item (a part that is a stored string hashes once for the whole run).
+ */
 class Numbering {
-  private readonly ids = new Map<string, number>();
-  get size(): number {
-    return this.ids.size;
-  }
-  of(text: string): number {
-    let id = this.ids.get(text);
-    if (id === undefined) this.ids.set(text, (id = this.ids.size));
+  private readonly root = new Map<KeyPart, unknown>();
+  size = 0;
+  of(parts: readonly KeyPart[]): number {
+    let node = this.root;
+    const last = parts.length - 1;
+    for (let k = 0; k < last; k++) {
+      let next = node.get(parts[k]) as Map<KeyPart, unknown> | undefined;
+      if (next === undefined) node.set(parts[k], (next = new Map()));
+      node = next;
+    }
+    let id = node.get(parts[last]) as number | undefined;
+    if (id === undefined) node.set(parts[last], (id = this.size++));
     return id;
   }
 }
@@ -145,9 +154,8 @@ function armSetting(ctx: QaContext, pks: readonly number[], substance: string | 
   const route = primary ? `${primary.route ?? ''}/${primary.application ?? ''}/${primary.substance ?? ''}/${dose?.unit}` : 'no dose';
   return {
     dose,
-    condition: conditions.of(`${route}|${others.join(',')}`),
-    looseCondition: conditions.of(route),
-    looserCondition: conditions.of(`${primary?.substance ?? ''}/${dose?.unit ?? ''}`),
+    condition: conditions.of([`${route}|${others.join(',')}`]),
+    wider: [conditions.of([route]), conditions.of([`${primary?.substance ?? ''}/${dose?.unit ?? ''}`])],
   };
 }
 
@@ -181,12 +189,12 @@ export function curveProfile(rt: RecomputedTimecourse, molarMass: number | null)
 }
 
 /**
- * Reported values are pooled apart from calculated values and curves: when a
- * study's reported values share one slip (every CL in mL curated as L), a
- * mixed pool would blame the records that are right.
+ * The parts of a pool's base. Reported values are pooled apart from calculated values and curves: when a
+ * study's reported values share one slip (every CL in mL curated as L), a mixed pool would blame the records
+ * that are right.
  */
-function poolKey(study: string, source: string, substance: string | null, tissue: string | null, measure: string, unit: string, interval: string): string {
-  return `${study}|${source === 'reported' ? 'r' : 't'}|${substance}|${tissue}|${measure}|${unit}|${interval}`;
+function baseParts(study: string, source: string, substance: string | null, tissue: string | null, measure: string, unit: string, interval: string): KeyPart[] {
+  return [study, source === 'reported' ? 'r' : 't', substance, tissue, measure, unit, interval];
 }
 
 /** Smallest factors the wider pools may name (see StudyItem.widerPools). */
@@ -208,6 +216,7 @@ export function studyItems(ctx: QaContext): StudyItems {
   const items: StudyItem[] = [];
   const conditions = new Numbering();
   const bases = new Numbering();
+  // Slots: [output pk, measure, record] for a value, [record, 'curve'] for a curve (a number and a text never meet).
   const slots = new Numbering();
   // Pool numbers by base, then condition: a pool is a base under one condition.
   const poolsOfBase: Map<number, number>[] = [];
@@ -218,12 +227,13 @@ export function studyItems(ctx: QaContext): StudyItems {
     if (pool === undefined) byCondition.set(condition, (pool = pools++));
     return pool;
   };
-  const settings = new Map<string, ArmSetting>();
+  // Settings by intervention pks (in their order) and substance; the separator ends the list of pks.
+  const settingKeys = new Numbering();
+  const settings: ArmSetting[] = [];
   const settingOf = (pks: readonly number[], substance: string | null) => {
-    const key = `${pks.join(',')}|${substance}`;
-    let s = settings.get(key);
-    if (!s) settings.set(key, (s = armSetting(ctx, pks, substance, conditions)));
-    return s;
+    const id = settingKeys.of([...pks, '|', substance]);
+    if (id === settings.length) settings.push(armSetting(ctx, pks, substance, conditions));
+    return settings[id];
   };
   // A stored calculated output belongs to the timecourse PK-DB computed it from (calculated.ts pairs them).
   const subsetOfCalculated = new Map<number, number>();
@@ -254,11 +264,11 @@ export function studyItems(ctx: QaContext): StudyItems {
     const setting = settingOf(o.intervention_pks, o.substance);
     const normalised = EXPOSURE.has(measure) && setting.dose !== null;
     const raw = Math.log(p.value);
-    const base = bases.of(poolKey(o.study_sid, p.source, o.substance, o.tissue, measure, p.unit, intervalOf(o, measure)));
+    const base = bases.of(baseParts(o.study_sid, p.source, o.substance, o.tissue, measure, p.unit, intervalOf(o, measure)));
     items.push({
       arm: p.key, record,
       measure, source: p.source, pool: poolOf(base, setting.condition), base, kind: o.individual_pk === null ? 'group' : 'individual',
-      wider: [setting.looseCondition, setting.looserCondition], slot: slots.of(`${record}|${measure}|${o.pk}`),
+      wider: setting.wider, slot: slots.of([o.pk, measure, record]),
       study_sid: o.study_sid, study_name: o.study_name, subject: p.subject,
       log: normalised ? raw - Math.log((setting.dose as ArmDose).value) : raw, rawLog: normalised ? raw : null,
       value: p.value, unit: p.unit, dose: setting.dose, bodyWeightKg: p.bodyWeightKg, output: o, timecourse: null, profile: null,
@@ -270,12 +280,12 @@ export function studyItems(ctx: QaContext): StudyItems {
     const curve = curveProfile(rt, ctx.molarMass(member.substance));
     if (!curve) continue;
     const setting = settingOf(rt.tc.intervention_pk, member.substance);
-    const base = bases.of(poolKey(rt.tc.study_sid, 'curve', member.substance, member.tissue, 'curve', curve.unit, ''));
+    const base = bases.of(baseParts(rt.tc.study_sid, 'curve', member.substance, member.tissue, 'curve', curve.unit, ''));
     const record = `timecourse:${rt.tc.subset_pk}`;
     items.push({
       arm: rt.key, record, measure: 'curve', source: 'curve',
       pool: poolOf(base, setting.condition), base, kind: rt.tc.individual_pk === null ? 'group' : 'individual',
-      wider: [setting.looseCondition, setting.looserCondition], slot: slots.of(`${record}|curve|`),
+      wider: setting.wider, slot: slots.of([record, 'curve']),
       study_sid: rt.tc.study_sid, study_name: rt.tc.study_name, subject: subjectLabel(subjectOf(rt.tc)),
       log: 0, rawLog: setting.dose ? 0 : null, value: NaN, unit: curve.unit, dose: setting.dose,
       bodyWeightKg: ctx.bodyWeightKg(rt.tc), output: null, timecourse: rt, profile: curve.profile,
