@@ -133,6 +133,53 @@ class Numbering {
   }
 }
 
+/**
+ * Placement slots (`StudyItem.slot`): one per record, measure and output. A value's slot is found by its output
+ * pk, checked against the record and measure the pk was first seen with (another record or measure under the same
+ * pk, which only a duplicated output row gives, falls back to a key of all three); a curve's by its subset pk.
+ */
+class Slots {
+  size = 0;
+  private readonly byOutput = new Map<number, number>();
+  private readonly records: string[] = [];
+  private readonly measures: string[] = [];
+  private readonly byKey = new Map<string, number>();
+  private readonly byCurve = new Map<number, number>();
+
+  ofValue(outputPk: number, measure: string, record: string): number {
+    const first = this.byOutput.get(outputPk);
+    if (first === undefined) {
+      const slot = this.size++;
+      this.byOutput.set(outputPk, slot);
+      this.records[slot] = record;
+      this.measures[slot] = measure;
+      return slot;
+    }
+    if (this.records[first] === record && this.measures[first] === measure) return first;
+    const key = `${record}|${measure}|${outputPk}`;
+    let slot = this.byKey.get(key);
+    if (slot === undefined) this.byKey.set(key, (slot = this.size++));
+    return slot;
+  }
+
+  ofCurve(subsetPk: number): number {
+    let slot = this.byCurve.get(subsetPk);
+    if (slot === undefined) this.byCurve.set(subsetPk, (slot = this.size++));
+    return slot;
+  }
+}
+
+/** Whether the non-null times of a timecourse are out of order somewhere. */
+function unsortedTimes(times: readonly (number | null)[]): boolean {
+  let previous: number | null = null;
+  for (const t of times) {
+    if (t === null) continue;
+    if (previous !== null && t < previous) return true;
+    previous = t;
+  }
+  return false;
+}
+
 function armSetting(ctx: QaContext, pks: readonly number[], substance: string | null, conditions: Numbering): ArmSetting {
   const interventions: InterventionRecord[] = [];
   for (const pk of pks) {
@@ -216,8 +263,7 @@ export function studyItems(ctx: QaContext): StudyItems {
   const items: StudyItem[] = [];
   const conditions = new Numbering();
   const bases = new Numbering();
-  // Slots: [output pk, measure, record] for a value, [record, 'curve'] for a curve (a number and a text never meet).
-  const slots = new Numbering();
+  const slots = new Slots();
   // Pool numbers by base, then condition: a pool is a base under one condition.
   const poolsOfBase: Map<number, number>[] = [];
   let pools = 0;
@@ -235,6 +281,16 @@ export function studyItems(ctx: QaContext): StudyItems {
     if (id === settings.length) settings.push(armSetting(ctx, pks, substance, conditions));
     return settings[id];
   };
+  // In front of it, the setting last found for an arm's match key (one string per key, ~5 values each), used when
+  // the pks and substance are the same.
+  const byArm = new Map<string, { pks: readonly number[]; substance: string | null; setting: ArmSetting }>();
+  const settingOfArm = (arm: string, pks: readonly number[], substance: string | null) => {
+    const hit = byArm.get(arm);
+    if (hit !== undefined && hit.substance === substance && hit.pks.length === pks.length && hit.pks.every((pk, k) => pk === pks[k])) return hit.setting;
+    const setting = settingOf(pks, substance);
+    byArm.set(arm, { pks, substance, setting });
+    return setting;
+  };
   // A stored calculated output belongs to the timecourse PK-DB computed it from (calculated.ts pairs them).
   const subsetOfCalculated = new Map<number, number>();
   for (const row of ctx.calculated) if (row.output_pk !== null && row.subset_pk !== null) subsetOfCalculated.set(row.output_pk, row.subset_pk);
@@ -245,12 +301,12 @@ export function studyItems(ctx: QaContext): StudyItems {
   };
   const unsorted = new Map<string, boolean>();
   const unsortedCalculated = (record: string): boolean => {
-    if (!unsorted.has(record)) {
+    let result = unsorted.get(record);
+    if (result === undefined) {
       const tc = record.startsWith('timecourse:') ? ctx.timecourseBySubset.get(Number(record.slice('timecourse:'.length)))?.tc : undefined;
-      const times = tc ? tc.time.filter((t): t is number => t !== null) : [];
-      unsorted.set(record, times.some((t, i) => i > 0 && t < times[i - 1]));
+      unsorted.set(record, (result = tc ? unsortedTimes(tc.time) : false));
     }
-    return unsorted.get(record) as boolean;
+    return result;
   };
   for (const p of ctx.parameters as readonly ParameterValue[]) {
     if (!PARAMETERS.has(p.measurement_type) || p.value === null || !(p.value > 0) || p.unit === null) continue;
@@ -261,14 +317,14 @@ export function studyItems(ctx: QaContext): StudyItems {
     if (p.source === 'calculated' && unsortedCalculated(record)) continue;
     const o = p.output;
     const measure = p.measurement_type as ItemMeasure;
-    const setting = settingOf(o.intervention_pks, o.substance);
+    const setting = settingOfArm(p.key, o.intervention_pks, o.substance);
     const normalised = EXPOSURE.has(measure) && setting.dose !== null;
     const raw = Math.log(p.value);
     const base = bases.of(baseParts(o.study_sid, p.source, o.substance, o.tissue, measure, p.unit, intervalOf(o, measure)));
     items.push({
       arm: p.key, record,
       measure, source: p.source, pool: poolOf(base, setting.condition), base, kind: o.individual_pk === null ? 'group' : 'individual',
-      wider: setting.wider, slot: slots.of([o.pk, measure, record]),
+      wider: setting.wider, slot: slots.ofValue(o.pk, measure, record),
       study_sid: o.study_sid, study_name: o.study_name, subject: p.subject,
       log: normalised ? raw - Math.log((setting.dose as ArmDose).value) : raw, rawLog: normalised ? raw : null,
       value: p.value, unit: p.unit, dose: setting.dose, bodyWeightKg: p.bodyWeightKg, output: o, timecourse: null, profile: null,
@@ -279,13 +335,13 @@ export function studyItems(ctx: QaContext): StudyItems {
     if (!member || rt.key === null) continue;
     const curve = curveProfile(rt, ctx.molarMass(member.substance));
     if (!curve) continue;
-    const setting = settingOf(rt.tc.intervention_pk, member.substance);
+    const setting = settingOfArm(rt.key, rt.tc.intervention_pk, member.substance);
     const base = bases.of(baseParts(rt.tc.study_sid, 'curve', member.substance, member.tissue, 'curve', curve.unit, ''));
     const record = `timecourse:${rt.tc.subset_pk}`;
     items.push({
       arm: rt.key, record, measure: 'curve', source: 'curve',
       pool: poolOf(base, setting.condition), base, kind: rt.tc.individual_pk === null ? 'group' : 'individual',
-      wider: setting.wider, slot: slots.of([record, 'curve']),
+      wider: setting.wider, slot: slots.ofCurve(rt.tc.subset_pk),
       study_sid: rt.tc.study_sid, study_name: rt.tc.study_name, subject: subjectLabel(subjectOf(rt.tc)),
       log: 0, rawLog: setting.dose ? 0 : null, value: NaN, unit: curve.unit, dose: setting.dose,
       bodyWeightKg: ctx.bodyWeightKg(rt.tc), output: null, timecourse: rt, profile: curve.profile,
