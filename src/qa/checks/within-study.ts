@@ -160,6 +160,8 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
 
 /** The findings of one arm: its off records judged against its other records. */
 export function armFindings(arm: readonly Deviation[]): Finding[] {
+  // Most arms have no outlier: nothing to group.
+  if (!arm.some((d) => slipOf(d) !== null)) return [];
   const byRecord = new Map<string, Deviation[]>();
   for (const dev of arm) {
     const list = byRecord.get(dev.item.record);
