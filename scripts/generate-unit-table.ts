@@ -19,6 +19,7 @@ import { createRequire } from 'node:module';
 import { parameterUnits, DEFAULT_UNITS } from '../src/nca/units.js';
 import { PARAMETERS, type UnitRule } from '../src/nca/parameters.js';
 import { KNOWN_ODD_UNITS, PKDB_PROFILE_UNITS, measurementTypesWithUnits, normalisedUnits } from '../src/units/normalised-units.js';
+import { LABEL_UNITS } from '../src/qa/dose-label.js';
 import { BASE_DIMENSIONS, unitMath } from '../src/units/registry.js';
 import { DISPLAY_SPELLINGS } from '../src/report/display-units.js';
 import { toMathjsExpression } from '../src/units/spelling.js';
@@ -73,7 +74,7 @@ const COMPARED_RULES: Partial<Record<UnitRule, true>> = { conc: true, time: true
 export function spellingsToPreparse(): Set<string> {
   const listed = measurementTypesWithUnits().flatMap((type) => normalisedUnits(type) ?? []);
   const profile = Object.values(PKDB_PROFILE_UNITS).flat();
-  const spellings = new Set([...TIME_UNITS, ...CURATOR_SPELLINGS, ...PINT_SPELLINGS, ...listed, ...Object.keys(KNOWN_ODD_UNITS), ...profile, ...DISPLAY_SPELLINGS]);
+  const spellings = new Set([...TIME_UNITS, ...CURATOR_SPELLINGS, ...PINT_SPELLINGS, ...LABEL_UNITS, ...listed, ...Object.keys(KNOWN_ODD_UNITS), ...profile, ...DISPLAY_SPELLINGS]);
   const concs = [...(normalisedUnits('concentration') ?? []), DEFAULT_UNITS.conc];
   const doses = [...COMPOSED_DOSE_UNITS, DEFAULT_UNITS.dose];
   for (const time of [...SAMPLING_TIME_UNITS, DEFAULT_UNITS.time]) {

@@ -21,9 +21,12 @@ import { conversionFactorOrNull } from '../units/convert.js';
 import type { QaContext, RecomputedTimecourse } from './context.js';
 import { concentrationSeries } from './input-checks.js';
 import { canonicalUnit, type ParameterValue } from './parameters.js';
+import { subjectMarks } from './population.js';
+import { slipFamilyOfUnit } from './slip-factor.js';
 import type { ReportedParameter } from './tolerances.js';
 
-export type ItemMeasure = ReportedParameter | 'mrt' | 'curve';
+/** `other`: a measurement type that is no PK parameter (a renal clearance, an amount excreted), known by its unit only. */
+export type ItemMeasure = ReportedParameter | 'mrt' | 'curve' | 'other';
 
 /** Measures divided by the dose before comparing (exposure ∝ dose). */
 export const EXPOSURE: ReadonlySet<ItemMeasure> = new Set(['cmax', 'auc_end', 'auc_inf', 'curve']);
@@ -50,6 +53,10 @@ export interface StudyItem {
   record: string;
   measure: ItemMeasure;
   source: 'reported' | 'calculated' | 'curve';
+  /** The measurement type (`concentration` for a curve). */
+  type: string;
+  /** The slip-factor family (causes.ts vocabulary): a curve slips like a Cmax, an MRT like a t½, `other` by its unit. */
+  family: ReportedParameter;
   /**
    * The pool, numbered (`StudyItems.pools`): same `base` and the same condition (route, application and
    * every other intervention). Numbers, not key text: the check groups 23,000 items of the shared export by
@@ -258,6 +265,37 @@ function intervalOf(o: OutputRecord, measure: string): string {
   return h === null ? `${o.time} ${o.time_unit}` : `0-${+(o.time * h).toPrecision(2)}h`;
 }
 
+/** Numbers of the run: conditions, pool bases, pools (a base under a condition) and placement slots. */
+interface Ids {
+  conditions: Numbering;
+  bases: Numbering;
+  pool(base: number, condition: number): number;
+  slots: Slots;
+}
+
+/**
+ * A reported value of a measurement type that is no PK parameter, as an item, when its unit can suffer a unit slip
+ * (slip-factor.ts `slipFamilyOfUnit`); null otherwise. Not dose-normalised (a biomarker does not scale with the dose
+ * of a drug), so only arms with the same dose are pooled; nor across populations (a bilirubin level of a cirrhosis
+ * group is ×30 a healthy group's); by the time it was measured at (a concentration at 50 min, an amount in 24 h);
+ * never in the wider pools or pairs (no other record of its arm tells a slip from biology).
+ */
+function otherItem(p: ParameterValue, setting: ArmSetting, population: string, record: string, ids: Ids): StudyItem | null {
+  const family = slipFamilyOfUnit(p.unit as string);
+  if (family === null) return null;
+  const o = p.output;
+  const at = o.time === null ? '' : `${o.time} ${o.time_unit ?? ''}`;
+  const base = ids.bases.of(baseParts(o.study_sid, 'reported', o.substance, o.tissue, `other:${o.measurement_type}`, p.unit as string, at));
+  const condition = ids.conditions.of([`${setting.condition}|${setting.dose?.value ?? ''}|${population}`]);
+  return {
+    arm: p.key, record, measure: 'other', source: 'reported', type: o.measurement_type, family,
+    pool: ids.pool(base, condition), base, kind: o.individual_pk === null ? 'group' : 'individual', wider: [condition, condition],
+    slot: ids.slots.ofValue(o.pk, 'other', record),
+    study_sid: o.study_sid, study_name: o.study_name, subject: p.subject, log: Math.log(p.value as number), rawLog: null,
+    value: p.value as number, unit: p.unit as string, dose: setting.dose, bodyWeightKg: p.bodyWeightKg, output: o, timecourse: null, profile: null,
+  };
+}
+
 /** Every parameter and curve of the context as a within-study item, with its pool, base and slot numbered. */
 export function studyItems(ctx: QaContext): StudyItems {
   const items: StudyItem[] = [];
@@ -273,6 +311,7 @@ export function studyItems(ctx: QaContext): StudyItems {
     if (pool === undefined) byCondition.set(condition, (pool = pools++));
     return pool;
   };
+  const ids: Ids = { conditions, bases, pool: poolOf, slots };
   // Settings by intervention pks (in their order) and substance; the separator ends the list of pks.
   const settingKeys = new Numbering();
   const settings: ArmSetting[] = [];
@@ -308,8 +347,22 @@ export function studyItems(ctx: QaContext): StudyItems {
     }
     return result;
   };
+  const marks = new Map<string, string>();
+  const marksOf = (o: OutputRecord): string => {
+    const key = `${o.group_pk}|${o.individual_pk}`;
+    let m = marks.get(key);
+    if (m === undefined) marks.set(key, (m = subjectMarks(ctx.dataset, o).join('+')));
+    return m;
+  };
   for (const p of ctx.parameters as readonly ParameterValue[]) {
-    if (!PARAMETERS.has(p.measurement_type) || p.value === null || !(p.value > 0) || p.unit === null) continue;
+    if (p.value === null || !(p.value > 0) || p.unit === null) continue;
+    if (!PARAMETERS.has(p.measurement_type)) {
+      if (p.source === 'reported') {
+        const item = otherItem(p, settingOfArm(p.key, p.output.intervention_pks, p.output.substance), marksOf(p.output), recordOf(p), ids);
+        if (item) items.push(item);
+      }
+      continue;
+    }
     // A calculated AUC to the last sample depends on the sampling grid, and PK-DB integrated unsorted times in list order.
     // A calculated tmax is the first sample of every IV curve: no grid to compare.
     if (p.source === 'calculated' && (p.measurement_type === 'auc_end' || p.measurement_type === 'tmax')) continue;
@@ -322,7 +375,7 @@ export function studyItems(ctx: QaContext): StudyItems {
     const raw = Math.log(p.value);
     const base = bases.of(baseParts(o.study_sid, p.source, o.substance, o.tissue, measure, p.unit, intervalOf(o, measure)));
     items.push({
-      arm: p.key, record,
+      arm: p.key, record, type: measure, family: measure === 'mrt' ? 'thalf' : (measure as ReportedParameter),
       measure, source: p.source, pool: poolOf(base, setting.condition), base, kind: o.individual_pk === null ? 'group' : 'individual',
       wider: setting.wider, slot: slots.ofValue(o.pk, measure, record),
       study_sid: o.study_sid, study_name: o.study_name, subject: p.subject,
@@ -339,7 +392,7 @@ export function studyItems(ctx: QaContext): StudyItems {
     const base = bases.of(baseParts(rt.tc.study_sid, 'curve', member.substance, member.tissue, 'curve', curve.unit, ''));
     const record = `timecourse:${rt.tc.subset_pk}`;
     items.push({
-      arm: rt.key, record, measure: 'curve', source: 'curve',
+      arm: rt.key, record, measure: 'curve', source: 'curve', type: 'concentration', family: 'cmax',
       pool: poolOf(base, setting.condition), base, kind: rt.tc.individual_pk === null ? 'group' : 'individual',
       wider: setting.wider, slot: slots.ofCurve(rt.tc.subset_pk),
       study_sid: rt.tc.study_sid, study_name: rt.tc.study_name, subject: subjectLabel(subjectOf(rt.tc)),

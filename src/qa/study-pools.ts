@@ -21,6 +21,11 @@ import type { CurveProfile, StudyItem } from './study-items.js';
 export const SPREAD_FLOOR = 0.3;
 /** A pool needs this many arms (the record's and two others) to have a centre. */
 export const MIN_ARMS = 3;
+/**
+ * Two arms have no centre, only a ratio: a pair is compared when nothing else is (checks/within-study.ts
+ * names only factors no physiology reaches there, and cannot tell which of the two holds the slip).
+ */
+export const PAIR_ARMS = 2;
 /** A curve is compared with at most this many others of its pool (first by subset pk): bounded time. */
 export const MAX_CURVE_SIBLINGS = 60;
 /**
@@ -45,6 +50,8 @@ export interface Deviation {
   arms: number;
   /** The smallest factor its pool may name: 1 in the strict pool, more in the wider ones (study-items.ts). */
   minFactor: number;
+  /** In a pool of two arms: the other arm's item (the ratio is symmetric, either may hold the slip). */
+  partner?: StudyItem;
 }
 
 /** Median log ratio of curve a to curve b at a's sampling times within b's range; null with fewer than MIN_OVERLAP. */
@@ -150,18 +157,18 @@ function statistics(pool: readonly StudyItem[], columns: Record<'logs' | 'raws' 
 }
 
 /**
- * Each item's deviation from the other arms of its pool; pools with fewer than MIN_ARMS arms give none.
- * With `wanted`, only the deviations of the items it accepts (the centre still counts every arm): an arm
- * without a wanted item costs nothing.
+ * Each item's deviation from the other arms of its pool; pools with fewer than `minArms` arms (MIN_ARMS, or
+ * PAIR_ARMS for a pair) give none. With `wanted`, only the deviations of the items it accepts (the centre still
+ * counts every arm): an arm without a wanted item costs nothing.
  */
-export function poolDeviations(pool: readonly StudyItem[], minFactor = 1, wanted?: (item: StudyItem) => boolean): Deviation[] {
+export function poolDeviations(pool: readonly StudyItem[], minFactor = 1, wanted?: (item: StudyItem) => boolean, minArms = MIN_ARMS): Deviation[] {
   const byArm = new Map<string, StudyItem[]>();
   for (const item of pool) {
     const list = byArm.get(item.arm);
     if (list) list.push(item);
     else byArm.set(item.arm, [item]);
   }
-  if (byArm.size < MIN_ARMS) return [];
+  if (byArm.size < Math.max(minArms, PAIR_ARMS)) return [];
   const deviations: Deviation[] = [];
   const columns = { logs: ascending(pool, pickLog), raws: ascending(pool, pickRaw), doses: ascending(pool, pickDose) };
   const whole = byArm.size > LEAVE_OUT_ARMS ? statistics(pool, columns, null, null) : null;
@@ -181,6 +188,7 @@ export function poolDeviations(pool: readonly StudyItem[], minFactor = 1, wanted
         doseRatio,
         arms: byArm.size - 1,
         minFactor,
+        ...(byArm.size === PAIR_ARMS ? { partner: [...byArm].find(([a]) => a !== arm)![1][0] } : {}),
       });
     }
   }

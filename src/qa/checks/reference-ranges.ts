@@ -22,13 +22,18 @@
  * - minor: outside, and no factor explains it (a special population the data
  *   does not mark, another formulation, or an error of another kind);
  * - too few other studies: no finding, and the coverage says why.
+ * A reported output that disagrees with its own timecourse (reported-vs-recomputed, major) keeps a named factor
+ * only when that comparison names the same one: the value's own curve is closer evidence than other studies, and
+ * a factor it contradicts (a swapped value ×1/41 of its curve that ×1/32.7, the molar mass, would bring inside the
+ * range) names the wrong cause; the verdict is then `outside` (minor), the comparison's major stands.
  * Doses vary legitimately over decades (microdosing, overdose studies), so a
  * dose outside its range is major only when its dose-normalised values
  * (Cmax, AUC per dose) are off by the inverse factor; those values then name
  * the dose as the culprit. Otherwise it is minor.
  */
 import type { QaCheck } from '../check.js';
-import { slipFactors, type SuspectedCause } from '../causes.js';
+import { slipFactors, SMALL_MOLAR_FACTOR, type SuspectedCause } from '../causes.js';
+import type { Comparison } from '../compare-reported.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { armValues, leaveOneStudyOut, MIN_STUDIES, type Reference } from '../reference-stats.js';
@@ -52,6 +57,7 @@ export const INSIDE_Z_WEAK = 1.5;
  * Measured on the shared export: every ×10 named from fewer studies or closer in was a study that differed for a reason.
  */
 export const SMALL_FACTOR = 20;
+
 export const SMALL_FACTOR_STUDIES = 10;
 export const SMALL_FACTOR_Z = 6;
 /**
@@ -78,6 +84,8 @@ export interface RangeVerdict {
   alternatives: SuspectedCause[];
   /** A dose outside its range whose dose-normalised values do not back a slip. */
   unbacked?: boolean;
+  /** A reported output whose own timecourse disagrees with it by another factor than the one that fits. */
+  contradicted?: boolean;
 }
 
 /** The verdict on one value against its reference (pure; see the header). */
@@ -97,7 +105,11 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
   for (const cause of slipFactors(sample.family, { molarMass: sample.molarMass, bodyWeightKg: sample.bodyWeightKg })) {
     const lnf = Math.log(cause.factor);
     if (Math.abs(lnf) < OUTSIDE_Z * ref.spread || Math.sign(lnf) !== Math.sign(z)) continue;
-    if (cause.kind === 'unit-factor' && Math.abs(lnf) < Math.log(SMALL_FACTOR) && (ref.studies < SMALL_FACTOR_STUDIES || Math.abs(z) < SMALL_FACTOR_Z)) continue;
+    // A small factor (a decimal slip; µmol/L ↔ mg/L of a drug-sized molecule, ×3 for midazolam) is within the reach of
+    // ordinary between-study differences (populations, formulations): it names an outlier only against a broad, far reference.
+    const smallBelow = cause.kind === 'unit-factor' ? SMALL_FACTOR : cause.kind === 'molar-mass' ? SMALL_MOLAR_FACTOR : 0;
+    const small = Math.abs(lnf) < Math.log(smallBelow);
+    if (small && (ref.studies < SMALL_FACTOR_STUDIES || Math.abs(z) < SMALL_FACTOR_Z)) continue;
     if (Math.abs(lnf) < Math.log(BOLUS_CMAX_FACTOR) && afterBolus(sample)) continue;
     const distance = Math.abs(v - lnf - ref.median);
     const inside = Math.abs(lnf) >= 2 * OUTSIDE_Z * ref.spread ? INSIDE_Z : INSIDE_Z_WEAK;
@@ -109,6 +121,15 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
   fitting.sort((a, b) => a.distance - b.distance);
   const alternatives = fitting.map((f) => f.cause);
   return { classification: alternatives.length > 0 ? 'slip' : 'outside', z, cause: alternatives[0] ?? null, alternatives };
+}
+
+/**
+ * Whether the output's own timecourse comparison contradicts the factor: it is major and names no cause within
+ * FACTOR_TOLERANCE of it (the slip hypothesis value/f predicts reported/recomputed ≈ f).
+ */
+export function contradicted(factor: number, comparison: Pick<Comparison, 'verdict'> | undefined): boolean {
+  if (!comparison || comparison.verdict.classification !== 'major') return false;
+  return !comparison.verdict.causes.some((c) => Math.abs(Math.log(c.factor / factor)) <= Math.log1p(FACTOR_TOLERANCE));
 }
 
 const CULPRIT = { output: 'output', timecourse: 'timecourse', dosing: 'dose' } as const;
@@ -140,7 +161,7 @@ function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, dos
     suspected_cause: cause ? `${doseSlip ? 'the dose: ' : ''}${causes}` : null,
     culprit: cause ? culprit : null,
     intervention_pk: s.interventionPk,
-    message: `${sampleLabel(s)}: ${fmt(s.value)} ${s.unit} is outside the reference of ${reference} (robust z ${fmt(verdict.z)})${back}${cause ? '' : verdict.unbacked ? '; its dose-normalised values do not back a slip of the dose (none, or inside their ranges)' : '; no slip factor brings it back'}`,
+    message: `${sampleLabel(s)}: ${fmt(s.value)} ${s.unit} is outside the reference of ${reference} (robust z ${fmt(verdict.z)})${back}${cause ? '' : verdict.unbacked ? '; its dose-normalised values do not back a slip of the dose (none, or inside their ranges)' : verdict.contradicted ? '; its own timecourse disagrees with it by another factor than the one that would bring it back' : '; no slip factor brings it back'}`,
     details: {
       stratum: s.stratum,
       reference_studies: ref.studies,
@@ -164,6 +185,8 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
     else byStratum.set(s.stratum, [s]);
   }
   const judged: { sample: RangeSample; ref: Reference; verdict: RangeVerdict }[] = [];
+  const ownCurve = new Map<number, Comparison>();
+  for (const c of ctx.comparisons) ownCurve.set(c.output.pk, c);
   /** Per dosing, the factors of its dose-normalised values' verdicts (1 for a value inside its range). */
   const normalised = new Map<number, number[]>();
   for (const list of byStratum.values()) {
@@ -182,7 +205,10 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
         continue;
       }
       ctx.examined(s.record, s.pk, CHECK);
-      const verdict = judge(s, ref);
+      let verdict = judge(s, ref);
+      if (verdict.cause && s.record === 'output' && contradicted(verdict.cause.factor, ownCurve.get(s.pk))) {
+        verdict = { ...verdict, classification: 'outside', cause: null, alternatives: [], contradicted: true };
+      }
       if (s.record !== 'dosing' && s.dose !== null) {
         ctx.examined('dosing', s.dose.pk, CHECK);
         const factors = normalised.get(s.dose.pk) ?? [];

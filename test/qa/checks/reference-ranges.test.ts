@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { CharacteristicaRecord, GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { INSIDE_Z, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
+import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
+import type { Verdict } from '../../../src/qa/classify.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 import { SPREAD_FLOOR } from '../../../src/qa/reference-stats.js';
@@ -191,5 +192,16 @@ describe('reference-range: the check on a dataset', () => {
     expect(about(findings, big)).toEqual([]);
     expect(dose(overdose)).toMatchObject([{ severity: 'minor', culprit: null }]);
     expect(dose(overdose)[0].message).toMatch(/do not back a slip of the dose/);
+  });
+
+  it('drops a factor the output’s own timecourse contradicts: a major ×1/41 of its curve is not the molar ×1/32.7', () => {
+    const verdict = (classification: Verdict['classification'], factors: number[]) =>
+      ({ verdict: { classification, causes: factors.map((factor) => ({ kind: 'unit-factor', factor, text: '' })) } }) as unknown as { verdict: Verdict };
+    expect(contradicted(1 / 32.7, verdict('major', []))).toBe(true); // reported/recomputed 0.0242, no cause named
+    expect(contradicted(1 / 1000, verdict('major', [1 / 1000]))).toBe(false); // the comparison names the same slip
+    expect(contradicted(1 / 1000, verdict('major', [1.04 / 1000]))).toBe(false); // within 5 %
+    expect(contradicted(1 / 1000, verdict('major', [1 / 60]))).toBe(true);
+    expect(contradicted(1 / 1000, verdict('agree', []))).toBe(false); // the curve shares the slip: a study-wide unit slip stays
+    expect(contradicted(1 / 1000, undefined)).toBe(false); // no timecourse
   });
 });

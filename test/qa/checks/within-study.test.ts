@@ -112,4 +112,43 @@ describe('within-study: curves and doses', () => {
     const findings = run(cmax, [dosing(1, 0.1)], curves);
     expect(findings.filter((f) => f.severity === 'major')).toMatchObject([{ subset_pk: 4, culprit: 'timecourse', measurement_type: 'concentration' }]);
   });
+
+  it('compares a pair of arms only by big factors, as one finding naming both', () => {
+    // Two groups, one dosing: group 2's Cmax is 2.2 g/L where group 1's is 2 mg/L (×1100).
+    const pair = [output(1, 1, 'cmax', 'milligram / liter', 2), output(2, 1, 'cmax', 'milligram / liter', 2200)];
+    const findings = run(pair, [dosing(1, 0.1)]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ severity: 'major', culprit: null, measurement_type: 'cmax', details: { factor: expect.any(Number) } });
+    const records = [findings[0].details?.record, findings[0].details?.pair_record].sort();
+    expect(records).toEqual([`output:${pair[0].pk}`, `output:${pair[1].pk}`].sort());
+    expect(Math.abs(Math.log(findings[0].ratio!))).toBeCloseTo(Math.log(1100), 9); // ×1100 or ×1/1100, whichever record carries it
+    expect(findings[0].message).toMatch(/either may hold the slip/);
+    // ×10 between two arms is within reach of a population difference: nothing
+    expect(run([output(1, 1, 'cmax', 'milligram / liter', 2), output(2, 1, 'cmax', 'milligram / liter', 20)], [dosing(1, 0.1)])).toEqual([]);
+  });
+
+  it('does not pair arms that differ in their other interventions (an inducer moves an oral curve ×50)', () => {
+    const inducer: InterventionRecord = { ...dosing(2, 0.6, 'inducer') };
+    const withInducer = { ...output(2, 1, 'cmax', 'milligram / liter', 0.002), intervention_pks: [1, 2] };
+    expect(run([output(1, 1, 'cmax', 'milligram / liter', 2), withInducer], [dosing(1, 0.1), inducer])).toEqual([]);
+  });
+});
+
+describe('within-study: measurement types that are no PK parameter', () => {
+  const renal = (group: number, intervention: number, value: number) => ({ ...output(group, intervention, 'clearance_renal', 'liter / hour', value), tissue: 'urine' });
+
+  it('names a renal clearance ×1000 among four groups of one dose, by its unit (volume per time)', () => {
+    const values = [renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 1, 1.2), renal(4, 1, 1600)];
+    const findings = run(values, [dosing(1, 0.1)]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ severity: 'major', culprit: 'output', output_pk: values[3].pk, measurement_type: 'clearance_renal', details: { factor: 1000 } });
+    expect(findings[0].ratio).toBeCloseTo(1600 / 1.5, 6); // median(1.5, 1.8, 1.2) = 1.5
+  });
+
+  it('pools them only within one dose and one population, never as a pair, and names ×10 minor', () => {
+    // the ×1000 arm has another dose: no pool of three
+    expect(run([renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 2, 1600)], [dosing(1, 0.1), dosing(2, 0.2)])).toEqual([]);
+    const tenfold = run([renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 1, 1.2), renal(4, 1, 15)], [dosing(1, 0.1)]);
+    expect(tenfold).toMatchObject([{ severity: 'minor', details: { factor: 10 } }]);
+  });
 });
