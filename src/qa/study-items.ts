@@ -23,6 +23,7 @@ import { concentrationSeries } from './input-checks.js';
 import { canonicalUnit, type ParameterValue } from './parameters.js';
 import { subjectMarks } from './population.js';
 import { slipFamilyOfUnit } from './slip-factor.js';
+import { Numbering, Slots, type KeyPart } from './study-ids.js';
 import type { ReportedParameter } from './tolerances.js';
 
 /** `other`: a measurement type that is no PK parameter (a renal clearance, an amount excreted), known by its unit only. */
@@ -115,65 +116,6 @@ interface ArmSetting {
   condition: number;
   /** The same without the other interventions, and without the route too (the wider pools): `StudyItem.wider`. */
   wider: readonly number[];
-}
-
-type KeyPart = string | number | null;
-
-/**
- * Numbers for keys of several parts, in order of first appearance: a tree of maps with one lookup per part,
- * so no key text is built per item (a part that is a stored string hashes once for the whole run).
- */
-class Numbering {
-  private readonly root = new Map<KeyPart, unknown>();
-  size = 0;
-  of(parts: readonly KeyPart[]): number {
-    let node = this.root;
-    const last = parts.length - 1;
-    for (let k = 0; k < last; k++) {
-      let next = node.get(parts[k]) as Map<KeyPart, unknown> | undefined;
-      if (next === undefined) node.set(parts[k], (next = new Map()));
-      node = next;
-    }
-    let id = node.get(parts[last]) as number | undefined;
-    if (id === undefined) node.set(parts[last], (id = this.size++));
-    return id;
-  }
-}
-
-/**
- * Placement slots (`StudyItem.slot`): one per record, measure and output. A value's slot is found by its output
- * pk, checked against the record and measure the pk was first seen with (another record or measure under the same
- * pk, which only a duplicated output row gives, falls back to a key of all three); a curve's by its subset pk.
- */
-class Slots {
-  size = 0;
-  private readonly byOutput = new Map<number, number>();
-  private readonly records: string[] = [];
-  private readonly measures: string[] = [];
-  private readonly byKey = new Map<string, number>();
-  private readonly byCurve = new Map<number, number>();
-
-  ofValue(outputPk: number, measure: string, record: string): number {
-    const first = this.byOutput.get(outputPk);
-    if (first === undefined) {
-      const slot = this.size++;
-      this.byOutput.set(outputPk, slot);
-      this.records[slot] = record;
-      this.measures[slot] = measure;
-      return slot;
-    }
-    if (this.records[first] === record && this.measures[first] === measure) return first;
-    const key = `${record}|${measure}|${outputPk}`;
-    let slot = this.byKey.get(key);
-    if (slot === undefined) this.byKey.set(key, (slot = this.size++));
-    return slot;
-  }
-
-  ofCurve(subsetPk: number): number {
-    let slot = this.byCurve.get(subsetPk);
-    if (slot === undefined) this.byCurve.set(subsetPk, (slot = this.size++));
-    return slot;
-  }
 }
 
 /** Whether the non-null times of a timecourse are out of order somewhere. */
