@@ -247,12 +247,19 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     return m;
   };
   const populations = new Map<string, string>();
+  // The label of a subject's marks alone, once per marks list (subjectMarks keeps one list per subject or group).
+  const markLabels = new Map<readonly string[], string>();
   const population = (r: { group_pk: number | null; individual_pk: number | null }, info: SetInfo, substance: string | null, dose: InterventionRecord | null): string => {
     const marks = subjectMarks(r);
     // The common case, nothing else dosed: the subject's marks alone (no key to build).
     let others = 0;
     for (const d of info.dosed) if (d !== substance && d !== dose?.substance) others++;
-    if (others === 0) return marks.length === 0 ? HEALTHY : populationLabel(marks, []);
+    if (others === 0) {
+      if (marks.length === 0) return HEALTHY;
+      let label = markLabels.get(marks);
+      if (label === undefined) markLabels.set(marks, (label = populationLabel(marks, [])));
+      return label;
+    }
     const key = `${r.group_pk}|${r.individual_pk}|${info.key}|${substance}|${dose?.substance}`;
     let label = populations.get(key);
     if (label === undefined) {

@@ -103,22 +103,31 @@ export function doseNode(dosings: readonly InterventionRecord[], substance: stri
   return { node, route };
 }
 
+/** 0 (absolute) or −1 (per kg) for a reported value an identity reads, null for any other value. */
+function kgPowerOf(p: ParameterValue): 0 | -1 | null {
+  if (p.source !== 'reported' || p.value === null || !(p.value > 0) || !Number.isFinite(p.value)) return null;
+  const units = SLOT_UNITS[p.measurement_type as Exclude<Slot, 'dose'>];
+  if (!units) return null;
+  return p.unit === units.absolute ? 0 : p.unit === units.perKg ? -1 : null;
+}
+
 /** Reported values of the key that an identity reads, as nodes (at most MAX_VALUES_PER_SLOT per slot and unit). */
 function valueNodes(values: readonly ParameterValue[], timecourse: TimecourseVerdicts): KeyNode[] {
+  // Most keys hold fewer than two such values: no identity, and nothing to sort.
+  let readable = 0;
+  for (const p of values) if (kgPowerOf(p) !== null && ++readable === 2) break;
+  if (readable < 2) return [];
   const nodes: KeyNode[] = [];
   const counts = new Map<string, number>();
   const sorted = [...values].sort((a, b) => a.output.pk - b.output.pk);
   for (const p of sorted) {
-    if (p.source !== 'reported' || p.value === null || !(p.value > 0) || !Number.isFinite(p.value)) continue;
-    const units = SLOT_UNITS[p.measurement_type as Exclude<Slot, 'dose'>];
-    if (!units) continue;
-    const kgPower = p.unit === units.absolute ? 0 : p.unit === units.perKg ? -1 : null;
+    const kgPower = kgPowerOf(p);
     if (kgPower === null) continue;
     const count = `${p.measurement_type}|${kgPower}`;
     if ((counts.get(count) ?? 0) >= MAX_VALUES_PER_SLOT) continue;
     counts.set(count, (counts.get(count) ?? 0) + 1);
     nodes.push({
-      index: nodes.length, slot: p.measurement_type as Slot, value: p.value, kgPower, anchored: timecourse.anchored.has(p.output.pk),
+      index: nodes.length, slot: p.measurement_type as Slot, value: p.value as number, kgPower, anchored: timecourse.anchored.has(p.output.pk),
       suspect: timecourse.suspect.has(p.output.pk), parameter: p, dosing: null, unit: p.unit as string,
     });
   }

@@ -86,9 +86,14 @@ const CORROBORATING: Record<ItemMeasure, readonly ItemMeasure[]> = {
 /** The molar mass (g/mol) of an item's substance, when known: molar ↔ mass slips need it. */
 export type MolarMassOf = (item: Deviation['item']) => number | null;
 
+/** Beyond max(3·s, ln 5) of the centre of the other arms. */
+function isOutlier(dev: Deviation): boolean {
+  return Math.abs(dev.d) >= Math.max(OUTLIER_K * dev.s, MIN_OUTLIER);
+}
+
 /** The slip factor that makes a deviation an outlier, or null. */
 export function slipOf(dev: Deviation, molarMass: number | null = null): SlipFactorMatch | null {
-  if (Math.abs(dev.d) < Math.max(OUTLIER_K * dev.s, MIN_OUTLIER)) return null;
+  if (!isOutlier(dev)) return null;
   const slip = nearestSlipFactor(dev.d, dev.item.family, dev.item.bodyWeightKg, Math.max(BACK_K * dev.s, MIN_BACK), undefined, molarMass);
   // tmax is a sampling time, spread over a grid (0.17–6 h in one study is ordinary): only ×60 and beyond.
   const minFactor = dev.item.measure === 'tmax' ? Math.max(dev.minFactor, TMAX_FACTOR) : dev.minFactor;
@@ -177,6 +182,8 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
 export type Backing = (record: string, factor: number) => string | null;
 
 export function armFindings(arm: readonly Deviation[], molarMassOf: MolarMassOf = () => null, backs: Backing = () => null): Finding[] {
+  // Most arms have no outlier: nothing to group (an outlier is so whatever the molar mass).
+  if (!arm.some(isOutlier)) return [];
   const byRecord = new Map<string, Deviation[]>();
   for (const dev of arm) {
     const list = byRecord.get(dev.item.record);
@@ -232,22 +239,26 @@ export function armFindings(arm: readonly Deviation[], molarMassOf: MolarMassOf 
   return findings;
 }
 
-function groupBy(items: readonly StudyItem[], key: (item: StudyItem) => string): Map<string, StudyItem[]> {
-  const map = new Map<string, StudyItem[]>();
+/**
+ * Item lists indexed by a numbered key (ids from 0 to `count`, numbered by study-items.ts in order of first
+ * appearance); an id no item has is a hole (`filter` skips it).
+ */
+function listsById(items: readonly StudyItem[], count: number, id: (item: StudyItem) => number): StudyItem[][] {
+  const lists: StudyItem[][] = new Array(count);
   for (const item of items) {
-    const k = key(item);
-    const list = map.get(k);
+    const k = id(item);
+    const list = lists[k];
     if (list) list.push(item);
-    else map.set(k, [item]);
+    else lists[k] = [item];
   }
-  return map;
+  return lists;
 }
 
-/** The items of one base by kind and wider condition of `tier`, in order of first appearance (no key text built per item). */
+/** The items of one base by kind and wider condition of `tier`, in order of first appearance. */
 function widerPools(items: readonly StudyItem[], tier: number): StudyItem[][] {
   const pools: StudyItem[][] = [];
-  const groups = new Map<string, StudyItem[]>();
-  const individuals = new Map<string, StudyItem[]>();
+  const groups = new Map<number, StudyItem[]>();
+  const individuals = new Map<number, StudyItem[]>();
   for (const item of items) {
     const map = item.kind === 'group' ? groups : individuals;
     const list = map.get(item.wider[tier]);
@@ -263,25 +274,12 @@ function widerPools(items: readonly StudyItem[], tier: number): StudyItem[][] {
 
 /** Every deviation of the context, by arm: from the strict pool, else (too few arms there) from the first wider one that has enough. */
 export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
-  const items = studyItems(ctx);
+  const { items, pools, bases, slots } = studyItems(ctx);
   const byArm = new Map<string, Deviation[]>();
-  // A record's measure (and output) is placed once, in its first pool that has enough arms; a levelled curve is a
-  // copy of its item, so placement goes by this key, numbered once per key (no text hashed per lookup).
-  const slots = new Map<string, number>();
-  const slotOfItem = new Map<StudyItem, number>();
-  const slot = (i: StudyItem) => {
-    let k = slotOfItem.get(i);
-    if (k === undefined) {
-      const key = `${i.record}|${i.measure}|${i.output?.pk ?? ''}`;
-      k = slots.get(key);
-      if (k === undefined) slots.set(key, (k = slots.size));
-      slotOfItem.set(i, k);
-    }
-    return k;
-  };
-  const itemSlots = items.map(slot);
-  const placed = new Uint8Array(slots.size);
-  const unplaced = (i: StudyItem) => placed[slot(i)] === 0;
+  // A record's measure (and output) is placed once, in its first pool that has enough arms (a levelled curve
+  // is a copy of its item with the same slot).
+  const placed = new Uint8Array(slots);
+  const unplaced = (i: StudyItem) => placed[i.slot] === 0;
   const place = (pools: Iterable<StudyItem[]>, minFactor: number, minArms = MIN_ARMS) => {
     for (const pool of pools) {
       if (!pool.some(unplaced)) continue;
@@ -292,26 +290,24 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
         if (list) list.push(dev);
         else byArm.set(dev.item.arm, [dev]);
       }
-      for (const dev of fresh) placed[slot(dev.item)] = 1;
+      for (const dev of fresh) placed[dev.item.slot] = 1;
     }
   };
-  place(groupBy(items, (i) => i.pool).values(), 1);
+  place(listsById(items, pools, (i) => i.pool).filter(Boolean), 1);
   // Wider pools only where a record was left without a pool: the items of its base, kind and wider condition.
-  const byBase = groupBy(items, (i) => i.base);
+  const byBase = listsById(items, bases, (i) => i.base);
   const unplacedBases = () => {
-    const needed = new Set<string>();
-    items.forEach((i, k) => {
-      if (placed[itemSlots[k]] === 0) needed.add(i.base);
-    });
+    const needed = new Set<number>();
+    for (const i of items) if (placed[i.slot] === 0) needed.add(i.base);
     return needed;
   };
   WIDER_FACTORS.forEach((minFactor, tier) => {
-    for (const base of unplacedBases()) place(widerPools(byBase.get(base) as StudyItem[], tier), minFactor);
+    for (const base of unplacedBases()) place(widerPools(byBase[base], tier), minFactor);
   });
   // Last, a record still without a pool against the one other arm of its strict pool, for big factors only. Not in
   // the wider pools: an inducer moves an oral curve ×50 (rifampicin on midazolam), and a pair has no spread to show it.
   const pairBases = unplacedBases();
-  if (pairBases.size > 0) place(groupBy(items.filter((i) => i.measure !== 'other' && pairBases.has(i.base)), (i) => i.pool).values(), BIG_FACTOR, PAIR_ARMS);
+  if (pairBases.size > 0) place(listsById(items.filter((i) => i.measure !== 'other' && pairBases.has(i.base)), pools, (i) => i.pool).filter(Boolean), BIG_FACTOR, PAIR_ARMS);
   return byArm;
 }
 
