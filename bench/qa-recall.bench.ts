@@ -11,7 +11,7 @@
  * (new majors in unslipped studies) and the wall time.
  *
  * Options (command line or environment): `--copies N` (PKDB_BENCH_COPIES,
- * default 9: ≥ 30 slips per class), `--per-copy N` (PKDB_BENCH_PER_COPY,
+ * default 12: ≥ 30 slips per class), `--per-copy N` (PKDB_BENCH_PER_COPY,
  * default 40), `--seed S` (PKDB_BENCH_SEED, default 1), `--json FILE`
  * (PKDB_BENCH_JSON): every slip with its records and score, and every false
  * alarm, for whoever improves the checks.
@@ -48,7 +48,7 @@ export async function run(): Promise<void> {
     return;
   }
   const args = parseBenchArgs(process.argv.slice(2));
-  const options = { copies: intOption(args, 'copies', 9), perCopy: intOption(args, 'per-copy', 40), seed: intOption(args, 'seed', 1) };
+  const options = { copies: intOption(args, 'copies', 12), perCopy: intOption(args, 'per-copy', 40), seed: intOption(args, 'seed', 1) };
   const start = performance.now();
   const cpuStart = process.cpuUsage();
   const phase = { plant: 0, write: 0, read: 0, qa: 0 };

@@ -8,6 +8,7 @@
  * allows; within the study the record is drawn uniformly.
  */
 import { SLIP_CLASSES, type Candidates, type SlipClassName } from './slip-classes.js';
+import { mulberry32 } from '../../src/nca/random.js';
 
 export interface PlanOptions {
   copies: number;
@@ -22,18 +23,6 @@ export interface PlannedSlip {
   slipClass: SlipClassName;
   /** The output pk, subset pk or intervention pk hit (by the class's target). */
   target: number;
-}
-
-/** mulberry32: a small, fast, well-mixed 32-bit PRNG; returns floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** FNV-1a of a text: one independent stream per (seed, class). */

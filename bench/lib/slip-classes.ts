@@ -8,12 +8,19 @@
  *   amount, volume or activity; ×60, ×1/60 or ×24 when it carries time to the
  *   power ±1 (t½, tmax, AUC, CL, kel, MRT); per-kg ×1/70 when it carries a
  *   volume (CL, Vd: an absolute value curated as if per 70 kg);
+ * - a reported output ×10 (a decimal slip) when its unit carries an amount or time;
+ * - molar ↔ mass (a reported output, or a whole concentration timecourse, of a
+ *   substance with a known molar mass M, its unit carrying a mass or an amount
+ *   of substance): the authors' µmol/L curated as mg/L (×1000/M on a mass
+ *   unit) or their mg/L curated as µmol/L (×M/1000 on a molar unit); only
+ *   where that factor is at least ×2 either way (M ≤ 500 or M ≥ 2000);
  * - a whole concentration timecourse (normed, ≥ 3 numeric points) ×10 or ×1000;
  * - its times ×60 (minutes read as hours) when its time unit is the hour;
  * - a dose (a normed `dosing` intervention with a non-zero value that some
- *   output refers to) ×10 or ×1000.
+ *   output refers to) ×10 or ×1000; an absolute dose (a mass) per-kg ×1/70:
+ *   the authors' mg/kg curated as mg.
  */
-import { conversionFactor, parseUnit, UnitError } from '../../src/index.js';
+import { conversionFactor, molarMassLookup, parseUnit, UnitError } from '../../src/index.js';
 import type { DatasetTables, InterventionRecord, OutputRecord, TimecourseRecord } from '../../src/index.js';
 
 /** What a slip scales: a reported output, a timecourse's values, a timecourse's times, or a dose. */
@@ -23,8 +30,11 @@ export interface SlipClass {
   /** The label the bench prints, e.g. `output ×1000`. */
   name: string;
   target: SlipTarget;
+  /** The factor (curated ÷ true); for a molar ↔ mass class, 0: the factor depends on the record (`molarSlipFactor`). */
   factor: number;
-  /** For reported outputs: whether a unit of these dimension powers can suffer this slip. */
+  /** Whether the factor is molar ↔ mass, from the record's substance and unit. */
+  molar?: boolean;
+  /** For reported outputs and doses: whether a unit of these dimension powers can suffer this slip. */
   unitAllows?: (powers: DimensionPowers) => boolean;
 }
 
@@ -39,6 +49,12 @@ const hasAmount = (p: DimensionPowers) =>
 const hasTime = (p: DimensionPowers) => Math.abs(power(p, 'time')) === 1;
 /** A per-kg slip needs a body-size quantity: a volume (Vd) or volume per time (CL). */
 const hasVolume = (p: DimensionPowers) => power(p, 'length') === 3;
+/** A decimal slip: any amount or time. */
+const hasAmountOrTime = (p: DimensionPowers) => hasAmount(p) || hasTime(p);
+/** Molar ↔ mass needs a mass or an amount of substance in the numerator, not both (a concentration, AUC or amount; not a per-kg CL). */
+const isMassOrMolar = (p: DimensionPowers) => (power(p, 'mass') > 0) !== (power(p, 'substance') > 0);
+/** A dose given per kg but curated as absolute: an absolute mass dose. */
+const isAbsoluteMass = (p: DimensionPowers) => power(p, 'mass') === 1 && Object.keys(p).every((d) => d === 'mass' || p[d] === 0);
 
 export const SLIP_CLASSES = [
   { name: 'output ×1000', target: 'output', factor: 1000, unitAllows: hasAmount },
@@ -47,11 +63,15 @@ export const SLIP_CLASSES = [
   { name: 'output ×1/60', target: 'output', factor: 1 / 60, unitAllows: hasTime },
   { name: 'output ×24', target: 'output', factor: 24, unitAllows: hasTime },
   { name: 'output per-kg ×1/70', target: 'output', factor: 1 / 70, unitAllows: hasVolume },
+  { name: 'output ×10', target: 'output', factor: 10, unitAllows: hasAmountOrTime },
+  { name: 'output molar↔mass', target: 'output', factor: 0, molar: true, unitAllows: isMassOrMolar },
   { name: 'timecourse ×10', target: 'timecourse', factor: 10 },
   { name: 'timecourse ×1000', target: 'timecourse', factor: 1000 },
+  { name: 'timecourse molar↔mass', target: 'timecourse', factor: 0, molar: true },
   { name: 'time ×60', target: 'time', factor: 60 },
   { name: 'dose ×10', target: 'dose', factor: 10 },
   { name: 'dose ×1000', target: 'dose', factor: 1000 },
+  { name: 'dose per-kg ×1/70', target: 'dose', factor: 1 / 70, unitAllows: isAbsoluteMass },
 ] as const satisfies readonly SlipClass[];
 
 export type SlipClassName = (typeof SLIP_CLASSES)[number]['name'];
@@ -72,6 +92,22 @@ export function dimensionPowers(key: string): DimensionPowers {
     powers[m[3]] = (powers[m[3]] ?? 0) + sign * Number(m[4] ?? 1);
   }
   return powers;
+}
+
+/** The smallest molar ↔ mass factor planted (either way): closer to 1 it is no slip a curator would notice. */
+export const MIN_MOLAR_FACTOR = 2;
+
+/**
+ * The molar ↔ mass factor (curated ÷ true) of a value in `unit` of a substance
+ * of molar mass `molarMass` g/mol: on a mass unit the authors' µmol/L read as
+ * mg/L, ×1000/M; on a molar unit their mg/L read as µmol/L, ×M/1000. Null when
+ * the unit is neither, the mass is unknown, or the factor is under ×2 either way.
+ */
+export function molarSlipFactor(unit: string | null, molarMass: number | null): number | null {
+  const powers = unitPowers(unit);
+  if (!powers || !isMassOrMolar(powers) || molarMass === null || !(molarMass > 0)) return null;
+  const factor = power(powers, 'mass') > 0 ? 1000 / molarMass : molarMass / 1000;
+  return Math.max(factor, 1 / factor) >= MIN_MOLAR_FACTOR ? factor : null;
 }
 
 function unitPowers(unit: string | null): DimensionPowers | null {
@@ -126,19 +162,23 @@ function add(byStudy: Map<string, number[]>, study: string, pk: number): void {
 export function slipCandidates(tables: DatasetTables): Candidates {
   const candidates: Candidates = new Map(SLIP_CLASSES.map((c) => [c.name, new Map<string, number[]>()]));
   const powersByUnit = new Map<string | null, DimensionPowers | null>();
+  const molarMass = molarMassLookup(tables);
+  const molarFactor = (unit: string | null, substance: string | null) => molarSlipFactor(unit, molarMass(substance)?.mass ?? null);
   for (const o of [...tables.outputs].sort((a, b) => a.pk - b.pk)) {
     if (!isReportedOutput(o) || !hasValue(o)) continue;
     if (!powersByUnit.has(o.unit)) powersByUnit.set(o.unit, unitPowers(o.unit));
     const powers = powersByUnit.get(o.unit);
     if (!powers) continue;
     for (const c of SLIP_CLASSES) {
-      if (c.target === 'output' && c.unitAllows(powers)) add(candidates.get(c.name)!, o.study_sid, o.pk);
+      if (c.target !== 'output' || !c.unitAllows(powers)) continue;
+      if ('molar' in c && molarFactor(o.unit, o.substance) === null) continue;
+      add(candidates.get(c.name)!, o.study_sid, o.pk);
     }
   }
   for (const tc of [...tables.timecourses].sort((a, b) => a.subset_pk - b.subset_pk)) {
     if (!isSlippableTimecourse(tc)) continue;
     for (const c of SLIP_CLASSES) {
-      if (c.target === 'timecourse') add(candidates.get(c.name)!, tc.study_sid, tc.subset_pk);
+      if (c.target === 'timecourse' && (!('molar' in c) || molarFactor(tc.unit, tc.substance) !== null)) add(candidates.get(c.name)!, tc.study_sid, tc.subset_pk);
       if (c.target === 'time' && isHourUnit(tc.time_unit) && tc.time.filter((t) => t !== null).length >= 3) {
         add(candidates.get(c.name)!, tc.study_sid, tc.subset_pk);
       }
@@ -148,7 +188,13 @@ export function slipCandidates(tables: DatasetTables): Candidates {
   for (const o of tables.outputs) if (o.normed) for (const pk of o.intervention_pks) referenced.add(pk);
   const doses = tables.interventions.filter((i: InterventionRecord) => i.normed && i.measurement_type === 'dosing' && hasValue(i) && referenced.has(i.pk));
   for (const i of doses.sort((a, b) => a.pk - b.pk)) {
-    for (const c of SLIP_CLASSES) if (c.target === 'dose') add(candidates.get(c.name)!, i.study_sid, i.pk);
+    if (!powersByUnit.has(i.unit)) powersByUnit.set(i.unit, unitPowers(i.unit));
+    const powers = powersByUnit.get(i.unit);
+    for (const c of SLIP_CLASSES) {
+      if (c.target !== 'dose') continue;
+      if ('unitAllows' in c && !(powers && c.unitAllows(powers))) continue;
+      add(candidates.get(c.name)!, i.study_sid, i.pk);
+    }
   }
   return candidates;
 }

@@ -10,10 +10,10 @@
  * records only). A timecourse's point lists always equal its member outputs,
  * so every timecourse element whose output was scaled is scaled with it.
  */
-import type { DatasetTables, InterventionRecord, OutputRecord, StatsFields, TimecourseRecord } from '../../src/index.js';
+import { molarMassLookup, type DatasetTables, type InterventionRecord, type OutputRecord, type StatsFields, type TimecourseRecord } from '../../src/index.js';
 import type { PlannedSlip } from './plan.js';
 import { rederiveCalculated } from './rederive.js';
-import { slipClass, type SlipClassName } from './slip-classes.js';
+import { molarSlipFactor, slipClass, type SlipClass, type SlipClassName } from './slip-classes.js';
 
 export interface SlipRecords {
   /** Outputs the slip scaled (normed and raw copies; a 0 stays 0). */
@@ -38,6 +38,7 @@ export interface Slip {
   copy: number;
   study_sid: string;
   slipClass: SlipClassName;
+  /** Curated ÷ true: the class's factor, or the record's molar ↔ mass factor. */
   factor: number;
   /** The output, subset or intervention pk the slip hit. */
   target: number;
@@ -81,11 +82,13 @@ class Editor {
   private readonly timecourseByPk: Map<number, TimecourseRecord>;
   /** Output pk → the timecourses listing it. */
   private readonly subsetsOfOutput = new Map<number, number[]>();
+  readonly molarMass: ReturnType<typeof molarMassLookup>;
 
   constructor(readonly tables: DatasetTables) {
     this.outputByPk = new Map(tables.outputs.map((o) => [o.pk, o]));
     this.interventionByPk = new Map(tables.interventions.map((i) => [i.pk, i]));
     this.timecourseByPk = new Map(tables.timecourses.map((t) => [t.subset_pk, t]));
+    this.molarMass = molarMassLookup(tables);
     for (const tc of tables.timecourses) {
       for (const pk of tc.output_pk) {
         const list = this.subsetsOfOutput.get(pk);
@@ -146,6 +149,14 @@ class Editor {
 
 const emptyRecords = (): SlipRecords => ({ outputs: [], subsets: [], interventions: [], derived: [], dropped: [], unstored: 0, pointOutputs: [], pointSubsets: [] });
 
+/** The slip's factor on a record: the class's, or molar ↔ mass from the record's substance and unit. */
+function factorOn(editor: Editor, cls: SlipClass, record: { unit: string | null; substance: string | null }, what: string): number {
+  if (!cls.molar) return cls.factor;
+  const factor = molarSlipFactor(record.unit, editor.molarMass(record.substance)?.mass ?? null);
+  if (factor === null) throw new Error(`slip ${cls.name}: ${what} has no molar ↔ mass factor (unit ${record.unit}, substance ${record.substance})`);
+  return factor;
+}
+
 /** Scales the records of one slip; returns what it changed and which timecourses' calculated outputs must be re-derived. */
 function applyOne(editor: Editor, plan: PlannedSlip): { slip: Slip; rederive: number[] } {
   const cls = slipClass(plan.slipClass);
@@ -156,7 +167,8 @@ function applyOne(editor: Editor, plan: PlannedSlip): { slip: Slip; rederive: nu
     const o = editor.output(plan.target);
     if (!o) throw new Error(`slip ${plan.slipClass} in ${plan.study_sid}: no output ${plan.target}`);
     if (o.study_sid !== plan.study_sid) throw wrongStudy(`output ${o.pk}`, o.study_sid);
-    Object.assign(r, editor.scaleOutputs([o.pk], cls.factor, 'stats'));
+    slip.factor = factorOn(editor, cls, o, `output ${o.pk}`);
+    Object.assign(r, editor.scaleOutputs([o.pk], slip.factor, 'stats'));
     r.pointOutputs = [...r.outputs];
     return { slip, rederive: [] };
   }
@@ -165,9 +177,10 @@ function applyOne(editor: Editor, plan: PlannedSlip): { slip: Slip; rederive: nu
     if (!tc) throw new Error(`slip ${plan.slipClass} in ${plan.study_sid}: no timecourse ${plan.target}`);
     if (tc.study_sid !== plan.study_sid) throw wrongStudy(`timecourse ${tc.subset_pk}`, tc.study_sid);
     const field = cls.target === 'time' ? 'time' : 'stats';
-    Object.assign(r, editor.scaleOutputs(tc.output_pk, cls.factor, field));
+    slip.factor = factorOn(editor, cls, tc, `timecourse ${tc.subset_pk}`);
+    Object.assign(r, editor.scaleOutputs(tc.output_pk, slip.factor, field));
     // The whole list from the record before the slip, points whose output the tables lack included.
-    editor.timecourses.set(tc.subset_pk, scaleTimecourse(tc, new Set(tc.output_pk.map((_, k) => k)), cls.factor, field));
+    editor.timecourses.set(tc.subset_pk, scaleTimecourse(tc, new Set(tc.output_pk.map((_, k) => k)), slip.factor, field));
     if (!r.subsets.includes(tc.subset_pk)) r.subsets.push(tc.subset_pk);
     r.pointOutputs = [...r.outputs];
     r.pointSubsets = [...r.subsets];

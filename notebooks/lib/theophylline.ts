@@ -12,18 +12,7 @@
  * concentrations rounded to 0.01 mg/L as a lab would report them.
  * Deterministic: one seeded PRNG, no clock.
  */
-
-/** mulberry32: a small, fast, well-distributed 32-bit PRNG (uniform on [0, 1)). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../src/nca/random.js';
 
 /** Standard normal deviates by the Box–Muller transform. */
 export function normalDeviates(uniform: () => number): () => number {

@@ -1,25 +1,24 @@
 /**
  * The data source of a CLI command: `--export FILE.zip`, `--base-url URL`
- * (with optional `--user`/`--password`), or the bundled fixtures when neither
+ * (with optional `--user`/`--password` or `--token`, credentials.ts), or the bundled fixtures when neither
  * is given; `--study SID|NAME...` keeps only those studies. Any failure to load is
  * a UsageError with a one-line reason (exit code 2).
  */
 import { Dataset } from '../data/dataset.js';
 import { filterStudies, resolveStudies } from '../data/select.js';
+import { clientCredentials, type ClientCredentials, type CredentialOptions } from './credentials.js';
 import { UsageError } from './errors.js';
 
-export interface SourceOptions {
+export interface SourceOptions extends CredentialOptions {
   export?: string;
   baseUrl?: string;
-  user?: string;
-  password?: string;
   study?: string[];
 }
 
 export async function loadSource(opts: SourceOptions): Promise<Dataset> {
   if (opts.export && opts.baseUrl) throw new UsageError('give either --export or --base-url, not both');
-  if ((opts.user || opts.password) && !opts.baseUrl) throw new UsageError('--user and --password need --base-url');
-  const dataset = opts.export ? await fromExport(opts.export) : opts.baseUrl ? await fromApi(opts) : await fromFixtures();
+  const credentials = clientCredentials(opts, opts.baseUrl !== undefined);
+  const dataset = opts.export ? await fromExport(opts.export) : opts.baseUrl ? await fromApi(opts, credentials) : await fromFixtures();
   if (!opts.study?.length) return dataset;
   // --study takes sids and names (`Volak2013`).
   const { sids, unknown } = resolveStudies(dataset.tables.studies, opts.study);
@@ -44,12 +43,12 @@ async function fromExport(path: string): Promise<Dataset> {
   return loaded.dataset;
 }
 
-async function fromApi(opts: SourceOptions): Promise<Dataset> {
+async function fromApi(opts: SourceOptions, credentials: ClientCredentials): Promise<Dataset> {
   const baseUrl = opts.baseUrl!;
   const [{ PkdbClient }, { crawlDataset }] = await Promise.all([import('../api/client.js'), import('../data/from-api.js')]);
   let client: InstanceType<typeof PkdbClient>;
   try {
-    client = new PkdbClient({ baseUrl, username: opts.user, password: opts.password });
+    client = new PkdbClient({ baseUrl, ...credentials });
   } catch (error) {
     // The client's message never holds the URL's password; the URL as given would.
     throw new UsageError(`--base-url: ${(error as Error).message}`);

@@ -20,6 +20,7 @@
 import { NcaInputError } from './clean.js';
 import { nca, type NcaInput, type NcaOptions } from './nca.js';
 import type { Pptestcd } from './parameters.js';
+import { mulberry32 } from './random.js';
 
 export type Correlation = 'independent' | 'shared';
 
@@ -62,18 +63,6 @@ export interface BootstrapResult {
 
 export const MAX_REPLICATES = 10_000;
 export const MAX_WORK = 5_000_000;
-
-/** Seeded PRNG (mulberry32): uniform in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Standard normal draws (Box–Muller) from a uniform source. */
 export function normal(uniform: () => number): () => number {

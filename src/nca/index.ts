@@ -11,6 +11,7 @@ export { aucInterval, partialAreas, concentrationAt, type AucIntervalOptions, ty
 export { urineNca, collectionsFromCumulative, excretionRate, renalClearance, URINE_CODES, type UrineInput, type UrineResult, type UrineCode, type Collection, type CollectionRow } from './urine.js';
 export { ncaInput, ncaRoute, type PkdbNcaInput } from './from-pkdb.js';
 export { sparseAuc, trapezoidWeights, type SparseSample, type SparseAuc } from './sparse.js';
+export { mulberry32 } from './random.js';
 export { bootstrapMeanCurve, withinUncertainty, type BootstrapOptions, type BootstrapResult, type ParameterUncertainty } from './bootstrap.js';
 export { nca, type NcaInput, type NcaOptions, type NcaResult, type ParameterValue, type LambdaZPoints } from './nca.js';
 export type { LambdaZSelection, LambdaZControls } from './select-lambda-z.js';

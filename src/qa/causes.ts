@@ -42,7 +42,7 @@ const TIME_DEPENDENT: ReadonlySet<SlipQuantity> = new Set([
   'clearance',
 ]);
 
-/** The unit slips of the issue: ×1000, ×10⁶, ×60, ×24, ×1440, plus mL/min ↔ L/h (1000/60). */
+/** The unit slips of the issue: ×1000, ×10⁶, ×60, ×24, ×1440, plus mL/min ↔ L/h (1000/60) and a decimal slip (×10). */
 export const SCALE_FACTORS: readonly ScaleFactor[] = [
   { factor: 1000, label: '×1000', explanation: 'milli/micro prefix slip (mg↔g, µg↔mg, mL↔L)', applies: 'all', tolerance: WIDE_FACTOR_TOLERANCE },
   { factor: 1e6, label: '×10⁶', explanation: 'two prefix steps (µg↔g, ng↔mg)', applies: 'all', tolerance: WIDE_FACTOR_TOLERANCE },
@@ -51,7 +51,9 @@ export const SCALE_FACTORS: readonly ScaleFactor[] = [
   { factor: 1440, label: '×1440', explanation: 'minutes vs days', applies: TIME_DEPENDENT, tolerance: FACTOR_TOLERANCE },
   { factor: 1000 / 60, label: '×1000/60', explanation: 'mL/min vs L/h', applies: new Set(['clearance']), tolerance: FACTOR_TOLERANCE },
   // Not in PK-DB's list of usual suspects, but mg/dL vs mg/L is the commonest concentration slip in clinical papers.
-  { factor: 10, label: '×10', explanation: 'deci prefix slip (mg/dL vs mg/L)', applies: new Set(['cmax', 'auc_end', 'auc_inf', 'vd', 'vd_ss', 'clearance', 'dose']), tolerance: FACTOR_TOLERANCE },
+  // A decimal point slip can hit any number; not tmax, a sampling time whose ×10 differences (another definition, a
+  // late peak) are ordinary: measured on the shared export, the ×10 tmax it named were debatable.
+  { factor: 10, label: '×10', explanation: 'a decimal point slip, or the deci prefix (mg/dL vs mg/L)', applies: new Set(['cmax', 'auc_end', 'auc_inf', 'vd', 'vd_ss', 'clearance', 'dose', 'thalf', 'kel', 'mrt']), tolerance: FACTOR_TOLERANCE },
 ];
 
 export type CauseKind = 'unit-factor' | 'per-kg' | 'dose' | 'molar-mass';
@@ -159,18 +161,75 @@ export function molarMassCause(ratio: number, parameter: SlipQuantity, molarMass
 }
 
 /** The quantities a concentration-like molar ↔ mass slip can touch (a dose in mmol read as mg, glucose in mmol/L read as mg/dL). */
-const MOLAR_SLIPPABLE: ReadonlySet<ReportedParameter | 'dose'> = new Set(['cmax', 'auc_end', 'auc_inf', 'dose']);
+export const MOLAR_SLIPPABLE: ReadonlySet<ReportedParameter | 'dose'> = new Set(['cmax', 'auc_end', 'auc_inf', 'dose']);
+
+/** Molar ↔ mass factors closer to 1 than this (M near 1000 g/mol for µmol/L ↔ mg/L) are no recognisable slip. */
+export const MIN_MOLAR_FACTOR = 2;
+
+/**
+ * Molar ↔ mass factors below ×10 (µmol/L ↔ mg/L of molecules of 100–1000 g/mol: ×3 for midazolam) are within the
+ * reach of ordinary differences between arms and studies. Measured on the shared export: named from a narrow
+ * reference they were arms 2–3× the median for a reason (Heizmann1983's midazolam individuals lie within their own
+ * study's spread; Greenblatt2004's 1-minute infusion Cmax against its 1-h and 3-h infusions). The reference range
+ * names them only from a broad, far reference; within a study they are not named. Glucose in mmol/L read as mg/dL
+ * (×18) and µmol ↔ µg (×M) stay named.
+ */
+export const SMALL_MOLAR_FACTOR = 10;
+
+/**
+ * The molar ↔ mass slips of a substance of molar mass M (g/mol), one
+ * direction each (the callers add the reverse): a value curated in the other
+ * kind of unit with the same number is off by M·p, p the prefix step between
+ * the two units — p = 1 for µmol/L ↔ µg/L (nmol/mL ↔ ng/mL), p = 1/1000 for
+ * µmol/L ↔ mg/L (µg/mL: 10 µmol/L of caffeine, M = 194.2, curated as 10 mg/L
+ * is ×5.15), p = 1/10 for the clinical mmol/L ↔ mg/dL (glucose, M = 180:
+ * ×18). Factors within ×2 of 1 are left out (MIN_MOLAR_FACTOR).
+ */
+export function molarMassSlips(molarMass: number): { factor: number; label: string; explanation: string }[] {
+  if (!(molarMass > 0)) return [];
+  const m = +molarMass.toPrecision(4);
+  const slips = [
+    { factor: molarMass, explanation: `molar ↔ mass: µmol read as µg (molar mass ${m} g/mol)` },
+    { factor: molarMass / 1000, explanation: `molar ↔ mass: µmol/L ↔ mg/L (molar mass ${m} g/mol)` },
+    { factor: molarMass / 10, explanation: `molar ↔ mass: mmol/L read as mg/dL (molar mass ${m} g/mol)` },
+  ];
+  // Each stated as a factor ≥ 1 (×5.15 rather than ×0.194): the caller's reverse is then ×1/5.15.
+  return slips
+    .map((s) => ({ ...s, factor: Math.max(s.factor, 1 / s.factor) }))
+    .filter((s) => s.factor >= MIN_MOLAR_FACTOR)
+    .map((s) => ({ ...s, label: `×${+s.factor.toPrecision(s.factor >= 100 ? 4 : 3)}` }));
+}
 
 /** A body weight for per-kg slips of a subject whose weight is not curated: a typical adult. */
 export const TYPICAL_BODY_WEIGHT_KG = 70;
+
+/** The adult body weights a per-kg slip of an unknown subject may carry (kg). */
+export const ADULT_BODY_WEIGHT_KG: readonly [number, number] = [40, 120];
+
+/**
+ * Per-kg vs absolute where no subject (so no body weight) is at hand, e.g. a dose against its own label: a ratio
+ * of an adult body weight either way (ADULT_BODY_WEIGHT_KG). The band is wide; only callers whose ratios are exact
+ * (a label's amount) use it, and no other slip factor lies in it (×60 and ×24 never touch a dose).
+ */
+export function unknownWeightPerKgCause(ratio: number): SuspectedCause | null {
+  if (!(ratio > 0)) return null;
+  const [lo, hi] = ADULT_BODY_WEIGHT_KG;
+  const w = ratio >= 1 ? ratio : 1 / ratio;
+  if (w < lo || w > hi) return null;
+  const kg = +w.toPrecision(3);
+  return ratio >= 1
+    ? { kind: 'per-kg', factor: ratio, text: `×${kg} (per-kg vs absolute: a per-kg amount multiplied by a body weight of ${kg} kg twice?)` }
+    : { kind: 'per-kg', factor: ratio, text: `×1/${kg} (per-kg vs absolute: the amount per kg curated as the absolute amount, body weight ${kg} kg)` };
+}
 
 /**
  * Every slip factor f (value as curated = true value × f) that can touch a
  * quantity of the family `parameter` (`dose` for doses), both directions:
  * - the unit factors of SCALE_FACTORS that apply (doses: the prefix slips, and
  *   ×10 as a decimal slip in the dose);
- * - molar ↔ mass with the molar mass M, for concentrations, AUCs and doses:
- *   ×M (µmol/L read as µg/L) and ×M/10 (mmol/L read as mg/dL: glucose, M = 180, ×18);
+ * - molar ↔ mass with the molar mass M, for concentrations, AUCs and doses
+ *   (molarMassSlips): ×M (µmol/L ↔ µg/L), ×M/1000 (µmol/L ↔ mg/L) and ×M/10
+ *   (mmol/L read as mg/dL: glucose, M = 180, ×18);
  * - per-kg vs absolute with the body weight W (×1/W: an absolute value divided
  *   by W, or a per-kg value stored as absolute the other way), for volumes,
  *   clearances and doses; W unknown: TYPICAL_BODY_WEIGHT_KG, said in the text.
@@ -194,9 +253,7 @@ export function slipFactors(
   }
   const mass = options.molarMass;
   if (mass != null && mass > 0 && MOLAR_SLIPPABLE.has(parameter)) {
-    const m = +mass.toPrecision(4);
-    both(mass, `×${m}`, `molar ↔ mass: µmol read as µg (molar mass ${m} g/mol)`, 'molar-mass');
-    both(mass / 10, `×${+(mass / 10).toPrecision(3)}`, `molar ↔ mass: mmol/L read as mg/dL (molar mass ${m} g/mol)`, 'molar-mass');
+    for (const slip of molarMassSlips(mass)) both(slip.factor, slip.label, slip.explanation, 'molar-mass');
   }
   if (parameter === 'dose' || WEIGHT_NORMALISABLE.has(parameter)) {
     const known = options.bodyWeightKg != null && options.bodyWeightKg > 0;

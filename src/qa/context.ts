@@ -31,23 +31,14 @@ import { lazy, pushTo } from '../data/records.js';
 import { filterStudies } from '../data/select.js';
 import { molarMassLookup } from '../units/molar-mass.js';
 import { recomputeCalculated, type CalculatedRow } from './calculated.js';
-import { compareAll, type Comparison } from './checks/reported-vs-recomputed.js';
+import { compareAll, type Comparison } from './compare-reported.js';
 import { CoverageLog, type RecordKind } from './coverage.js';
 import { finding, type Finding } from './finding.js';
 import { parameterValues, type ParameterValue } from './parameters.js';
-import { doseInfo, pkdbValuesBySubset, standardRecomputation, type DoseInfo, type ParameterValues, type StandardRecomputation } from './recompute.js';
+import { doseInfo, pkdbValuesBySubset, standardRecomputation, type ParameterValues, type RecomputedTimecourse, type StandardRecomputation } from './recompute.js';
 
-/** A concentration timecourse with everything recomputed from it. */
-export interface RecomputedTimecourse {
-  tc: TimecourseRecord;
-  /** The matching key (`matchKey`) of its subject, intervention set, substance and tissue; null without member outputs. */
-  key: string | null;
-  pkdb: ParameterValues;
-  /** The standard profile; computed on first read. */
-  standard: StandardRecomputation;
-  dose: DoseInfo | null;
-  dosingPks: number[];
-}
+export type { RecomputedTimecourse };
+
 
 export interface QaContextOptions {
   /** Study sids to check (all when absent or empty). */

@@ -10,7 +10,7 @@
  * several identical slips in reported values, so the dose cause replaces it.
  */
 import type { SuspectedCause } from './causes.js';
-import type { Comparison } from './checks/reported-vs-recomputed.js';
+import type { Comparison } from './compare-reported.js';
 import { DOSE_PROPORTIONAL } from './tolerances.js';
 import { pushTo } from '../data/records.js';
 

@@ -21,6 +21,8 @@ export type FindingKind =
   | 'time-axis'
   | 'swap'
   | 'reference-range'
+  /** A dosing amount against the amount its own label names (checks/dose-label.ts). */
+  | 'dose-label'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

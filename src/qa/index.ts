@@ -7,7 +7,7 @@ export { canonicalUnit, CANONICAL_UNITS, type ParameterValue } from './parameter
 export { classify, samplingIntervalAround, ratioOf, SEVERITY_OF, type Classification, type ComparisonContext, type Verdict } from './classify.js';
 export { ratioCauses, unitFactorCause, perKgCause, SCALE_FACTORS, type SuspectedCause } from './causes.js';
 export { TOLERANCES, REPORTED_PARAMETERS, isReportedParameter, type ReportedParameter, type Tolerance } from './tolerances.js';
-export { compareReported, inUnit, reportedValue, type Comparison } from './checks/reported-vs-recomputed.js';
+export { compareReported, inUnit, reportedValue, type Comparison } from './compare-reported.js';
 export { doseMismatchCauses } from './dose-cause.js';
 export { checkTimecourseInput } from './input-checks.js';
 export { standardRecomputation, doseInfo, pkdbValuesBySubset, type StandardRecomputation, type DoseInfo } from './recompute.js';

@@ -18,6 +18,7 @@
  *   the measured substance and the one whose dose normalises it are not "other".
  * No mark: `healthy` (what most PK studies are, and what an unmarked group is taken to be).
  */
+import type { Dataset } from '../data/dataset.js';
 import type { CharacteristicaRecord, InterventionRecord } from '../data/model.js';
 
 export const HEALTHY = 'healthy';
@@ -64,4 +65,17 @@ export function coMedication(interventions: readonly InterventionRecord[], own: 
 export function populationLabel(subjectMarks: readonly string[], coMedicated: readonly string[]): string {
   const marks = [...subjectMarks, ...coMedicated.map((s) => `with:${s}`)];
   return marks.length === 0 ? HEALTHY : marks.join(' + ');
+}
+
+/**
+ * The marks of a record's subject: an individual's own, or when they mark nothing its group's (the common case:
+ * age, weight, sex), else the individual's with its group's.
+ */
+export function subjectMarks(dataset: Pick<Dataset, 'group' | 'individual'>, r: { group_pk: number | null; individual_pk: number | null }): string[] {
+  const individual = r.individual_pk === null ? undefined : dataset.individual(r.individual_pk);
+  const groupPk = r.group_pk ?? individual?.group_pk ?? null;
+  const group = groupPk === null ? undefined : dataset.group(groupPk);
+  const own = individual?.characteristica ?? [];
+  if (individual && !own.some(marksPopulation)) return characteristicaMarks(group?.characteristica ?? []);
+  return characteristicaMarks([...own, ...(group?.characteristica ?? [])]);
 }

@@ -153,3 +153,15 @@ export function standardRecomputation(tc: TimecourseRecord, dose: DoseInfo | nul
   points.sort((a, b) => a.time - b.time);
   return { values, points, lambdaZ: result.lambdaZ, error: null };
 }
+
+/** A concentration timecourse with everything recomputed from it. */
+export interface RecomputedTimecourse {
+  tc: TimecourseRecord;
+  /** The matching key (`matchKey`) of its subject, intervention set, substance and tissue; null without member outputs. */
+  key: string | null;
+  pkdb: ParameterValues;
+  /** The standard profile; computed on first read. */
+  standard: StandardRecomputation;
+  dose: DoseInfo | null;
+  dosingPks: number[];
+}

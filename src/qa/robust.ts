@@ -30,9 +30,8 @@ export function median(values: readonly number[]): number {
   return scratchMedian(n);
 }
 
-/** The median of ascending finite numbers; NaN for none. */
-export function medianOfSorted(sorted: ArrayLike<number>): number {
-  const n = sorted.length;
+/** The median of ascending finite numbers (the first `n`); NaN for none. */
+export function medianOfSorted(sorted: ArrayLike<number>, n = sorted.length): number {
   if (n === 0) return NaN;
   const mid = n >> 1;
   return n % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
@@ -47,6 +46,51 @@ export function scaledMad(values: readonly number[], centre = median(values)): n
     if (Number.isFinite(d)) scratch[n++] = d;
   }
   return MAD_SCALE * scratchMedian(n);
+}
+
+/**
+ * scaledMad of the first `n` ascending finite numbers around `centre` (finite), without sorting the
+ * deviations: those below the centre read downwards merged with those from it upwards are |x − centre|
+ * ascending, and the median needs only the middle one or two. NaN for none.
+ */
+export function scaledMadOfSorted(sorted: ArrayLike<number>, n: number, centre: number): number {
+  if (n === 0) return NaN;
+  let i = 0;
+  while (i < n && sorted[i] < centre) i++;
+  let j = i;
+  i--;
+  const h = n >> 1;
+  let previous = NaN;
+  let current = NaN;
+  for (let k = 0; k <= h; k++) {
+    const left = i >= 0 ? centre - sorted[i] : Infinity;
+    const right = j < n ? sorted[j] - centre : Infinity;
+    previous = current;
+    if (left <= right) {
+      current = left;
+      i--;
+    } else {
+      current = right;
+      j++;
+    }
+  }
+  return MAD_SCALE * (n % 2 === 1 ? current : (previous + current) / 2);
+}
+
+/**
+ * `all` (ascending) without one occurrence of each of the first `removedCount` of `removed` (ascending, a
+ * sub-multiset of `all`), written to `into`; returns how many were written. Leaves one arm out of a pool
+ * sorted once, in one pass.
+ */
+export function withoutSorted(all: ArrayLike<number>, removed: ArrayLike<number>, removedCount: number, into: Float64Array): number {
+  let n = 0;
+  let r = 0;
+  for (let k = 0; k < all.length; k++) {
+    const v = all[k];
+    if (r < removedCount && v === removed[r]) r++;
+    else into[n++] = v;
+  }
+  return n;
 }
 
 /** Log-linear interpolation of a positive profile (times ascending) at t; null outside its range or across a non-positive point. */

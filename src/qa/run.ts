@@ -7,7 +7,7 @@ import type { Dataset } from '../data/dataset.js';
 import type { CalculatedRow } from './calculated.js';
 import { runChecks, type QaCheck } from './check.js';
 import { CHECKS } from './checks/index.js';
-import type { Comparison } from './checks/reported-vs-recomputed.js';
+import type { Comparison } from './compare-reported.js';
 import { prepareContext, type QaContext, type QaContextOptions, type RecomputedTimecourse } from './context.js';
 import { coverageSummary } from './coverage.js';
 import { SEVERITY_RANK, type Finding } from './finding.js';

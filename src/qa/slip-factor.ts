@@ -7,13 +7,15 @@
  * the record back within the study's spread (checks/within-study.ts). The
  * vocabulary (factors, labels, what they apply to) is causes.ts's SCALE_FACTORS.
  */
-import { SCALE_FACTORS } from './causes.js';
+import { MOLAR_SLIPPABLE, molarMassSlips, SCALE_FACTORS, SMALL_MOLAR_FACTOR } from './causes.js';
 import { WEIGHT_NORMALISABLE, type ReportedParameter } from './tolerances.js';
+import { parseUnitOrNull } from '../units/parse.js';
+import { ACTIVITY_DIMENSION, BASE_DIMENSIONS } from '../units/registry.js';
 
 export interface SlipFactorMatch {
   /** The factor the ratio is near (ratio ≈ factor; below 1 for the reverse slip). */
   factor: number;
-  kind: 'unit-factor' | 'per-kg';
+  kind: 'unit-factor' | 'per-kg' | 'molar-mass';
   /** `×1/1000 (milli/micro prefix slip …)`, in the words of causes.ts. */
   text: string;
   /** |ln(ratio / factor)|. */
@@ -23,9 +25,11 @@ export interface SlipFactorMatch {
 const fmt = (x: number) => String(+x.toPrecision(3));
 
 /**
- * The factor of SCALE_FACTORS (those that apply to `parameter`) or of the body
- * weight (per-kg: by default for volumes and clearances; a dose per kg too) nearest to exp(logRatio), if
- * within `maxDistance` on the log scale; null otherwise.
+ * The factor of SCALE_FACTORS (those that apply to `parameter`), of the body
+ * weight (per-kg: by default for volumes and clearances; a dose per kg too) or
+ * of the molar mass (molarMassSlips from ×10 up, SMALL_MOLAR_FACTOR, for
+ * concentrations and AUCs when the substance's mass is known) nearest to exp(logRatio), if within `maxDistance`
+ * on the log scale; null otherwise.
  */
 export function nearestSlipFactor(
   logRatio: number,
@@ -33,6 +37,7 @@ export function nearestSlipFactor(
   bodyWeightKg: number | null,
   maxDistance: number,
   perKg: boolean = WEIGHT_NORMALISABLE.has(parameter),
+  molarMass: number | null = null,
 ): SlipFactorMatch | null {
   let best: SlipFactorMatch | null = null;
   const consider = (factor: number, kind: SlipFactorMatch['kind'], text: string) => {
@@ -49,5 +54,47 @@ export function nearestSlipFactor(
     consider(bodyWeightKg, 'per-kg', `per-kg vs absolute: ×${w} (body weight ${w} kg)`);
     consider(1 / bodyWeightKg, 'per-kg', `per-kg vs absolute: ÷${w} (body weight ${w} kg)`);
   }
+  if (molarMass !== null && MOLAR_SLIPPABLE.has(parameter)) {
+    for (const slip of molarMassSlips(molarMass)) {
+      if (slip.factor < SMALL_MOLAR_FACTOR) continue;
+      consider(slip.factor, 'molar-mass', `${slip.label} (${slip.explanation})`);
+      consider(1 / slip.factor, 'molar-mass', `${slip.label.replace('×', '×1/')} (${slip.explanation})`);
+    }
+  }
   return best;
+}
+
+/**
+ * The slip-factor family (a ReportedParameter of causes.ts) of a quantity known only by its unit, for measurement
+ * types that are not PK parameters (a renal clearance, a hepatic blood flow, an amount excreted, a heart rate): the
+ * unit slips its dimension can suffer. Per kg is dropped first (a clearance per kg slips like a clearance).
+ * - volume / time (clearances, flows), mass or amount / time (excretion rates): `clearance` (×1000, ×60, ×24, …, per-kg);
+ * - 1 / time (rate constants, a heart rate, % per hour): `kel` (×1000, ×60, ×24, ×1440);
+ * - time: `thalf`; volume: `vd`; mass·time / volume: `auc_inf`;
+ * - mass, amount or activity, per volume or not: `cmax` (×1000, ×10⁶, ×10);
+ * - anything else (dimensionless, pressures, lengths): null, no unit slip is named.
+ */
+export function slipFamilyOfUnit(unit: string): ReportedParameter | null {
+  const parsed = parseUnitOrNull(unit);
+  if (parsed === null) return null;
+  const e = parsed.dimension.exponents;
+  const at = (name: string) => e[BASE_DIMENSIONS.indexOf(name)] ?? 0;
+  const mass = at('MASS');
+  const length = at('LENGTH');
+  const time = at('TIME');
+  const amount = at('AMOUNT_OF_SUBSTANCE') + at(ACTIVITY_DIMENSION);
+  // Per kg (mass −1 with a volume or a time): a body-weight normalisation, not a concentration.
+  const perKg = mass === -1 && (length === 3 || time !== 0) ? 1 : 0;
+  const m = mass + perKg;
+  const others = e.some((x, i) => x !== 0 && !['MASS', 'LENGTH', 'TIME', 'AMOUNT_OF_SUBSTANCE', ACTIVITY_DIMENSION].includes(BASE_DIMENSIONS[i]));
+  if (others) return null;
+  const substance = m + amount;
+  if (substance === 0 && length === 3 && time === -1) return 'clearance';
+  if (substance === 0 && length === 0 && time === -1) return 'kel';
+  if (substance === 0 && length === 0 && time === 1) return 'thalf';
+  if (substance === 0 && length === 3 && time === 0) return 'vd';
+  if (substance === 1 && time === -1 && (length === 0 || length === -3)) return length === 0 ? 'clearance' : null;
+  if (substance === 1 && length === -3 && time === 1) return 'auc_inf';
+  if (substance === 1 && (length === 0 || length === -3) && time === 0) return 'cmax';
+  return null;
 }

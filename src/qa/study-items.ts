@@ -21,9 +21,13 @@ import { conversionFactorOrNull } from '../units/convert.js';
 import type { QaContext, RecomputedTimecourse } from './context.js';
 import { concentrationSeries } from './input-checks.js';
 import { canonicalUnit, type ParameterValue } from './parameters.js';
+import { subjectMarks } from './population.js';
+import { slipFamilyOfUnit } from './slip-factor.js';
+import { Numbering, Slots, type KeyPart } from './study-ids.js';
 import type { ReportedParameter } from './tolerances.js';
 
-export type ItemMeasure = ReportedParameter | 'mrt' | 'curve';
+/** `other`: a measurement type that is no PK parameter (a renal clearance, an amount excreted), known by its unit only. */
+export type ItemMeasure = ReportedParameter | 'mrt' | 'curve' | 'other';
 
 /** Measures divided by the dose before comparing (exposure ∝ dose). */
 export const EXPOSURE: ReadonlySet<ItemMeasure> = new Set(['cmax', 'auc_end', 'auc_inf', 'curve']);
@@ -50,18 +54,32 @@ export interface StudyItem {
   record: string;
   measure: ItemMeasure;
   source: 'reported' | 'calculated' | 'curve';
-  pool: string;
-  /** The pool key without the conditions: study, source, substance, tissue, measure, unit, interval. */
-  base: string;
+  /** The measurement type (`concentration` for a curve). */
+  type: string;
+  /** The slip-factor family (causes.ts vocabulary): a curve slips like a Cmax, an MRT like a t½, `other` by its unit. */
+  family: ReportedParameter;
+  /**
+   * The pool, numbered (`StudyItems.pools`): same `base` and the same condition (route, application and
+   * every other intervention). Numbers, not key text: the check groups 23,000 items of the shared export by
+   * pool, base and placement, and hashing long keys cost more than the statistics.
+   */
+  pool: number;
+  /** The pool key without the conditions, numbered: study, source, substance, tissue, measure, unit, interval. */
+  base: number;
   /**
    * The wider pools, for records whose strict pool has too few arms: the items of the same `base`, `kind`
-   * and wider condition. Without the other interventions (≥ ×30: no inhibitor moves an arm that far), and
-   * without the route too (≥ ×300: no bioavailability either). Groups stay apart from individuals there
-   * (a study's individual table and group table may each be consistently curated in another unit, and a
-   * wide pool has no centre to tell which).
+   * and wider condition (numbered). Without the other interventions (≥ ×30: no inhibitor moves an arm that
+   * far), and without the route too (≥ ×300: no bioavailability either). Groups stay apart from individuals
+   * there (a study's individual table and group table may each be consistently curated in another unit, and
+   * a wide pool has no centre to tell which).
    */
   kind: 'group' | 'individual';
-  wider: readonly string[];
+  wider: readonly number[];
+  /**
+   * The placement key, numbered: record, measure and output. A record's measure is placed in one pool only,
+   * and a levelled curve is a copy of its item (study-pools.ts `curveLevels`) that keeps this number.
+   */
+  slot: number;
   study_sid: string;
   study_name: string;
   subject: string | null;
@@ -78,30 +96,42 @@ export interface StudyItem {
   profile: CurveProfile | null;
 }
 
+/** The items of a context with the number of pools, bases and slots they use (ids run from 0). */
+export interface StudyItems {
+  items: StudyItem[];
+  pools: number;
+  bases: number;
+  slots: number;
+}
+
 /** A conversion factor, or null when the units do not convert (the units layer caches both outcomes). */
 function tryFactor(from: string, to: string, molarMass: number | null): number | null {
   return conversionFactorOrNull(from, to, molarMass === null ? undefined : { molarMass });
 }
 
-/** The dose and the pool's condition text of an intervention set, for the record's substance. */
+/** The dose and the pool's conditions of an intervention set, for the record's substance. */
 interface ArmSetting {
   dose: ArmDose | null;
-  /** route, application and every other intervention of the set, as pool key text. */
-  condition: string;
-  /** The same without the other interventions, and without the route too (the wider pools). */
-  looseCondition: string;
-  looserCondition: string;
+  /** route, application and every other intervention of the set, numbered. */
+  condition: number;
+  /** The same without the other interventions, and without the route too (the wider pools): `StudyItem.wider`. */
+  wider: readonly number[];
+  /** route, application and the other substances dosed (not the other interventions: body position, sleep, a meal), numbered. */
+  drugCondition: number;
 }
 
-/** Conditions as short ids: pool keys are built for every record three times, long keys cost time and memory. */
-const interned = new Map<string, string>();
-function intern(text: string): string {
-  let id = interned.get(text);
-  if (id === undefined) interned.set(text, (id = `c${interned.size}`));
-  return id;
+/** Whether the non-null times of a timecourse are out of order somewhere. */
+function unsortedTimes(times: readonly (number | null)[]): boolean {
+  let previous: number | null = null;
+  for (const t of times) {
+    if (t === null) continue;
+    if (previous !== null && t < previous) return true;
+    previous = t;
+  }
+  return false;
 }
 
-function armSetting(ctx: QaContext, pks: readonly number[], substance: string | null): ArmSetting {
+function armSetting(ctx: QaContext, pks: readonly number[], substance: string | null, conditions: Numbering): ArmSetting {
   const interventions: InterventionRecord[] = [];
   for (const pk of pks) {
     const i = ctx.dataset.intervention(pk);
@@ -109,10 +139,10 @@ function armSetting(ctx: QaContext, pks: readonly number[], substance: string | 
   }
   const dosings = interventions.filter((i) => i.measurement_type === 'dosing' && i.value !== null && i.value > 0 && i.unit);
   const primary = dosings.length === 1 ? dosings[0] : (dosings.find((d) => d.substance === substance) ?? null);
-  const others = interventions
-    .filter((i) => i !== primary)
-    .map((i) => `${i.measurement_type}:${i.substance ?? ''}:${i.choice ?? ''}:${i.route ?? ''}`)
-    .sort();
+  const otherInterventions = interventions.filter((i) => i !== primary);
+  const text = (i: InterventionRecord) => `${i.measurement_type}:${i.substance ?? ''}:${i.choice ?? ''}:${i.route ?? ''}`;
+  const others = otherInterventions.map(text).sort();
+  const drugs = otherInterventions.filter((i) => i.measurement_type === 'dosing' || i.measurement_type === 'qualitative dosing').map(text).sort();
   let dose: ArmDose | null = null;
   if (primary) {
     const molar = ctx.molarMass(primary.substance);
@@ -122,9 +152,9 @@ function armSetting(ctx: QaContext, pks: readonly number[], substance: string | 
   const route = primary ? `${primary.route ?? ''}/${primary.application ?? ''}/${primary.substance ?? ''}/${dose?.unit}` : 'no dose';
   return {
     dose,
-    condition: intern(`${route}|${others.join(',')}`),
-    looseCondition: intern(route),
-    looserCondition: intern(`${primary?.substance ?? ''}/${dose?.unit ?? ''}`),
+    condition: conditions.of([`${route}|${others.join(',')}`]),
+    wider: [conditions.of([route]), conditions.of([`${primary?.substance ?? ''}/${dose?.unit ?? ''}`])],
+    drugCondition: conditions.of([`${route}|${drugs.join(',')}`]),
   };
 }
 
@@ -158,12 +188,12 @@ export function curveProfile(rt: RecomputedTimecourse, molarMass: number | null)
 }
 
 /**
- * Reported values are pooled apart from calculated values and curves: when a
- * study's reported values share one slip (every CL in mL curated as L), a
- * mixed pool would blame the records that are right.
+ * The parts of a pool's base. Reported values are pooled apart from calculated values and curves: when a
+ * study's reported values share one slip (every CL in mL curated as L), a mixed pool would blame the records
+ * that are right.
  */
-function poolKey(study: string, source: string, substance: string | null, tissue: string | null, measure: string, unit: string, interval: string): string {
-  return `${study}|${source === 'reported' ? 'r' : 't'}|${substance}|${tissue}|${measure}|${unit}|${interval}`;
+function baseParts(study: string, source: string, substance: string | null, tissue: string | null, measure: string, unit: string, interval: string): KeyPart[] {
+  return [study, source === 'reported' ? 'r' : 't', substance, tissue, measure, unit, interval];
 }
 
 /** Smallest factors the wider pools may name (see StudyItem.widerPools). */
@@ -180,15 +210,74 @@ function intervalOf(o: OutputRecord, measure: string): string {
   return h === null ? `${o.time} ${o.time_unit}` : `0-${+(o.time * h).toPrecision(2)}h`;
 }
 
-/** Every parameter and curve of the context as a within-study item. */
-export function studyItems(ctx: QaContext): StudyItem[] {
+/** Numbers of the run: conditions, pool bases, pools (a base under a condition) and placement slots. */
+interface Ids {
+  conditions: Numbering;
+  bases: Numbering;
+  pool(base: number, condition: number): number;
+  slots: Slots;
+}
+
+/**
+ * A reported value of a measurement type that is no PK parameter, as an item, when its unit can suffer a unit slip
+ * (slip-factor.ts `slipFamilyOfUnit`); null otherwise. Not dose-normalised (a biomarker does not scale with the dose
+ * of a drug), so only arms with the same dose are pooled; nor across populations (a bilirubin level of a cirrhosis
+ * group is ×30 a healthy group's); by the time it was measured at (a concentration at 50 min, an amount in 24 h);
+ * in the wider pools only without the other interventions that are no drug (never across drugs or routes), and
+ * never as a pair (no other record of its arm tells a slip from biology).
+ */
+function otherItem(p: ParameterValue, setting: ArmSetting, population: string, record: string, ids: Ids): StudyItem | null {
+  const family = slipFamilyOfUnit(p.unit as string);
+  if (family === null) return null;
+  const o = p.output;
+  const at = o.time === null ? '' : `${o.time} ${o.time_unit ?? ''}`;
+  const base = ids.bases.of(baseParts(o.study_sid, 'reported', o.substance, o.tissue, `other:${o.measurement_type}`, p.unit as string, at));
+  const condition = ids.conditions.of([`${setting.condition}|${setting.dose?.value ?? ''}|${population}`]);
+  // Without the other interventions that are no drug (a body position, a sleep state), from ×30 only (WIDER_FACTORS):
+  // an inducer moves a concentration ×30 (rifampicin on midazolam), a body position does not.
+  const loose = ids.conditions.of([`${setting.drugCondition}|${setting.dose?.value ?? ''}|${population}`]);
+  return {
+    arm: p.key, record, measure: 'other', source: 'reported', type: o.measurement_type, family,
+    pool: ids.pool(base, condition), base, kind: o.individual_pk === null ? 'group' : 'individual', wider: [loose, loose],
+    slot: ids.slots.ofValue(o.pk, 'other', record),
+    study_sid: o.study_sid, study_name: o.study_name, subject: p.subject, log: Math.log(p.value as number), rawLog: null,
+    value: p.value as number, unit: p.unit as string, dose: setting.dose, bodyWeightKg: p.bodyWeightKg, output: o, timecourse: null, profile: null,
+  };
+}
+
+/** Every parameter and curve of the context as a within-study item, with its pool, base and slot numbered. */
+export function studyItems(ctx: QaContext): StudyItems {
   const items: StudyItem[] = [];
-  const settings = new Map<string, ArmSetting>();
+  const conditions = new Numbering();
+  const bases = new Numbering();
+  const slots = new Slots();
+  // Pool numbers by base, then condition: a pool is a base under one condition.
+  const poolsOfBase: Map<number, number>[] = [];
+  let pools = 0;
+  const poolOf = (base: number, condition: number): number => {
+    const byCondition = (poolsOfBase[base] ??= new Map());
+    let pool = byCondition.get(condition);
+    if (pool === undefined) byCondition.set(condition, (pool = pools++));
+    return pool;
+  };
+  const ids: Ids = { conditions, bases, pool: poolOf, slots };
+  // Settings by intervention pks (in their order) and substance; the separator ends the list of pks.
+  const settingKeys = new Numbering();
+  const settings: ArmSetting[] = [];
   const settingOf = (pks: readonly number[], substance: string | null) => {
-    const key = `${pks.join(',')}|${substance}`;
-    let s = settings.get(key);
-    if (!s) settings.set(key, (s = armSetting(ctx, pks, substance)));
-    return s;
+    const id = settingKeys.of([...pks, '|', substance]);
+    if (id === settings.length) settings.push(armSetting(ctx, pks, substance, conditions));
+    return settings[id];
+  };
+  // In front of it, the setting last found for an arm's match key (one string per key, ~5 values each), used when
+  // the pks and substance are the same.
+  const byArm = new Map<string, { pks: readonly number[]; substance: string | null; setting: ArmSetting }>();
+  const settingOfArm = (arm: string, pks: readonly number[], substance: string | null) => {
+    const hit = byArm.get(arm);
+    if (hit !== undefined && hit.substance === substance && hit.pks.length === pks.length && hit.pks.every((pk, k) => pk === pks[k])) return hit.setting;
+    const setting = settingOf(pks, substance);
+    byArm.set(arm, { pks, substance, setting });
+    return setting;
   };
   // A stored calculated output belongs to the timecourse PK-DB computed it from (calculated.ts pairs them).
   const subsetOfCalculated = new Map<number, number>();
@@ -199,30 +288,45 @@ export function studyItems(ctx: QaContext): StudyItem[] {
     return subset === undefined ? `calculated:${p.key}` : `timecourse:${subset}`;
   };
   const unsorted = new Map<string, boolean>();
-  const unsortedCalculated = (p: ParameterValue): boolean => {
-    const record = recordOf(p);
-    if (!unsorted.has(record)) {
+  const unsortedCalculated = (record: string): boolean => {
+    let result = unsorted.get(record);
+    if (result === undefined) {
       const tc = record.startsWith('timecourse:') ? ctx.timecourseBySubset.get(Number(record.slice('timecourse:'.length)))?.tc : undefined;
-      const times = tc ? tc.time.filter((t): t is number => t !== null) : [];
-      unsorted.set(record, times.some((t, i) => i > 0 && t < times[i - 1]));
+      unsorted.set(record, (result = tc ? unsortedTimes(tc.time) : false));
     }
-    return unsorted.get(record) as boolean;
+    return result;
+  };
+  const marks = new Map<string, string>();
+  const marksOf = (o: OutputRecord): string => {
+    const key = `${o.group_pk}|${o.individual_pk}`;
+    let m = marks.get(key);
+    if (m === undefined) marks.set(key, (m = subjectMarks(ctx.dataset, o).join('+')));
+    return m;
   };
   for (const p of ctx.parameters as readonly ParameterValue[]) {
-    if (!PARAMETERS.has(p.measurement_type) || p.value === null || !(p.value > 0) || p.unit === null) continue;
+    if (p.value === null || !(p.value > 0) || p.unit === null) continue;
+    if (!PARAMETERS.has(p.measurement_type)) {
+      if (p.source === 'reported') {
+        const item = otherItem(p, settingOfArm(p.key, p.output.intervention_pks, p.output.substance), marksOf(p.output), recordOf(p), ids);
+        if (item) items.push(item);
+      }
+      continue;
+    }
     // A calculated AUC to the last sample depends on the sampling grid, and PK-DB integrated unsorted times in list order.
     // A calculated tmax is the first sample of every IV curve: no grid to compare.
-    if (p.source === 'calculated' && (p.measurement_type === 'auc_end' || p.measurement_type === 'tmax' || unsortedCalculated(p))) continue;
+    if (p.source === 'calculated' && (p.measurement_type === 'auc_end' || p.measurement_type === 'tmax')) continue;
+    const record = recordOf(p);
+    if (p.source === 'calculated' && unsortedCalculated(record)) continue;
     const o = p.output;
     const measure = p.measurement_type as ItemMeasure;
-    const setting = settingOf(o.intervention_pks, o.substance);
+    const setting = settingOfArm(p.key, o.intervention_pks, o.substance);
     const normalised = EXPOSURE.has(measure) && setting.dose !== null;
     const raw = Math.log(p.value);
-    const base = poolKey(o.study_sid, p.source, o.substance, o.tissue, measure, p.unit, intervalOf(o, measure));
+    const base = bases.of(baseParts(o.study_sid, p.source, o.substance, o.tissue, measure, p.unit, intervalOf(o, measure)));
     items.push({
-      arm: p.key, record: recordOf(p),
-      measure, source: p.source, pool: `${setting.condition}|${base}`, base, kind: o.individual_pk === null ? 'group' : 'individual',
-      wider: [setting.looseCondition, setting.looserCondition],
+      arm: p.key, record, type: measure, family: measure === 'mrt' ? 'thalf' : (measure as ReportedParameter),
+      measure, source: p.source, pool: poolOf(base, setting.condition), base, kind: o.individual_pk === null ? 'group' : 'individual',
+      wider: setting.wider, slot: slots.ofValue(o.pk, measure, record),
       study_sid: o.study_sid, study_name: o.study_name, subject: p.subject,
       log: normalised ? raw - Math.log((setting.dose as ArmDose).value) : raw, rawLog: normalised ? raw : null,
       value: p.value, unit: p.unit, dose: setting.dose, bodyWeightKg: p.bodyWeightKg, output: o, timecourse: null, profile: null,
@@ -233,16 +337,17 @@ export function studyItems(ctx: QaContext): StudyItem[] {
     if (!member || rt.key === null) continue;
     const curve = curveProfile(rt, ctx.molarMass(member.substance));
     if (!curve) continue;
-    const setting = settingOf(rt.tc.intervention_pk, member.substance);
-    const base = poolKey(rt.tc.study_sid, 'curve', member.substance, member.tissue, 'curve', curve.unit, '');
+    const setting = settingOfArm(rt.key, rt.tc.intervention_pk, member.substance);
+    const base = bases.of(baseParts(rt.tc.study_sid, 'curve', member.substance, member.tissue, 'curve', curve.unit, ''));
+    const record = `timecourse:${rt.tc.subset_pk}`;
     items.push({
-      arm: rt.key, record: `timecourse:${rt.tc.subset_pk}`, measure: 'curve', source: 'curve',
-      pool: `${setting.condition}|${base}`, base, kind: rt.tc.individual_pk === null ? 'group' : 'individual',
-      wider: [setting.looseCondition, setting.looserCondition],
+      arm: rt.key, record, measure: 'curve', source: 'curve', type: 'concentration', family: 'cmax',
+      pool: poolOf(base, setting.condition), base, kind: rt.tc.individual_pk === null ? 'group' : 'individual',
+      wider: setting.wider, slot: slots.ofCurve(rt.tc.subset_pk),
       study_sid: rt.tc.study_sid, study_name: rt.tc.study_name, subject: subjectLabel(subjectOf(rt.tc)),
       log: 0, rawLog: setting.dose ? 0 : null, value: NaN, unit: curve.unit, dose: setting.dose,
       bodyWeightKg: ctx.bodyWeightKg(rt.tc), output: null, timecourse: rt, profile: curve.profile,
     });
   }
-  return items;
+  return { items, pools, bases: bases.size, slots: slots.size };
 }

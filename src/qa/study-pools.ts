@@ -10,7 +10,7 @@
  * curves, of the median log ratio at its sampling times (the other curve
  * interpolated log-linearly), dose-normalised; then it is pooled like a value.
  */
-import { interpolateLog, median, scaledMad } from './robust.js';
+import { interpolateLog, median, medianOfSorted, scaledMadOfSorted, withoutSorted } from './robust.js';
 import type { CurveProfile, StudyItem } from './study-items.js';
 
 /**
@@ -21,6 +21,11 @@ import type { CurveProfile, StudyItem } from './study-items.js';
 export const SPREAD_FLOOR = 0.3;
 /** A pool needs this many arms (the record's and two others) to have a centre. */
 export const MIN_ARMS = 3;
+/**
+ * Two arms have no centre, only a ratio: a pair is compared when nothing else is (checks/within-study.ts
+ * names only factors no physiology reaches there, and cannot tell which of the two holds the slip).
+ */
+export const PAIR_ARMS = 2;
 /** A curve is compared with at most this many others of its pool (first by subset pk): bounded time. */
 export const MAX_CURVE_SIBLINGS = 60;
 /**
@@ -45,6 +50,8 @@ export interface Deviation {
   arms: number;
   /** The smallest factor its pool may name: 1 in the strict pool, more in the wider ones (study-items.ts). */
   minFactor: number;
+  /** In a pool of two arms: the other arm's item (the ratio is symmetric, either may hold the slip). */
+  partner?: StudyItem;
 }
 
 /** Median log ratio of curve a to curve b at a's sampling times within b's range; null with fewer than MIN_OVERLAP. */
@@ -79,53 +86,96 @@ export function curveLevels(curves: readonly StudyItem[]): StudyItem[] {
   return levelled;
 }
 
-/** Centre and spread of the logs, raw logs and doses of the items of a pool not of arm `leftOut` (see poolDeviations). */
-function statistics(pool: readonly StudyItem[], leftOut: string | null) {
-  const logs: number[] = [];
-  const raws: number[] = [];
-  const doses: number[] = [];
+type Pick = (item: StudyItem) => number | null;
+const pickLog: Pick = (i) => i.log;
+const pickRaw: Pick = (i) => i.rawLog;
+const pickDose: Pick = (i) => i.dose?.value ?? null;
+
+/** The finite values `pick` gives for the items, ascending (a pool's columns, sorted once for every arm left out). */
+function ascending(items: readonly StudyItem[], pick: Pick): Float64Array {
+  const values = new Float64Array(items.length);
+  let n = 0;
+  for (const i of items) {
+    const v = pick(i);
+    if (v !== null && Number.isFinite(v)) values[n++] = v;
+  }
+  return values.subarray(0, n).sort();
+}
+
+/** Scratch: one arm's own values (a few) and the other arms' values of a pool; reused, grown as needed. */
+let own = new Float64Array(16);
+let others = new Float64Array(256);
+
+/** The values of the pool's other arms, ascending, in `others`: the column without the arm's own values; returns their count. */
+function othersOf(column: Float64Array, arm: readonly StudyItem[], pick: Pick): number {
+  if (arm.length > own.length) own = new Float64Array(2 * arm.length);
+  if (column.length > others.length) others = new Float64Array(2 * column.length);
+  let m = 0;
+  for (const i of arm) {
+    const v = pick(i);
+    if (v === null || !Number.isFinite(v)) continue;
+    // Insertion sort: an arm holds one to a few items of a pool.
+    let k = m++;
+    while (k > 0 && own[k - 1] > v) {
+      own[k] = own[k - 1];
+      k--;
+    }
+    own[k] = v;
+  }
+  return withoutSorted(column, own, m, others);
+}
+
+/** Median and spread (floored) of a column, or of the other arms' values when an arm is left out. */
+function centreAndSpread(column: Float64Array, arm: readonly StudyItem[] | null, pick: Pick): { centre: number; spread: number } {
+  const values = arm === null ? column : others;
+  const n = arm === null ? column.length : othersOf(column, arm, pick);
+  const centre = medianOfSorted(values, n);
+  return { centre, spread: Math.max(scaledMadOfSorted(values, n, centre), SPREAD_FLOOR) };
+}
+
+/**
+ * Centre and spread of the logs, raw logs and doses of the items of a pool not of arm `leftOut` (whose items
+ * are `leftOutItems`; null: the whole pool), from the pool's columns sorted once (see poolDeviations).
+ */
+function statistics(pool: readonly StudyItem[], columns: Record<'logs' | 'raws' | 'doses', Float64Array>, leftOut: string | null, leftOutItems: readonly StudyItem[] | null) {
   let rawComplete = true;
   // The others' one dose unit (null: none, or several); undefined before the first.
   let unit: string | null | undefined;
   for (const i of pool) {
     if (i.arm === leftOut) continue;
-    logs.push(i.log);
     if (i.rawLog === null) rawComplete = false;
-    else raws.push(i.rawLog);
     const u = i.dose?.unit ?? null;
     if (unit === undefined) unit = u;
     else if (u !== unit) unit = null;
-    if (i.dose) doses.push(i.dose.value);
   }
-  const centre = median(logs);
-  const s = Math.max(scaledMad(logs, centre), SPREAD_FLOOR);
-  const rawCentre = rawComplete ? median(raws) : NaN;
-  const sRaw = rawComplete ? Math.max(scaledMad(raws, rawCentre), SPREAD_FLOOR) : null;
+  const { centre, spread: s } = centreAndSpread(columns.logs, leftOutItems, pickLog);
+  const raw = rawComplete ? centreAndSpread(columns.raws, leftOutItems, pickRaw) : null;
   const doseUnits = unit ?? null;
-  // With one unit every other arm has a dose: `doses` holds them all.
-  const doseMedian = doseUnits === null ? NaN : median(doses);
-  return { centre, s, rawCentre, sRaw, doseMedian, doseUnits };
+  // With one unit every other arm has a dose: the column holds them all.
+  const doseMedian = doseUnits === null ? NaN : centreAndSpread(columns.doses, leftOutItems, pickDose).centre;
+  return { centre, s, rawCentre: raw?.centre ?? NaN, sRaw: raw?.spread ?? null, doseMedian, doseUnits };
 }
 
 /**
- * Each item's deviation from the other arms of its pool; pools with fewer than MIN_ARMS arms give none.
- * With `wanted`, only the deviations of the items it accepts (the centre still counts every arm): an arm
- * without a wanted item costs nothing.
+ * Each item's deviation from the other arms of its pool; pools with fewer than `minArms` arms (MIN_ARMS, or
+ * PAIR_ARMS for a pair) give none. With `wanted`, only the deviations of the items it accepts (the centre still
+ * counts every arm): an arm without a wanted item costs nothing.
  */
-export function poolDeviations(pool: readonly StudyItem[], minFactor = 1, wanted?: (item: StudyItem) => boolean): Deviation[] {
+export function poolDeviations(pool: readonly StudyItem[], minFactor = 1, wanted?: (item: StudyItem) => boolean, minArms = MIN_ARMS): Deviation[] {
   const byArm = new Map<string, StudyItem[]>();
   for (const item of pool) {
     const list = byArm.get(item.arm);
     if (list) list.push(item);
     else byArm.set(item.arm, [item]);
   }
-  if (byArm.size < MIN_ARMS) return [];
+  if (byArm.size < Math.max(minArms, PAIR_ARMS)) return [];
   const deviations: Deviation[] = [];
-  const whole = byArm.size > LEAVE_OUT_ARMS ? statistics(pool, null) : null;
-  for (const [arm, own] of byArm) {
-    if (wanted && !own.some(wanted)) continue;
-    const { centre, s, rawCentre, sRaw, doseMedian, doseUnits } = whole ?? statistics(pool, arm);
-    for (const item of own) {
+  const columns = { logs: ascending(pool, pickLog), raws: ascending(pool, pickRaw), doses: ascending(pool, pickDose) };
+  const whole = byArm.size > LEAVE_OUT_ARMS ? statistics(pool, columns, null, null) : null;
+  for (const [arm, items] of byArm) {
+    if (wanted && !items.some(wanted)) continue;
+    const { centre, s, rawCentre, sRaw, doseMedian, doseUnits } = whole ?? statistics(pool, columns, arm, items);
+    for (const item of items) {
       if (wanted && !wanted(item)) continue;
       const sameUnit = item.dose !== null && doseUnits === item.dose.unit;
       const doseRatio = sameUnit ? doseMedian / item.dose!.value : null;
@@ -138,6 +188,7 @@ export function poolDeviations(pool: readonly StudyItem[], minFactor = 1, wanted
         doseRatio,
         arms: byArm.size - 1,
         minFactor,
+        ...(byArm.size === PAIR_ARMS ? { partner: [...byArm].find(([a]) => a !== arm)![1][0] } : {}),
       });
     }
   }

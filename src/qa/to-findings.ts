@@ -3,7 +3,7 @@ import { subjectLabel, subjectOf } from '../data/dataset.js';
 import type { SuspectedCause } from './causes.js';
 import { SEVERITY_OF } from './classify.js';
 import type { CalculatedRow, CalculatedStatus } from './calculated.js';
-import type { Comparison } from './checks/reported-vs-recomputed.js';
+import type { Comparison } from './compare-reported.js';
 import { finding, type Finding, type Severity } from './finding.js';
 
 const fmt = (x: number | null) => (x === null ? '–' : String(+x.toPrecision(4)));

@@ -8,7 +8,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { overviewScatterSpec, ratioHistogramSpec, type ComparisonPoint } from '../plots/overview.js';
 import { rangeStripSpec } from '../plots/range-strip.js';
 import { timecourseSpec, type TimecoursePlotInput } from '../plots/timecourse.js';
-import type { Comparison, RecomputedTimecourse } from '../qa/checks/reported-vs-recomputed.js';
+import type { Comparison, RecomputedTimecourse } from '../qa/compare-reported.js';
 import type { QaResult } from '../qa/run.js';
 import { concentrationSeries } from '../qa/input-checks.js';
 import type { Finding } from '../qa/finding.js';

@@ -44,6 +44,9 @@ const BY_DIMENSION: Readonly<Record<string, readonly Candidate[]>> = {
 /** Per-kg doses and amounts: mass / mass is dimensionless, so the spelling decides. */
 const PER_KG_MASS: readonly Candidate[] = [c('mg/kg'), c('µg/kg'), c('g/kg'), c('ng/kg')];
 
+/** Every spelling a display unit is parsed by: the generated unit table holds them, so a report never builds mathjs. */
+export const DISPLAY_SPELLINGS: readonly string[] = [...Object.values(BY_DIMENSION).flat(), ...PER_KG_MASS].map((cand) => cand.spelling);
+
 export interface DisplayValue {
   value: number;
   unit: string;

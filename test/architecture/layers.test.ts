@@ -32,16 +32,7 @@ const SCHEMAS_MAY_IMPORT = ['api/errors.ts'];
  * each with its reason. The checks ignore these edges; the test fails when one
  * is no longer in the sources, so the list cannot go stale.
  */
-const KNOWN_EXCEPTIONS: { edge: string; why: string }[] = [
-  // nca/codes.ts re-exports PPTESTCD from parameters.ts, which takes the Route type from codes.ts.
-  // Fix: Route (and the route rules) in a module of its own that both import. In the NCA families' area (issue 11).
-  // The QA context computes the reported-vs-recomputed comparisons with compareAll, which lives in the check's
-  // file; dose-cause.ts and to-findings.ts take the Comparison type from there too. Fix: Comparison and
-  // compareAll in a qa module below the checks (e.g. qa/compare.ts). In the QA checks' area (issue 11).
-  { edge: 'qa/context.ts -> qa/checks/reported-vs-recomputed.ts', why: 'compareAll, Comparison' },
-  { edge: 'qa/dose-cause.ts -> qa/checks/reported-vs-recomputed.ts', why: 'type Comparison' },
-  { edge: 'qa/to-findings.ts -> qa/checks/reported-vs-recomputed.ts', why: 'type Comparison' },
-];
+const KNOWN_EXCEPTIONS: { edge: string; why: string }[] = [];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { planSlips } from '../../bench/lib/plan.js';
-import { SLIP_CLASSES, dimensionPowers, slipCandidates, slipClass, type SlipClassName } from '../../bench/lib/slip-classes.js';
+import { SLIP_CLASSES, dimensionPowers, molarSlipFactor, slipCandidates, slipClass, type SlipClassName } from '../../bench/lib/slip-classes.js';
 import { plantSlips, scaleStats, type Slip } from '../../bench/lib/slips.js';
 import { describeShared, SHARED_EXPORT } from '../helpers/shared.js';
 import {
@@ -88,6 +88,25 @@ describe('dimensionPowers', () => {
   });
 });
 
+describe('molarSlipFactor', () => {
+  it('µmol/L read as mg/L on a mass unit (×1000/M), mg/L read as µmol/L on a molar unit (×M/1000)', () => {
+    // caffeine, M = 194.19 g/mol: 10 µmol/L = 1.9419 mg/L, curated as 10 mg/L → ×5.1496.
+    expect(molarSlipFactor('mg/l', 194.19)).toBeCloseTo(1000 / 194.19, 12);
+    expect(molarSlipFactor('mg*h/l', 194.19)).toBeCloseTo(5.149595756733, 9);
+    expect(molarSlipFactor('µmol/l', 194.19)).toBeCloseTo(0.19419, 12);
+    expect(molarSlipFactor('mmol', 151.16)).toBeCloseTo(0.15116, 12);
+  });
+
+  it('none without a molar mass, for units of neither kind, or under ×2 either way', () => {
+    expect(molarSlipFactor('mg/l', null)).toBeNull();
+    expect(molarSlipFactor('hr', 194.19)).toBeNull();
+    expect(molarSlipFactor('l/h', 194.19)).toBeNull();
+    expect(molarSlipFactor('mg/l', 700)).toBeNull(); // ×1.43
+    expect(molarSlipFactor('mg/l', 1500)).toBeNull(); // ×1/1.5
+    expect(molarSlipFactor('mg/l', 2500)).toBeCloseTo(0.4, 12);
+  });
+});
+
 describe('slipCandidates on the fixtures', () => {
   it('offers every class somewhere, only records of the right kind', () => {
     const candidates = slipCandidates(tables);
@@ -125,16 +144,16 @@ describe('plantSlips: each class scales exactly its records', () => {
     expect(target.raw_pk).not.toBeNull();
     expect(slip.records.outputs.sort()).toEqual([target.pk, target.raw_pk!].sort());
     const afterByPk = byPk(after.outputs);
-    for (const pk of slip.records.outputs) expectScaled(byPk(tables.outputs).get(pk)!, afterByPk.get(pk)!, slipClass(name).factor);
+    for (const pk of slip.records.outputs) expectScaled(byPk(tables.outputs).get(pk)!, afterByPk.get(pk)!, slip.factor);
     expect(changedPks(tables.outputs, after.outputs, (o) => o.pk)).toEqual(slip.records.outputs.sort((a, b) => a - b));
     expect(changedPks(tables.interventions, after.interventions, (i) => i.pk)).toEqual([]);
     expect(changedPks(tables.timecourses, after.timecourses, (t) => t.subset_pk)).toEqual([]);
     expect(slip.records.derived).toEqual([]);
   });
 
-  it.each(['timecourse ×10', 'timecourse ×1000'] as const)('%s: every point, normed and raw, and the derived outputs', (name) => {
+  it.each(['timecourse ×10', 'timecourse ×1000', 'timecourse molar↔mass'] as const)('%s: every point, normed and raw, and the derived outputs', (name) => {
     const { slip, after } = plantFirst(name);
-    const factor = slipClass(name).factor;
+    const factor = slip.factor;
     const before = tables.timecourses.find((t) => t.subset_pk === slip.target)!;
     const tc = after.timecourses.find((t) => t.subset_pk === slip.target)!;
     const series = before.mean !== null ? 'mean' : 'value';
@@ -162,7 +181,7 @@ describe('plantSlips: each class scales exactly its records', () => {
     expectChangedOutputs(tables, after, slip, 'time');
   });
 
-  it.each(['dose ×10', 'dose ×1000'] as const)('%s: the intervention and its raw copy, and the derived outputs', (name) => {
+  it.each(['dose ×10', 'dose ×1000', 'dose per-kg ×1/70'] as const)('%s: the intervention and its raw copy, and the derived outputs', (name) => {
     const { slip, after } = plantFirst(name);
     const dose = tables.interventions.find((i) => i.pk === slip.target)!;
     expect(slip.records.interventions.sort()).toEqual([dose.pk, dose.raw_pk!].sort());

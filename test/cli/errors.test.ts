@@ -9,27 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { redactMessage, secretsInArgs } from '../../src/cli/errors.js';
-import { main } from '../../src/cli/main.js';
+import { pkdb } from '../helpers/cli.js';
 import { sendJson, startServer } from '../api/test-server.js';
 
 const PASSWORD = 'Pw-7s3cr3t';
 const BASE64 = Buffer.from(`alice:${PASSWORD}`).toString('base64');
-
-/** Runs the CLI in-process, capturing stdout and stderr. */
-async function pkdb(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const write = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
-  process.stdout.write = ((chunk: string) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
-  try {
-    const code = await main(args);
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    process.stdout.write = write.out;
-    process.stderr.write = write.err;
-  }
-}
 
 /** A port nothing listens on: bound, then released. */
 async function closedPort(): Promise<number> {

@@ -1,6 +1,7 @@
 /** Parametric bootstrap of a mean curve: checked against what a linear AUC and a scaled curve must give. */
 import { describe, expect, it } from 'vitest';
-import { bootstrapMeanCurve, mulberry32, quantile, withinUncertainty } from '../../src/nca/bootstrap.js';
+import { bootstrapMeanCurve, quantile, withinUncertainty } from '../../src/nca/bootstrap.js';
+import { mulberry32 } from '../../src/nca/random.js';
 import { trapezoidWeights } from '../../src/nca/sparse.js';
 
 const time = [0, 0.5, 1, 2, 4, 6, 8, 12];

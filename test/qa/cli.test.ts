@@ -3,26 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { pkdb } from '../helpers/cli.js';
 import { FINDING_COLUMNS } from '../../src/qa/finding.js';
 import { CALCULATED_COLUMNS } from '../../src/qa/to-findings.js';
 import { PROJECT_ROOT } from '../helpers/shared.js';
-
-/** Runs the CLI, capturing stdout and stderr. */
-async function pkdb(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const write = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
-  process.stdout.write = ((chunk: string) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
-  try {
-    const code = await main(args);
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    process.stdout.write = write.out;
-    process.stderr.write = write.err;
-  }
-}
 
 describe('pkdb qa', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pkdb-qa-cli-'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classify } from '../../src/qa/classify.js';
-import type { Comparison } from '../../src/qa/checks/reported-vs-recomputed.js';
+import type { Comparison } from '../../src/qa/compare-reported.js';
 import { doseMismatchCauses } from '../../src/qa/dose-cause.js';
 import type { ReportedParameter } from '../../src/qa/tolerances.js';
 

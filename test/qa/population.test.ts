@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CharacteristicaRecord, InterventionRecord } from '../../src/data/model.js';
-import { characteristicaMarks, coMedication, HEALTHY, populationLabel } from '../../src/qa/population.js';
+import { characteristicaMarks, coMedication, HEALTHY, populationLabel, subjectMarks } from '../../src/qa/population.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
 const c = (measurement_type: string, choice: string | null): CharacteristicaRecord => ({
@@ -21,5 +21,18 @@ describe('population', () => {
     expect(coMedication(set, ['paraxanthine', 'caffeine'])).toEqual(['fluvoxamine']);
     expect(populationLabel([], [])).toBe(HEALTHY);
     expect(populationLabel(['disease:t2dm'], ['fluvoxamine'])).toBe('disease:t2dm + with:fluvoxamine');
+  });
+
+  it('marks a subject: an individual by its own marks, else by its group’s', () => {
+    const groups = new Map([[1, { characteristica: [c('disease', 'cirrhosis'), c('age', null)] }]]);
+    const individuals = new Map([
+      [10, { group_pk: 1, characteristica: [c('sex', 'F')] }],
+      [11, { group_pk: 1, characteristica: [c('cyp2d6 phenotype', 'PM')] }],
+    ]);
+    const dataset = { group: (pk: number) => groups.get(pk), individual: (pk: number) => individuals.get(pk) } as unknown as Parameters<typeof subjectMarks>[0];
+    expect(subjectMarks(dataset, { group_pk: 1, individual_pk: null })).toEqual(['disease:cirrhosis']);
+    expect(subjectMarks(dataset, { group_pk: null, individual_pk: 10 })).toEqual(['disease:cirrhosis']);
+    expect(subjectMarks(dataset, { group_pk: null, individual_pk: 11 })).toEqual(['cyp2d6 phenotype:pm', 'disease:cirrhosis']);
+    expect(subjectMarks(dataset, { group_pk: null, individual_pk: null })).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InterventionRecord, TimecourseRecord } from '../../src/data/model.js';
-import { inUnit } from '../../src/qa/checks/reported-vs-recomputed.js';
+import { inUnit } from '../../src/qa/compare-reported.js';
 import { doseInfo, standardRecomputation, type DoseInfo } from '../../src/qa/recompute.js';
 
 /**

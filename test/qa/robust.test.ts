@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAD_SCALE, median, medianOfSorted, scaledMad } from '../../src/qa/robust.js';
+import { MAD_SCALE, median, medianOfSorted, scaledMad, scaledMadOfSorted, withoutSorted } from '../../src/qa/robust.js';
 
 describe('median', () => {
   it('takes the middle of an odd count and the mean of the two middles of an even count', () => {
@@ -29,6 +29,10 @@ describe('medianOfSorted', () => {
     expect(medianOfSorted(new Float64Array([1, 2, 3, 10]))).toBe(2.5);
     expect(medianOfSorted([])).toBeNaN();
   });
+  it('reads only the first n when given', () => {
+    expect(medianOfSorted(new Float64Array([1, 2, 3, 10, 99]), 4)).toBe(2.5);
+    expect(medianOfSorted([5, 6], 0)).toBeNaN();
+  });
 });
 
 describe('scaledMad', () => {
@@ -40,5 +44,32 @@ describe('scaledMad', () => {
   it('ignores non-finite values and is NaN for none', () => {
     expect(scaledMad([0, 1, 2, NaN], 1)).toBeCloseTo(MAD_SCALE * 1, 12);
     expect(scaledMad([])).toBeNaN();
+  });
+});
+
+describe('scaledMadOfSorted', () => {
+  it('equals scaledMad on the same ascending values, odd and even counts', () => {
+    // |x − 2| = 1, 0, 1, 98 → median 1; |x − 3| of 1, 2, 3, 10, 11 = 2, 1, 0, 7, 8 → median 2
+    expect(scaledMadOfSorted([1, 2, 3, 100], 4, 2)).toBe(MAD_SCALE * 1);
+    expect(scaledMadOfSorted([1, 2, 3, 10, 11], 5, 3)).toBe(MAD_SCALE * 2);
+    expect(scaledMadOfSorted([1, 2, 3, 10, 11], 5, 3)).toBe(scaledMad([11, 3, 1, 10, 2], 3));
+  });
+  it('reads only the first n, and is NaN for none', () => {
+    // 1, 2, 4 around 2: deviations 1, 0, 2 → median 1
+    expect(scaledMadOfSorted(new Float64Array([1, 2, 4, 1000]), 3, 2)).toBe(MAD_SCALE * 1);
+    expect(scaledMadOfSorted([], 0, 0)).toBeNaN();
+  });
+});
+
+describe('withoutSorted', () => {
+  it('drops one occurrence of each removed value and keeps the order', () => {
+    const into = new Float64Array(8);
+    const n = withoutSorted([1, 2, 2, 3, 5], [2, 5], 2, into);
+    expect([...into.subarray(0, n)]).toEqual([1, 2, 3]);
+  });
+  it('uses only the first removedCount removed values', () => {
+    const into = new Float64Array(8);
+    const n = withoutSorted([1, 2, 3], [3, 1], 1, into);
+    expect([...into.subarray(0, n)]).toEqual([1, 2]);
   });
 });

@@ -6,13 +6,12 @@
  * 1 differences, 2 usage error or unreadable source.
  */
 import type { Command } from 'commander';
+import { credentialOptions, type CredentialOptions } from '../credentials.js';
 import { UsageError } from '../errors.js';
 
-interface DiffCliOptions {
+interface DiffCliOptions extends CredentialOptions {
   oldBaseUrl?: string;
   newBaseUrl?: string;
-  user?: string;
-  password?: string;
   study?: string[];
   out?: string;
   json?: boolean;
@@ -28,15 +27,12 @@ function side(name: 'OLD' | 'NEW', file: string | undefined, baseUrl: string | u
 }
 
 export function register(program: Command, setExit: (code: number) => void): void {
-  program
-    .command('diff')
+  credentialOptions(program.command('diff'), 'a base URL')
     .description('compare two releases (export zips or servers): studies, records and QA findings added, removed and changed')
     .argument('[old]', 'the old export zip (or --old-base-url)')
     .argument('[new]', 'the new export zip (or --new-base-url)')
     .option('--old-base-url <url>', 'the old release as a PK-DB API base URL')
     .option('--new-base-url <url>', 'the new release as a PK-DB API base URL')
-    .option('--user <name>', 'API user (with a base URL)')
-    .option('--password <password>', 'API password (with a base URL)')
     .option('--study <sid-or-name...>', 'compare only these studies (sids or names)')
     .option('--out <dir>', 'write diff.json, diff.csv and diff.html here')
     .option('--json', 'print the whole diff as JSON on stdout')
@@ -49,7 +45,7 @@ export function register(program: Command, setExit: (code: number) => void): voi
         import('../../qa/release-diff.js'),
         import('../../report/diff.js'),
       ]);
-      const credentials = { user: opts.user, password: opts.password };
+      const credentials = { user: opts.user, password: opts.password, token: opts.token };
       const load = async (s: { export?: string; baseUrl?: string }) =>
         loadSource({ ...s, ...(s.baseUrl ? credentials : {}), study: opts.study });
       const progress = process.stderr.isTTY && !opts.json ? (phase: string) => process.stderr.write(`pkdb diff: ${phase}…\n`) : undefined;

@@ -5,12 +5,11 @@
  * resumes without fetching finished pages again.
  */
 import type { Command } from 'commander';
+import { clientCredentials, credentialOptions, type CredentialOptions } from '../credentials.js';
 import { UsageError } from '../errors.js';
 
-interface PullCliOptions {
+interface PullCliOptions extends CredentialOptions {
   baseUrl: string;
-  user?: string;
-  password?: string;
   out: string;
   cache?: string;
   concurrency: string;
@@ -44,7 +43,7 @@ async function progress(enabled: boolean) {
 }
 
 async function pull(options: PullCliOptions): Promise<Record<string, number | string>> {
-  if (options.password !== undefined && options.user === undefined) throw new UsageError('--password needs --user');
+  const credentials = clientCredentials(options, true);
   const concurrency = concurrencyOf(options.concurrency);
   const { PkdbClient } = await import('../../api/client.js');
   const { crawlDataset } = await import('../../data/from-api.js');
@@ -52,7 +51,7 @@ async function pull(options: PullCliOptions): Promise<Record<string, number | st
   const { writeFile } = await import('node:fs/promises');
   let client;
   try {
-    client = new PkdbClient({ baseUrl: options.baseUrl, username: options.user, password: options.password, concurrency, cacheDir: options.cache });
+    client = new PkdbClient({ baseUrl: options.baseUrl, ...credentials, concurrency, cacheDir: options.cache });
   } catch (error) {
     throw new UsageError(`--base-url: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -81,12 +80,9 @@ async function pull(options: PullCliOptions): Promise<Record<string, number | st
 }
 
 export function register(program: Command, setExit: (code: number) => void): void {
-  program
-    .command('pull')
+  credentialOptions(program.command('pull'), '--base-url')
     .description('crawl a PK-DB API (the real one or pkdb serve) into an export zip')
     .requiredOption('--base-url <url>', 'API base URL, e.g. http://127.0.0.1:8000/api/v1/')
-    .option('--user <name>', 'HTTP Basic user')
-    .option('--password <password>', 'HTTP Basic password (never printed)')
     .option('--out <file>', 'the export zip to write', 'pkdb-export.zip')
     .option('--cache <dir>', 'keep fetched pages here; a rerun resumes from them')
     .option('--concurrency <n>', 'pages fetched at once', '4')

@@ -19,6 +19,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { credentialOptions, type CredentialOptions } from '../credentials.js';
 import type { FindingReview } from '../../qa/accepted.js';
 import type { Finding, Severity } from '../../qa/finding.js';
 import { UsageError } from '../errors.js';
@@ -27,11 +28,9 @@ import { createProgress, type Progress } from '../progress.js';
 const FAIL_ON = ['major', 'minor', 'never'] as const;
 type FailOn = (typeof FAIL_ON)[number];
 
-interface QaCliOptions {
+interface QaCliOptions extends CredentialOptions {
   export?: string;
   baseUrl?: string;
-  user?: string;
-  password?: string;
   study?: string[];
   out: string;
   failOn: string;
@@ -140,13 +139,10 @@ function safeUserName(): string {
 }
 
 export function register(program: Command, setExit: (code: number) => void): void {
-  program
-    .command('qa')
+  credentialOptions(program.command('qa'), '--base-url')
     .description('compare stored, recomputed and reported PK parameters; write findings, plots and an HTML report')
     .option('--export <file>', 'a PK-DB export zip (default: the bundled fixtures)')
     .option('--base-url <url>', 'a PK-DB API base URL, e.g. http://127.0.0.1:8000/api/v1/')
-    .option('--user <name>', 'API user (with --base-url)')
-    .option('--password <password>', 'API password (with --base-url)')
     .option('--study <sid-or-name...>', 'check only these studies (sids or names, e.g. SYN0002 or Synthetic2020b)')
     .option('--out <dir>', 'output directory', 'qa-report')
     .option('--fail-on <level>', 'exit 1 when a finding is at or above: major, minor or never', 'major')
@@ -189,7 +185,7 @@ export function register(program: Command, setExit: (code: number) => void): voi
       try {
         progress.start(`loading ${opts.export ?? opts.baseUrl ?? 'the bundled fixtures'}`);
         // loadSource checks the source options and keeps only the --study studies.
-        const dataset = await loadSource({ export: opts.export, baseUrl: opts.baseUrl, user: opts.user, password: opts.password, study: opts.study });
+        const dataset = await loadSource({ export: opts.export, baseUrl: opts.baseUrl, user: opts.user, password: opts.password, token: opts.token, study: opts.study });
         progress.end(`${dataset.tables.studies.length} studies`);
         controller.signal.throwIfAborted();
         progress.start('checks');

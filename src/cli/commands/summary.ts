@@ -5,13 +5,12 @@
  * normed records only where raw and normed copies are both present.
  */
 import type { Command } from 'commander';
+import { credentialOptions, type CredentialOptions } from '../credentials.js';
 import type { DatasetCounts } from '../../data/counts.js';
 
-interface SummaryCliOptions {
+interface SummaryCliOptions extends CredentialOptions {
   export?: string;
   baseUrl?: string;
-  user?: string;
-  password?: string;
   study?: string[];
   json?: boolean;
 }
@@ -37,13 +36,10 @@ export function formatCounts(counts: DatasetCounts, source: string): string {
 }
 
 export function register(program: Command, setExit: (code: number) => void): void {
-  program
-    .command('summary')
+  credentialOptions(program.command('summary'), '--base-url')
     .description('count the studies, groups, individuals, interventions, outputs, timecourses and scatters of a source')
     .option('--export <file>', 'a PK-DB export zip (default: the bundled fixtures)')
     .option('--base-url <url>', 'a PK-DB API base URL, e.g. https://pk-db.com/api/v1/')
-    .option('--user <name>', 'API user (with --base-url)')
-    .option('--password <password>', 'API password (with --base-url)')
     .option('--study <sid-or-name...>', 'count only these studies (sids or names)')
     .option('--json', 'print the counts as one JSON object on stdout')
     .action(async (opts: SummaryCliOptions) => {

@@ -4,6 +4,7 @@
  */
 import type { QaCheck } from '../check.js';
 import { calculatedCheck } from './calculated.js';
+import { doseLabelCheck } from './dose-label.js';
 import { inputCheck } from './input.js';
 import { normedVsRawCheck } from './normed-vs-raw.js';
 import { pkIdentitiesCheck } from './pk-identities.js';
@@ -27,4 +28,5 @@ export const CHECKS: readonly QaCheck[] = [
   timeAxisCheck,
   swapsCheck,
   referenceRangeCheck,
+  doseLabelCheck,
 ];

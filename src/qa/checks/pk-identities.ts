@@ -21,7 +21,7 @@ import type { InterventionRecord } from '../../data/model.js';
 import { cached, pushTo, representativeValue } from '../../data/records.js';
 import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
-import { molarMassCause, ratioCauses, unitFactorCause, type SuspectedCause } from '../causes.js';
+import { molarMassCause, ratioCauses, unitFactorCause, unknownWeightPerKgCause, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, SEVERITY_RANK, type Finding } from '../finding.js';
 import { findingId } from '../finding-id.js';
@@ -103,22 +103,31 @@ export function doseNode(dosings: readonly InterventionRecord[], substance: stri
   return { node, route };
 }
 
+/** 0 (absolute) or −1 (per kg) for a reported value an identity reads, null for any other value. */
+function kgPowerOf(p: ParameterValue): 0 | -1 | null {
+  if (p.source !== 'reported' || p.value === null || !(p.value > 0) || !Number.isFinite(p.value)) return null;
+  const units = SLOT_UNITS[p.measurement_type as Exclude<Slot, 'dose'>];
+  if (!units) return null;
+  return p.unit === units.absolute ? 0 : p.unit === units.perKg ? -1 : null;
+}
+
 /** Reported values of the key that an identity reads, as nodes (at most MAX_VALUES_PER_SLOT per slot and unit). */
 function valueNodes(values: readonly ParameterValue[], timecourse: TimecourseVerdicts): KeyNode[] {
+  // Most keys hold fewer than two such values: no identity, and nothing to sort.
+  let readable = 0;
+  for (const p of values) if (kgPowerOf(p) !== null && ++readable === 2) break;
+  if (readable < 2) return [];
   const nodes: KeyNode[] = [];
   const counts = new Map<string, number>();
   const sorted = [...values].sort((a, b) => a.output.pk - b.output.pk);
   for (const p of sorted) {
-    if (p.source !== 'reported' || p.value === null || !(p.value > 0) || !Number.isFinite(p.value)) continue;
-    const units = SLOT_UNITS[p.measurement_type as Exclude<Slot, 'dose'>];
-    if (!units) continue;
-    const kgPower = p.unit === units.absolute ? 0 : p.unit === units.perKg ? -1 : null;
+    const kgPower = kgPowerOf(p);
     if (kgPower === null) continue;
     const count = `${p.measurement_type}|${kgPower}`;
     if ((counts.get(count) ?? 0) >= MAX_VALUES_PER_SLOT) continue;
     counts.set(count, (counts.get(count) ?? 0) + 1);
     nodes.push({
-      index: nodes.length, slot: p.measurement_type as Slot, value: p.value, kgPower, anchored: timecourse.anchored.has(p.output.pk),
+      index: nodes.length, slot: p.measurement_type as Slot, value: p.value as number, kgPower, anchored: timecourse.anchored.has(p.output.pk),
       suspect: timecourse.suspect.has(p.output.pk), parameter: p, dosing: null, unit: p.unit as string,
     });
   }
@@ -137,6 +146,9 @@ function analyseKey(ctx: QaContext, key: string, values: readonly ParameterValue
   if (instances.length === 0) return null;
   return { key, nodes, instances, explanation: explain(instances), bodyWeightKg, molarMass, dose: dosed?.node ?? null };
 }
+
+/** The slots a per-kg vs absolute slip can touch. */
+const PER_KG_SLOTS: ReadonlySet<Slot> = new Set(['clearance', 'vd', 'vd_ss', 'dose']);
 
 /** Slips of ×1000 and more: the only ones a bound (a band of ×20 either way) can name; prefix slips, so only of amounts and volumes. */
 const WIDE_SLIPS = [1e3, 1e-3, 1e6, 1e-6];
@@ -162,6 +174,11 @@ export function candidateCauses(c: Candidate, bodyWeightKg: number | null, molar
   }
   const options = { tolerance: IDENTITY_FACTOR_TOLERANCE };
   const causes = ratioCauses(c.factor, q, bodyWeightKg, options);
+  // A volume, clearance or dose of a subject without a curated weight: per-kg by an adult weight (40–120 kg).
+  if (causes.length === 0 && bodyWeightKg === null && PER_KG_SLOTS.has(q)) {
+    const perKg = unknownWeightPerKgCause(c.factor);
+    if (perKg) causes.push(perKg);
+  }
   if (causes.length === 0) {
     const molar = molarMassCause(c.factor, q, molarMass);
     if (molar) causes.push(molar);

@@ -20,7 +20,7 @@
 import type { QaCheck } from '../check.js';
 import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Finding } from '../finding.js';
-import { compareReported, type Comparison } from './reported-vs-recomputed.js';
+import { compareReported, type Comparison } from '../compare-reported.js';
 
 const fmt = (x: number) => String(+x.toPrecision(4));
 

@@ -195,13 +195,30 @@ export function loneMinuteGrid(times: readonly number[]): boolean {
 /** Timecourses whose grid is ×60 (or ×1/60) that of more siblings (same study and substance) than share their own. */
 export function siblingGridFindings(grids: readonly Grid[]): Finding[] {
   const findings: Finding[] = [];
+  // A share depends on the two grids' times only, and the timecourses of a study mostly share one schedule (a
+  // hundred individuals, a handful of grids): each pair of distinct grids is compared once per factor.
+  const distinct = new Map<string, number>();
+  const ids = new Map<Grid, number>();
+  for (const g of grids) {
+    const text = g.times.join(',');
+    let id = distinct.get(text);
+    if (id === undefined) distinct.set(text, (id = distinct.size));
+    ids.set(g, id);
+  }
+  const shareMemo = new Map<number, number>();
+  const share = (g: Grid, times: readonly number[], scale: number, s: Grid): number => {
+    const key = ((ids.get(g) as number) * 3 + scale) * distinct.size + (ids.get(s) as number);
+    let value = shareMemo.get(key);
+    if (value === undefined) shareMemo.set(key, (value = gridShareAscending(times, s.times)));
+    return value;
+  };
   for (const g of grids) {
     const siblings = grids.slice(0, MAX_SIBLINGS + 1).filter((s) => s !== g);
-    const shares = siblings.map((s) => gridShareAscending(g.times, s.times));
+    const shares = siblings.map((s) => share(g, g.times, 0, s));
     const own = shares.filter((share) => share >= GRID_MATCH).length;
-    for (const factor of [60, 1 / 60]) {
+    for (const [scale, factor] of [[1, 60], [2, 1 / 60]]) {
       const scaled = g.times.map((t) => t / factor);
-      const matching = siblings.filter((s, k) => shares[k] < 0.5 && gridShareAscending(scaled, s.times) >= GRID_MATCH);
+      const matching = siblings.filter((s, k) => shares[k] < 0.5 && share(g, scaled, scale, s) >= GRID_MATCH);
       if (matching.length === 0 || matching.length <= own) continue;
       // One sibling in mirror image: no majority tells which of the two is right, only an implausible window.
       if (siblings.length === 1 && !(factor > 1 && implausibleWindow(g.times))) continue;

@@ -3,10 +3,15 @@
  * groups, individuals, arms, periods — for the same substance, tissue, route
  * and other interventions, compared with each other after dose normalisation
  * (study-items.ts, study-pools.ts): reported and stored calculated Cmax, AUC,
- * CL, V, t½, kel, tmax, MRT, and whole concentration curves (an individual's
+ * CL, V, t½, kel, tmax, MRT, reported values of other measurement types by
+ * their unit (`other`: one dose, one population, one time point; only a big
+ * factor is major), and whole concentration curves (an individual's
  * against its group's mean and its siblings', an arm's against its sibling
- * arms'). It sees studies with at least three arms in a pool; a single-arm
- * study, or a slip shared by every arm (one dosing for all), is invisible here.
+ * arms'). It sees studies with at least three arms in a pool, and a record left
+ * without one against the one other arm of its strict pool (a pair: only factors
+ * of BIG_FACTOR and more, one finding naming both records and blaming neither,
+ * as the ratio cannot tell which holds the slip); a single-arm study, or a slip
+ * shared by every arm (one dosing for all), is invisible here.
  *
  * A record is off when it lies beyond max(3·s, ln 5) of the centre of the other
  * arms (never a plain ×2–3: between-subject CV is 30–80 %) and a slip factor of
@@ -30,9 +35,9 @@ import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
-import { curveLevels, poolDeviations, type Deviation } from '../study-pools.js';
+import { referenceBacks } from './reference-ranges.js';
+import { curveLevels, MIN_ARMS, PAIR_ARMS, poolDeviations, type Deviation } from '../study-pools.js';
 import { studyItems, WIDER_FACTORS, type ItemMeasure, type StudyItem } from '../study-items.js';
-import type { ReportedParameter } from '../tolerances.js';
 
 /** Thresholds on the log scale (see the header). */
 export const OUTLIER_K = 3;
@@ -52,14 +57,10 @@ export const DOSE_RATIO_TOLERANCE = Math.log(1.5);
 const fmt = (x: number) => String(+x.toPrecision(3));
 const TIME_MEASURES: ReadonlySet<ItemMeasure> = new Set(['thalf', 'kel', 'tmax', 'mrt']);
 
-/** The parameter whose slip factors apply (causes.ts vocabulary); a curve slips like a Cmax, an MRT like a t½. */
-function factorParameter(measure: ItemMeasure): ReportedParameter {
-  return measure === 'curve' ? 'cmax' : measure === 'mrt' ? 'thalf' : measure;
-}
 
 /** +1 when biology (slower elimination, higher bioavailability) raises it with exposure, −1 when it lowers it, 0 when unrelated. */
 const DIRECTION: Record<ItemMeasure, number> = {
-  cmax: 1, auc_end: 1, auc_inf: 1, curve: 1, thalf: 1, mrt: 1, kel: -1, clearance: -1, vd: 0, vd_ss: 0, tmax: 0,
+  cmax: 1, auc_end: 1, auc_inf: 1, curve: 1, thalf: 1, mrt: 1, kel: -1, clearance: -1, vd: 0, vd_ss: 0, tmax: 0, other: 0,
 };
 
 /**
@@ -78,12 +79,22 @@ const CORROBORATING: Record<ItemMeasure, readonly ItemMeasure[]> = {
   kel: ['curve', 'auc_end', 'auc_inf', 'clearance', 'thalf', 'mrt'],
   mrt: ['curve', 'auc_end', 'auc_inf', 'clearance', 'thalf', 'kel'],
   tmax: ['curve', 'cmax'],
+  // Not a PK parameter: nothing of its arm tells a slip from biology (only BIG_FACTOR is major).
+  other: [],
 };
 
+/** The molar mass (g/mol) of an item's substance, when known: molar ↔ mass slips need it. */
+export type MolarMassOf = (item: Deviation['item']) => number | null;
+
+/** Beyond max(3·s, ln 5) of the centre of the other arms. */
+function isOutlier(dev: Deviation): boolean {
+  return Math.abs(dev.d) >= Math.max(OUTLIER_K * dev.s, MIN_OUTLIER);
+}
+
 /** The slip factor that makes a deviation an outlier, or null. */
-export function slipOf(dev: Deviation): SlipFactorMatch | null {
-  if (Math.abs(dev.d) < Math.max(OUTLIER_K * dev.s, MIN_OUTLIER)) return null;
-  const slip = nearestSlipFactor(dev.d, factorParameter(dev.item.measure), dev.item.bodyWeightKg, Math.max(BACK_K * dev.s, MIN_BACK));
+export function slipOf(dev: Deviation, molarMass: number | null = null): SlipFactorMatch | null {
+  if (!isOutlier(dev)) return null;
+  const slip = nearestSlipFactor(dev.d, dev.item.family, dev.item.bodyWeightKg, Math.max(BACK_K * dev.s, MIN_BACK), undefined, molarMass);
   // tmax is a sampling time, spread over a grid (0.17–6 h in one study is ordinary): only ×60 and beyond.
   const minFactor = dev.item.measure === 'tmax' ? Math.max(dev.minFactor, TMAX_FACTOR) : dev.minFactor;
   return slip && Math.abs(Math.log(slip.factor)) < Math.log(minFactor) ? null : slip;
@@ -98,7 +109,7 @@ interface OffRecord {
 }
 
 /** A curve slip is named by the curve, a time-axis slip by the time measures (its AUC moves with them). */
-const LEAD_ORDER: readonly ItemMeasure[] = ['curve', 'cmax', 'thalf', 'tmax', 'kel', 'mrt', 'auc_inf', 'auc_end', 'clearance', 'vd', 'vd_ss'];
+const LEAD_ORDER: readonly ItemMeasure[] = ['curve', 'cmax', 'thalf', 'tmax', 'kel', 'mrt', 'auc_inf', 'auc_end', 'clearance', 'vd', 'vd_ss', 'other'];
 
 /** A dose slip: exposure off by the factor after normalisation, in line before, the dose that factor from the siblings'. */
 function doseCulprit(off: OffRecord): boolean {
@@ -110,7 +121,7 @@ function doseCulprit(off: OffRecord): boolean {
 }
 
 function describe(dev: Deviation): string {
-  const what = dev.item.measure === 'curve' ? 'curve' : `${dev.item.source} ${dev.item.measure}`;
+  const what = dev.item.measure === 'curve' ? 'curve' : `${dev.item.source} ${dev.item.type}`;
   const norm = dev.item.rawLog !== null && dev.item.measure !== 'curve' ? ' per dose' : '';
   return `${what}${norm} ×${fmt(Math.exp(dev.d))}`;
 }
@@ -127,6 +138,8 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
         : slip.text;
   const tc = item.timecourse?.tc ?? null;
   const subsetPk = tc?.subset_pk ?? (off.record.startsWith('timecourse:') ? Number(off.record.slice('timecourse:'.length)) : null);
+  // Two arms: the ratio is symmetric, so the finding names both records and blames neither (unless the dose).
+  const partner = culprit === 'dose' ? undefined : lead.partner;
   return finding({
     kind: 'within-study',
     check: `within-study/${culprit}`,
@@ -135,7 +148,7 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
     study_name: item.study_name,
     subset_pk: subsetPk,
     output_pk: item.source === 'reported' ? (item.output?.pk ?? null) : null,
-    measurement_type: item.measure === 'curve' ? 'concentration' : item.measure,
+    measurement_type: item.type,
     subject: item.subject,
     reported: item.measure === 'curve' ? null : item.value,
     reported_unit: item.measure === 'curve' ? null : item.unit,
@@ -143,23 +156,34 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
     recomputed_unit: item.measure === 'curve' ? null : item.unit,
     ratio: Math.exp(lead.d),
     suspected_cause: cause,
-    culprit,
+    culprit: partner ? null : culprit,
     intervention_pk: culprit === 'dose' ? item.dose!.pk : null,
-    message:
-      `${off.devs.map(describe).join(', ')} the centre of ${lead.arms} other arm(s) of the study (spread ×${fmt(Math.exp(lead.s))}); ` +
-      `${slip.text.split(' (')[0]} brings it back in line — ${reason}`,
+    message: partner
+      ? `${off.devs.map(describe).join(', ')} the only other arm of the study (${partner.record}, ${partner.subject ?? 'no subject'}); ` +
+        `${slip.text.split(' (')[0]} between them — ${reason}; with two arms either may hold the slip`
+      : `${off.devs.map(describe).join(', ')} the centre of ${lead.arms} other arm(s) of the study (spread ×${fmt(Math.exp(lead.s))}); ` +
+        `${slip.text.split(' (')[0]} brings it back in line — ${reason}`,
     details: {
       record: off.record,
+      ...(partner ? { pair_record: partner.record } : {}),
       factor: slip.factor,
       cause_kinds: [culprit === 'dose' ? 'dose' : slip.kind],
       cause_factors: [slip.factor],
-      arm_records: arm.map((d) => ({ record: d.item.record, measure: d.item.measure, source: d.item.source, ratio: +Math.exp(d.d).toPrecision(3) })),
+      arm_records: arm.map((d) => ({ record: d.item.record, measure: d.item.type, source: d.item.source, ratio: +Math.exp(d.d).toPrecision(3) })),
     },
   });
 }
 
 /** The findings of one arm: its off records judged against its other records. */
-export function armFindings(arm: readonly Deviation[]): Finding[] {
+/**
+ * Whether other evidence backs a slip ×factor of a record (the cross-study reference range,
+ * reference-ranges.ts `referenceBacks`): its words, or null.
+ */
+export type Backing = (record: string, factor: number) => string | null;
+
+export function armFindings(arm: readonly Deviation[], molarMassOf: MolarMassOf = () => null, backs: Backing = () => null): Finding[] {
+  // Most arms have no outlier: nothing to group (an outlier is so whatever the molar mass).
+  if (!arm.some(isOutlier)) return [];
   const byRecord = new Map<string, Deviation[]>();
   for (const dev of arm) {
     const list = byRecord.get(dev.item.record);
@@ -168,9 +192,9 @@ export function armFindings(arm: readonly Deviation[]): Finding[] {
   }
   const offs: OffRecord[] = [];
   for (const [record, devs] of byRecord) {
-    const slipped = devs.filter((d) => slipOf(d) !== null).sort((a, b) => LEAD_ORDER.indexOf(a.item.measure) - LEAD_ORDER.indexOf(b.item.measure));
+    const slipped = devs.filter((d) => slipOf(d, molarMassOf(d.item)) !== null).sort((a, b) => LEAD_ORDER.indexOf(a.item.measure) - LEAD_ORDER.indexOf(b.item.measure));
     if (slipped.length === 0) continue;
-    offs.push({ record, devs: slipped, lead: slipped[0], slip: slipOf(slipped[0]) as SlipFactorMatch });
+    offs.push({ record, devs: slipped, lead: slipped[0], slip: slipOf(slipped[0], molarMassOf(slipped[0].item)) as SlipFactorMatch });
   }
   const findings: Finding[] = [];
   for (const off of offs) {
@@ -201,30 +225,40 @@ export function armFindings(arm: readonly Deviation[]): Finding[] {
       severity = 'major';
       reason = `while ${corroborating.map(describe).join(', ')} of the same arm are in line, which physiology would have moved with it`;
     } else {
-      severity = 'minor';
-      reason = 'no other record of the arm tells a slip from a different population';
+      // The other studies of the substance are independent evidence: a reported value or a curve (its Cmax per dose)
+      // that lies off theirs by the same factor, and back near their centre without it, is a slip, not this arm's biology.
+      // Only for an arm otherwise in line (×2): another of its records off (a V ×2.9 and a CL ×0.45 make a t½ ×6.5) is its biology.
+      const referenced = off.lead.item.source === 'reported' || off.lead.item.measure === 'curve' || off.lead.item.measure === 'cmax';
+      const ordinary = others.every((d) => Math.abs(d.d) <= IN_LINE);
+      const backing = referenced && ordinary ? backs(off.record, off.slip.factor) : null;
+      severity = backing ? 'major' : 'minor';
+      reason = backing ? `and the other studies agree: ${backing}` : 'no other record of the arm tells a slip from a different population';
     }
     findings.push(recordFinding(off, arm, severity, culprit, reason));
   }
   return findings;
 }
 
-function groupBy(items: readonly StudyItem[], key: (item: StudyItem) => string): Map<string, StudyItem[]> {
-  const map = new Map<string, StudyItem[]>();
+/**
+ * Item lists indexed by a numbered key (ids from 0 to `count`, numbered by study-items.ts in order of first
+ * appearance); an id no item has is a hole (`filter` skips it).
+ */
+function listsById(items: readonly StudyItem[], count: number, id: (item: StudyItem) => number): StudyItem[][] {
+  const lists: StudyItem[][] = new Array(count);
   for (const item of items) {
-    const k = key(item);
-    const list = map.get(k);
+    const k = id(item);
+    const list = lists[k];
     if (list) list.push(item);
-    else map.set(k, [item]);
+    else lists[k] = [item];
   }
-  return map;
+  return lists;
 }
 
-/** The items of one base by kind and wider condition of `tier`, in order of first appearance (no key text built per item). */
+/** The items of one base by kind and wider condition of `tier`, in order of first appearance. */
 function widerPools(items: readonly StudyItem[], tier: number): StudyItem[][] {
   const pools: StudyItem[][] = [];
-  const groups = new Map<string, StudyItem[]>();
-  const individuals = new Map<string, StudyItem[]>();
+  const groups = new Map<number, StudyItem[]>();
+  const individuals = new Map<number, StudyItem[]>();
   for (const item of items) {
     const map = item.kind === 'group' ? groups : individuals;
     const list = map.get(item.wider[tier]);
@@ -240,50 +274,40 @@ function widerPools(items: readonly StudyItem[], tier: number): StudyItem[][] {
 
 /** Every deviation of the context, by arm: from the strict pool, else (too few arms there) from the first wider one that has enough. */
 export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
-  const items = studyItems(ctx);
+  const { items, pools, bases, slots } = studyItems(ctx);
   const byArm = new Map<string, Deviation[]>();
-  // A record's measure (and output) is placed once, in its first pool that has enough arms; a levelled curve is a
-  // copy of its item, so placement goes by this key, numbered once per key (no text hashed per lookup).
-  const slots = new Map<string, number>();
-  const slotOfItem = new Map<StudyItem, number>();
-  const slot = (i: StudyItem) => {
-    let k = slotOfItem.get(i);
-    if (k === undefined) {
-      const key = `${i.record}|${i.measure}|${i.output?.pk ?? ''}`;
-      k = slots.get(key);
-      if (k === undefined) slots.set(key, (k = slots.size));
-      slotOfItem.set(i, k);
-    }
-    return k;
-  };
-  const itemSlots = items.map(slot);
-  const placed = new Uint8Array(slots.size);
-  const unplaced = (i: StudyItem) => placed[slot(i)] === 0;
-  const place = (pools: Iterable<StudyItem[]>, minFactor: number) => {
+  // A record's measure (and output) is placed once, in its first pool that has enough arms (a levelled curve
+  // is a copy of its item with the same slot).
+  const placed = new Uint8Array(slots);
+  const unplaced = (i: StudyItem) => placed[i.slot] === 0;
+  const place = (pools: Iterable<StudyItem[]>, minFactor: number, minArms = MIN_ARMS) => {
     for (const pool of pools) {
       if (!pool.some(unplaced)) continue;
       const levelled = pool[0].measure === 'curve' ? curveLevels(pool) : pool;
-      const fresh = poolDeviations(levelled, minFactor, unplaced);
+      const fresh = poolDeviations(levelled, minFactor, unplaced, minArms);
       for (const dev of fresh) {
         const list = byArm.get(dev.item.arm);
         if (list) list.push(dev);
         else byArm.set(dev.item.arm, [dev]);
       }
-      for (const dev of fresh) placed[slot(dev.item)] = 1;
+      for (const dev of fresh) placed[dev.item.slot] = 1;
     }
   };
-  place(groupBy(items, (i) => i.pool).values(), 1);
+  place(listsById(items, pools, (i) => i.pool).filter(Boolean), 1);
   // Wider pools only where a record was left without a pool: the items of its base, kind and wider condition.
-  const byBase = groupBy(items, (i) => i.base);
+  const byBase = listsById(items, bases, (i) => i.base);
+  const unplacedBases = () => {
+    const needed = new Set<number>();
+    for (const i of items) if (placed[i.slot] === 0) needed.add(i.base);
+    return needed;
+  };
   WIDER_FACTORS.forEach((minFactor, tier) => {
-    const needed = new Set<string>();
-    items.forEach((i, k) => {
-      if (placed[itemSlots[k]] === 0) needed.add(i.base);
-    });
-    for (const base of needed) {
-      place(widerPools(byBase.get(base) as StudyItem[], tier), minFactor);
-    }
+    for (const base of unplacedBases()) place(widerPools(byBase[base], tier), minFactor);
   });
+  // Last, a record still without a pool against the one other arm of its strict pool, for big factors only. Not in
+  // the wider pools: an inducer moves an oral curve ×50 (rifampicin on midazolam), and a pair has no spread to show it.
+  const pairBases = unplacedBases();
+  if (pairBases.size > 0) place(listsById(items.filter((i) => i.measure !== 'other' && pairBases.has(i.base)), pools, (i) => i.pool).filter(Boolean), BIG_FACTOR, PAIR_ARMS);
   return byArm;
 }
 
@@ -294,8 +318,20 @@ export const withinStudyCheck: QaCheck = {
     // A reported value that its own timecourse already convicts of a named slip is not reported twice.
     const named = new Set(ctx.comparisons.filter((c) => c.verdict.classification === 'major' && c.verdict.causes.length > 0).map((c) => c.output.pk));
     const findings: Finding[] = [];
+    const molarMassOf: MolarMassOf = (item) => ctx.molarMass(item.output?.substance ?? item.timecourse?.tc.substance ?? null);
+    // A pair is one finding: both of its arms see the same ratio.
+    const pairs = new Set<string>();
     for (const arm of armDeviations(ctx).values()) {
-      for (const f of armFindings(arm)) if (f.culprit !== 'output' || f.output_pk === null || !named.has(f.output_pk)) findings.push(f);
+      for (const f of armFindings(arm, molarMassOf, (record, factor) => referenceBacks(ctx, record, factor))) {
+        if (f.culprit === 'output' && f.output_pk !== null && named.has(f.output_pk)) continue;
+        const pair = f.details?.pair_record as string | undefined;
+        if (pair !== undefined) {
+          const key = `${[f.details?.record, pair].sort().join('|')}|${f.measurement_type}`;
+          if (pairs.has(key)) continue;
+          pairs.add(key);
+        }
+        findings.push(f);
+      }
     }
     return findings;
   },

@@ -2,23 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli/main.js';
+import { pkdb } from '../../helpers/cli.js';
 import { DIFF_COLUMNS } from '../../../src/report/diff.js';
 import { SLIP_OUTPUT, plantedReleases } from '../../helpers/planted-release.js';
-
-async function pkdb(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const write = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
-  process.stdout.write = ((chunk: string) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
-  try {
-    return { code: await main(args), stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    process.stdout.write = write.out;
-    process.stderr.write = write.err;
-  }
-}
 
 describe('pkdb diff', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pkdb-diff-cli-'));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
-import { REPORTED_VS_RECOMPUTED, reportedVsRecomputedCheck } from '../../../src/qa/checks/reported-vs-recomputed.js';
+import { REPORTED_VS_RECOMPUTED } from '../../../src/qa/compare-reported.js';
+import { reportedVsRecomputedCheck } from '../../../src/qa/checks/reported-vs-recomputed.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };

@@ -1,0 +1,282 @@
+/**
+ * Reported vs recomputed: each reported output against the recomputations
+ * (pkdb and standard profile) of the concentration timecourse(s) of the same
+ * subject, intervention set, substance and tissue, in the reported unit,
+ * classified (classify.ts). The QA context computes these once (`comparisons`)
+ * for the checks that read them (reported-vs-recomputed, swaps); it lives
+ * below the checks so that the context does not import a check.
+ */
+import type { LinkKeyFields } from '../data/dataset.js';
+import type { DatasetTables, InterventionRecord, OutputRecord, TimecourseRecord } from '../data/model.js';
+import { conversionFactorOrNull, productFactorOrNull } from '../units/convert.js';
+import { classify, type ComparisonContext, type Verdict } from './classify.js';
+import type { RecordKind } from './coverage.js';
+import type { RecomputedTimecourse, RecomputedValue } from './recompute.js';
+import { expectedDisagreement, reportedWindow, windowAuc } from './reported-interval.js';
+import { DOSE_PROPORTIONAL, FACTOR_TOLERANCE, isReportedParameter, type ReportedParameter } from './tolerances.js';
+
+export type { RecomputedTimecourse };
+
+/** What the comparisons read of the QA context (a QaContext is one). */
+export interface ComparisonSources {
+  readonly tables: Pick<DatasetTables, 'outputs'>;
+  readonly dataset: { intervention(pk: number): InterventionRecord | undefined };
+  readonly timecoursesByKey: ReadonlyMap<string, readonly RecomputedTimecourse[]>;
+  matchKey(fields: LinkKeyFields): string;
+  molarMass(substance: string | null): number | null;
+  bodyWeightKg(record: { group_pk: number | null; individual_pk: number | null }): number | null;
+  examined(kind: RecordKind, pk: number, check: string): void;
+  notExamined(kind: RecordKind, pk: number, check: string, reason: string): void;
+}
+
+
+export interface Comparison {
+  output: OutputRecord;
+  timecourse: RecomputedTimecourse;
+  parameter: ReportedParameter;
+  subjectKind: 'group' | 'individual';
+  reported: number;
+  reported_unit: string;
+  /** The recomputed value the verdict uses, in the reported unit. */
+  recomputed: number;
+  profile: 'pkdb' | 'standard';
+  /** Both profiles in the reported unit, when they produced the parameter. */
+  pkdb: number | null;
+  standard: number | null;
+  /** How the unit was bridged when the dimensions differed (per-kg with the body weight). */
+  conversion: string | null;
+  verdict: Verdict;
+  bodyWeightKg: number | null;
+  /** What was compared when not the whole curve (a partial AUC over the reported interval). */
+  note?: string | null;
+}
+
+/** The reported number: mean, else median, else value (what a group or an individual reports). */
+export function reportedValue(output: OutputRecord): number | null {
+  return output.mean ?? output.median ?? output.value ?? null;
+}
+
+
+/**
+ * `value` in `unit`: by unit conversion (molar ↔ mass with the molar mass),
+ * else across per-kg ↔ absolute with the body weight (÷W or ×W), else null.
+ */
+export function inUnit(
+  value: RecomputedValue,
+  unit: string,
+  molarMass: number | null,
+  bodyWeightKg: number | null,
+): { value: number; conversion: string | null } | null {
+  const direct = conversionFactorOrNull(value.unit, unit, { molarMass });
+  if (direct !== null) return { value: value.value * direct, conversion: null };
+  if (bodyWeightKg === null || !(bodyWeightKg > 0)) return null;
+  const perKg = productFactorOrNull(value.unit, 'kilogram', -1, unit, { molarMass });
+  if (perKg !== null) return { value: (value.value / bodyWeightKg) * perKg, conversion: `divided by body weight ${bodyWeightKg} kg` };
+  const absolute = productFactorOrNull(value.unit, 'kilogram', 1, unit, { molarMass });
+  if (absolute !== null) return { value: value.value * bodyWeightKg * absolute, conversion: `multiplied by body weight ${bodyWeightKg} kg` };
+  return null;
+}
+
+/** The timecourse's sampling times (shifted to the dose) in `unit`. */
+function samplingTimes(rt: RecomputedTimecourse, unit: string): number[] | undefined {
+  const factor = rt.tc.time_unit ? conversionFactorOrNull(rt.tc.time_unit, unit) : null;
+  if (factor === null) return undefined;
+  const shift = rt.dose?.time ?? 0;
+  return rt.tc.time.filter((t): t is number => t !== null && Number.isFinite(t)).map((t) => (t - shift) * factor);
+}
+
+/** auc_end: the reported interval end and the timecourse's last time, both in the timecourse's time unit. */
+function aucInterval(output: OutputRecord, tc: TimecourseRecord): Pick<ComparisonContext, 'reportedIntervalEnd' | 'timecourseEnd'> {
+  const times = tc.time.filter((t): t is number => t !== null && Number.isFinite(t));
+  const timecourseEnd = times.length ? Math.max(...times) : null;
+  if (output.time === null || !output.time_unit || !tc.time_unit) return { reportedIntervalEnd: null, timecourseEnd };
+  const factor = conversionFactorOrNull(output.time_unit, tc.time_unit);
+  return { reportedIntervalEnd: factor === null ? null : output.time * factor, timecourseEnd };
+}
+
+/** How far a verdict is from agreement: fold distance, or the tmax difference in sampling terms. */
+function disagreement(reported: number, recomputed: number, parameter: ReportedParameter): number {
+  if (parameter === 'tmax') return Math.abs(reported - recomputed);
+  const r = reported / recomputed;
+  return r > 0 && Number.isFinite(r) ? Math.abs(Math.log(r)) : Infinity;
+}
+
+/**
+ * Compares one reported output with one recomputed timecourse. Both profiles
+ * are tried; the verdict uses the one closer to the reported value, because
+ * either is a legitimate way to compute the parameter and a curator should
+ * only be sent to values that neither explains. Null when neither profile
+ * produced the parameter or the units cannot be bridged.
+ */
+export function compareReported(
+  output: OutputRecord,
+  parameter: ReportedParameter,
+  rt: RecomputedTimecourse,
+  context: { molarMass: number | null; bodyWeightKg: number | null; multipleDose?: boolean },
+): Comparison | null {
+  const reported = reportedValue(output);
+  if (reported === null || !output.unit) return null;
+  const unit = output.unit;
+  const convert = (v: RecomputedValue | undefined) => (v ? inUnit(v, unit, context.molarMass, context.bodyWeightKg) : null);
+  let pkdb = convert(rt.pkdb[parameter]);
+  let standard = convert(rt.standard.values[parameter]);
+  let intervalEnds = parameter === 'auc_end' ? aucInterval(output, rt.tc) : {};
+  let note: string | null = null;
+  const partial = parameter === 'auc_end' ? partialAuc(output, rt, context.multipleDose ?? false) : null;
+  const partialValue = partial ? convert(partial.value) : null;
+  if (partial && partialValue) {
+    // Over the reported interval both profiles give this one area; the whole-curve values no longer apply.
+    pkdb = null;
+    standard = partialValue;
+    note = partial.note;
+    intervalEnds = {};
+  }
+  if (!pkdb && !standard) return null;
+  const useStandard =
+    !pkdb || (standard !== null && disagreement(reported, standard.value, parameter) < disagreement(reported, pkdb.value, parameter));
+  const chosen = (useStandard ? standard : pkdb) as NonNullable<typeof pkdb>;
+  const subjectKind = output.individual_pk !== null ? 'individual' : 'group';
+  let verdict = classify({
+    parameter,
+    reported,
+    recomputed: chosen.value,
+    subject: subjectKind,
+    bodyWeightKg: context.bodyWeightKg,
+    ...(parameter === 'tmax' ? { samplingTimes: samplingTimes(rt, unit) } : {}),
+    ...intervalEnds,
+  });
+  if (verdict.classification === 'major' && note !== null && verdict.causes.length === 0) {
+    // A partial area interpolates between samples (sparse early points): only a named slip makes it major.
+    verdict = { ...verdict, classification: 'minor', expected: 'partial AUC over the reported interval, interpolated between samples' };
+  }
+  if (verdict.classification === 'major' && !(verdict.ratio !== null && verdict.ratio > MAX_EXPECTED_RATIO)) {
+    const expected = expectedDisagreement({ parameter, reported, recomputed: chosen.value, route: rt.dose?.route ?? null, firstSampleHours: firstSampleHours(rt) });
+    if (expected) verdict = { ...verdict, classification: 'minor', causes: [], expected };
+  }
+  return {
+    output,
+    timecourse: rt,
+    parameter,
+    subjectKind,
+    reported,
+    reported_unit: unit,
+    recomputed: chosen.value,
+    profile: useStandard ? 'standard' : 'pkdb',
+    pkdb: pkdb?.value ?? null,
+    standard: standard?.value ?? null,
+    conversion: chosen.conversion,
+    verdict,
+    bodyWeightKg: context.bodyWeightKg,
+    note,
+  };
+}
+
+/** Beyond this ratio no expected reason (IV bolus sampling) is accepted: a ×1000 slip stays major. */
+export const MAX_EXPECTED_RATIO = 20;
+
+/** The first sampling time after the dose, in hours; null when unknown. */
+function firstSampleHours(rt: RecomputedTimecourse): number | null {
+  const unit = rt.tc.time_unit;
+  const factor = unit ? conversionFactorOrNull(unit, 'hour') : null;
+  if (factor === null) return null;
+  const after = rt.standard.points.find((p) => p.time > 0);
+  return after ? after.time * factor : null;
+}
+
+/**
+ * The partial AUC of the curve over the reported interval (reported-interval.ts), when the reported end
+ * differs from the curve's last time and the curve covers the interval; null otherwise.
+ */
+function partialAuc(output: OutputRecord, rt: RecomputedTimecourse, multipleDose: boolean): { value: RecomputedValue; note: string } | null {
+  const tc = rt.tc;
+  if (output.time === null || !(output.time > 0) || !output.time_unit || !tc.time_unit || !tc.unit) return null;
+  const factor = conversionFactorOrNull(output.time_unit, tc.time_unit);
+  if (factor === null) return null;
+  const length = output.time * factor;
+  const points = rt.standard.points;
+  if (points.length < 2) return null;
+  const last = points[points.length - 1].time;
+  const window = reportedWindow(points, length, multipleDose);
+  if (window === null) return null;
+  // The whole curve from the dose: the AUClast both profiles computed is the one to compare with.
+  if (window.start === 0 && Math.abs(Math.log(window.end / last)) <= Math.log1p(FACTOR_TOLERANCE)) return null;
+  const auc = windowAuc(points, window);
+  if (auc === null || !(auc > 0)) return null;
+  const at = (t: number) => +t.toPrecision(4);
+  return {
+    value: { value: auc, unit: `(${tc.unit}) * ${tc.time_unit}` },
+    note: `partial AUC over ${at(window.start)}–${at(window.end)} ${tc.time_unit} after the dose (the reported interval; the curve ends at ${at(last)})`,
+  };
+}
+
+/** The better of several comparisons of one output (ambiguous keys: timecourses differing only by label). */
+export function bestComparison(comparisons: readonly Comparison[]): Comparison | null {
+  let best: Comparison | null = null;
+  for (const c of comparisons) {
+    if (!best || disagreement(c.reported, c.recomputed, c.parameter) < disagreement(best.reported, best.recomputed, best.parameter)) best = c;
+  }
+  return best;
+}
+
+/** The check code its coverage marks carry. */
+export const REPORTED_VS_RECOMPUTED = 'reported-vs-recomputed';
+
+/** Reported outputs (normed, not calculated, single values of a comparable type) by match key; the others get their coverage reason. */
+function reportedByKey(ctx: ComparisonSources): Map<string, OutputRecord[]> {
+  const map = new Map<string, OutputRecord[]>();
+  for (const o of ctx.tables.outputs) {
+    if (!o.normed || o.calculated || o.output_type === 'timecourse' || o.output_type === 'array') continue;
+    if (!isReportedParameter(o.measurement_type)) {
+      ctx.notExamined('output', o.pk, REPORTED_VS_RECOMPUTED, 'not a parameter recomputed from a timecourse');
+      continue;
+    }
+    const key = ctx.matchKey(o);
+    const list = map.get(key);
+    if (list) list.push(o);
+    else map.set(key, [o]);
+  }
+  return map;
+}
+
+/** Whether the timecourse's intervention set holds a `multiple dose` (dosing or qualitative dosing). */
+function multipleDose(ctx: ComparisonSources, rt: RecomputedTimecourse): boolean {
+  return rt.tc.intervention_pk.some((pk) => ctx.dataset.intervention(pk)?.application === 'multiple dose');
+}
+
+/** Coverage marks of one comparison: the output, its timecourse, and the dose when the parameter depends on it. */
+function markExamined(ctx: ComparisonSources, c: Comparison): void {
+  ctx.examined('output', c.output.pk, REPORTED_VS_RECOMPUTED);
+  ctx.examined('timecourse', c.timecourse.tc.subset_pk, REPORTED_VS_RECOMPUTED);
+  if (c.timecourse.dose && DOSE_PROPORTIONAL.has(c.parameter)) {
+    for (const pk of c.timecourse.dosingPks) ctx.examined('dosing', pk, REPORTED_VS_RECOMPUTED);
+  }
+}
+
+/** The best comparison of every reported output that has a timecourse of its match key. */
+export function compareAll(ctx: ComparisonSources): Comparison[] {
+  const comparisons: Comparison[] = [];
+  for (const [key, outputs] of reportedByKey(ctx)) {
+    const candidates = ctx.timecoursesByKey.get(key);
+    if (!candidates) {
+      for (const o of outputs) ctx.notExamined('output', o.pk, REPORTED_VS_RECOMPUTED, 'no concentration timecourse of the same subject, interventions, substance and tissue');
+      continue;
+    }
+    for (const output of outputs) {
+      if (!isReportedParameter(output.measurement_type)) continue;
+      const context = { molarMass: ctx.molarMass(output.substance), bodyWeightKg: ctx.bodyWeightKg(output) };
+      const parameter = output.measurement_type;
+      const best = bestComparison(
+        candidates
+          .map((rt) => compareReported(output, parameter, rt, { ...context, multipleDose: multipleDose(ctx, rt) }))
+          .filter((c): c is Comparison => c !== null),
+      );
+      if (best) {
+        comparisons.push(best);
+        markExamined(ctx, best);
+      } else {
+        ctx.notExamined('output', output.pk, REPORTED_VS_RECOMPUTED, 'no value, unit not convertible, or not recomputable from its timecourse');
+      }
+    }
+  }
+  return comparisons;
+}

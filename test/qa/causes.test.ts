@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MIN_MOLAR_FACTOR,
+  molarMassCause,
+  molarMassSlips,
+  nearFactor,
+  perKgCause,
+  slipFactors,
+  TYPICAL_BODY_WEIGHT_KG,
+  unitFactorCause,
+  unknownWeightPerKgCause,
+} from '../../src/qa/causes.js';
+
+describe('nearFactor and unitFactorCause', () => {
+  it('matches within 5 % on the fold scale, and a prefix slip within ×2', () => {
+    expect(nearFactor(62, 60)).toBe(true); // |ln(62/60)| = 0.033 ≤ ln 1.05 = 0.049
+    expect(nearFactor(64, 60)).toBe(false); // 0.065
+    expect(unitFactorCause(0.0014, 'cmax')?.text).toMatch(/^×1\/1000 /); // 0.0014 × 1000 = 1.4: within ×2
+    expect(unitFactorCause(58.5, 'thalf')?.factor).toBe(60);
+    expect(unitFactorCause(60, 'cmax')).toBeNull(); // ×60 touches time-dependent quantities only
+    expect(unitFactorCause(16.5, 'clearance')?.factor).toBeCloseTo(1000 / 60, 12); // mL/min vs L/h
+  });
+
+  it('per-kg with the body weight, both ways', () => {
+    expect(perKgCause(70.5, 'vd', 70)?.factor).toBe(70);
+    expect(perKgCause(1 / 69, 'clearance', 70)?.factor).toBeCloseTo(1 / 70, 12);
+    expect(perKgCause(70, 'cmax', 70)).toBeNull();
+    expect(perKgCause(70, 'vd', null)).toBeNull();
+  });
+});
+
+describe('molarMassSlips', () => {
+  it('caffeine (194.19 g/mol): ×194.2 (µmol ↔ µg), ×5.15 (µmol/L ↔ mg/L: 1000/194.19), ×19.4 (mmol/L ↔ mg/dL)', () => {
+    const slips = molarMassSlips(194.19);
+    expect(slips.map((s) => s.label)).toEqual(['×194.2', '×5.15', '×19.4']);
+    expect(slips[0].factor).toBe(194.19);
+    expect(slips[1].factor).toBeCloseTo(1000 / 194.19, 12);
+    expect(slips[2].factor).toBeCloseTo(19.419, 12);
+    expect(slips[2].explanation).toBe('molar ↔ mass: mmol/L read as mg/dL (molar mass 194.2 g/mol)');
+  });
+
+  it('leaves out factors within ×2 of 1 (M ≈ 1000 for µmol/L ↔ mg/L; M ≈ 10 for mmol/L ↔ mg/dL), and nonsense masses', () => {
+    expect(molarMassSlips(1200).map((s) => s.label)).toEqual(['×1200', '×120']); // 1.2 is no slip
+    expect(molarMassSlips(18.02).map((s) => s.label)).toEqual(['×18', '×55.5']); // 18.02/10 = 1.8 is no slip
+    for (const s of molarMassSlips(500)) expect(s.factor).toBeGreaterThanOrEqual(MIN_MOLAR_FACTOR);
+    expect(molarMassSlips(0)).toEqual([]);
+    expect(molarMassSlips(Number.NaN)).toEqual([]);
+  });
+});
+
+describe('slipFactors', () => {
+  it('glucose (180.16 g/mol) Cmax: mmol/L read as mg/dL is ×1/18.0, both directions listed', () => {
+    const causes = slipFactors('cmax', { molarMass: 180.16 });
+    const glucose = causes.filter((c) => c.kind === 'molar-mass').map((c) => +c.factor.toPrecision(4));
+    expect(glucose).toEqual(expect.arrayContaining([180.2, 0.005551, 5.551, 0.1802, 18.02, 0.05551]));
+    expect(causes.find((c) => Math.abs(c.factor - 1 / 18.016) < 1e-9)?.text).toBe('×1/18 (molar ↔ mass: mmol/L read as mg/dL (molar mass 180.2 g/mol))');
+  });
+
+  it('no molar factors for a half-life; per-kg with a typical adult when the weight is not curated', () => {
+    expect(slipFactors('thalf', { molarMass: 180 }).some((c) => c.kind === 'molar-mass')).toBe(false);
+    const perKg = slipFactors('vd').filter((c) => c.kind === 'per-kg');
+    expect(perKg.map((c) => c.factor)).toEqual([TYPICAL_BODY_WEIGHT_KG, 1 / TYPICAL_BODY_WEIGHT_KG]);
+    expect(perKg[0].text).toContain('body weight not curated');
+  });
+});
+
+describe('molarMassCause', () => {
+  it('names a ratio of M·10³ᵏ or 10³ᵏ/M beyond ×10, for amount-bearing quantities only', () => {
+    // paracetamol 151.16 g/mol: a value in µmol/L read as µg/L is ×1/151 of the truth.
+    expect(molarMassCause(1 / 151.16, 'cmax', 151.16)?.factor).toBeCloseTo(1 / 151.16, 12);
+    expect(molarMassCause(151.16, 'auc_inf', 151.16)?.kind).toBe('molar-mass');
+    expect(molarMassCause(151.16, 'thalf', 151.16)).toBeNull();
+    expect(molarMassCause(5, 'cmax', 151.16)).toBeNull(); // |log10 5| < 1
+    expect(molarMassCause(151.16, 'cmax', null)).toBeNull();
+  });
+});
+
+describe('unknownWeightPerKgCause', () => {
+  it('names a ratio of an adult body weight (40–120 kg) either way as per-kg vs absolute', () => {
+    expect(unknownWeightPerKgCause(1 / 70)).toMatchObject({ kind: 'per-kg', factor: 1 / 70 });
+    expect(unknownWeightPerKgCause(1 / 70)!.text).toMatch(/^×1\/70 /);
+    expect(unknownWeightPerKgCause(45)).toMatchObject({ kind: 'per-kg', factor: 45 });
+    expect(unknownWeightPerKgCause(1 / 30)).toBeNull(); // a child, or something else: not named
+    expect(unknownWeightPerKgCause(1 / 150)).toBeNull();
+    expect(unknownWeightPerKgCause(0)).toBeNull();
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { nearestSlipFactor, slipFamilyOfUnit } from '../../src/qa/slip-factor.js';
+
+describe('nearestSlipFactor', () => {
+  it('the nearest factor of the vocabulary within the given distance, or null', () => {
+    expect(nearestSlipFactor(Math.log(55), 'thalf', null, 0.2)?.factor).toBe(60); // |ln(55/60)| = 0.087
+    expect(nearestSlipFactor(Math.log(40), 'thalf', null, 0.2)).toBeNull(); // 24 and 60 both > 0.4 away
+    expect(nearestSlipFactor(Math.log(1 / 900), 'cmax', null, 0.2)?.text).toMatch(/^×1\/1000 /);
+  });
+
+  it('per-kg by the body weight for volumes and clearances only', () => {
+    expect(nearestSlipFactor(Math.log(1 / 68), 'vd', 70, 0.1)).toMatchObject({ kind: 'per-kg', factor: 1 / 70 });
+    expect(nearestSlipFactor(Math.log(1 / 68), 'cmax', 70, 0.1)).toBeNull();
+    expect(nearestSlipFactor(Math.log(1 / 68), 'vd', null, 0.1)).toBeNull();
+  });
+
+  it('molar ↔ mass from ×10 up when the molar mass is given: glucose ×1/18, caffeine ×194; not caffeine ×5.15', () => {
+    expect(nearestSlipFactor(Math.log(1 / 18), 'cmax', null, 0.1, undefined, 180.16)).toMatchObject({ kind: 'molar-mass' });
+    expect(nearestSlipFactor(Math.log(1 / 18), 'cmax', null, 0.1)).toBeNull();
+    expect(nearestSlipFactor(Math.log(190), 'auc_inf', null, 0.1, undefined, 194.19)?.factor).toBe(194.19);
+    // ×5.15 (µmol/L ↔ mg/L) lies within the reach of ordinary differences between arms (SMALL_MOLAR_FACTOR).
+    expect(nearestSlipFactor(Math.log(5.15), 'cmax', null, 0.1, undefined, 194.19)).toBeNull();
+    expect(nearestSlipFactor(Math.log(1 / 18), 'thalf', null, 0.1, undefined, 180.16)).toBeNull();
+  });
+});
+
+describe('slipFamilyOfUnit', () => {
+  it('gives a quantity known by its unit the slips its dimension can suffer', () => {
+    expect(slipFamilyOfUnit('liter / hour')).toBe('clearance'); // a renal clearance, a hepatic blood flow
+    expect(slipFamilyOfUnit('milliliter / minute')).toBe('clearance');
+    expect(slipFamilyOfUnit('liter / hour / kilogram')).toBe('clearance'); // per kg slips like the absolute value
+    expect(slipFamilyOfUnit('gram / hour')).toBe('clearance'); // an excretion rate: ×1000 and ×60 alike
+    expect(slipFamilyOfUnit('1 / minute')).toBe('kel'); // a rate constant, a heart rate
+    expect(slipFamilyOfUnit('percent / hour')).toBe('kel');
+    expect(slipFamilyOfUnit('hour')).toBe('thalf');
+    expect(slipFamilyOfUnit('liter / kilogram')).toBe('vd');
+    expect(slipFamilyOfUnit('gram * hour / liter')).toBe('auc_inf');
+    expect(slipFamilyOfUnit('gram')).toBe('cmax'); // an amount excreted
+    expect(slipFamilyOfUnit('mole / liter')).toBe('cmax');
+    expect(slipFamilyOfUnit('IU / liter')).toBe('cmax');
+  });
+
+  it('names nothing for dimensionless, per-kg doses, other dimensions and unparsable units', () => {
+    expect(slipFamilyOfUnit('dimensionless')).toBeNull();
+    expect(slipFamilyOfUnit('gram / kilogram')).toBeNull();
+    expect(slipFamilyOfUnit('mmHg')).toBeNull();
+    expect(slipFamilyOfUnit('not a unit %%')).toBeNull();
+  });
+});
