@@ -19,6 +19,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { tuneForBatch } from '../batch-tuning.js';
 import { credentialOptions, type CredentialOptions } from '../credentials.js';
 import type { FindingReview } from '../../qa/accepted.js';
 import type { Finding, Severity } from '../../qa/finding.js';
@@ -162,6 +163,8 @@ export function register(program: Command, setExit: (code: number) => void): voi
       const serveUrl = checkedServeUrl(opts.serveUrl);
       const acceptTo = opts.acceptAllTo;
       if (acceptTo && !opts.force && existsSync(acceptTo)) throw new UsageError(`${acceptTo} exists; give --force to overwrite it`);
+      // A one-shot process: V8 tuned for a batch run before the QA's modules load (batch-tuning.ts).
+      tuneForBatch();
       const [{ loadSource }, { runQa }, { writeQaOutputs }, { checkTarget, OutputDirError }] = await Promise.all([
         import('../source.js'),
         import('../../qa/run.js'),
