@@ -10,7 +10,7 @@
  * curves, of the median log ratio at its sampling times (the other curve
  * interpolated log-linearly), dose-normalised; then it is pooled like a value.
  */
-import { interpolateLog, median, medianOfSorted, scaledMadOfSorted, withoutSorted } from './robust.js';
+import { logLinearAt, median, medianOfSorted, scaledMadOfSorted, withoutSorted } from './robust.js';
 import type { CurveProfile, StudyItem } from './study-items.js';
 
 /**
@@ -57,8 +57,19 @@ export interface Deviation {
 /** Median log ratio of curve a to curve b at a's sampling times within b's range; null with fewer than MIN_OVERLAP. */
 export function curveLogRatio(a: CurveProfile, b: CurveProfile): number | null {
   const logs: number[] = [];
+  const times = b.time;
+  const n = times.length;
+  // interpolateLog at each of a's times, b's interval found by one walk along b while a's times ascend (a curve's
+  // do); it starts again from b's first time wherever they do not.
+  let hi = 0;
+  let previous = -Infinity;
   for (let k = 0; k < a.time.length; k++) {
-    const cb = interpolateLog(b.time, b.conc, a.time[k]);
+    const t = a.time[k];
+    if (!(t >= previous)) hi = 0;
+    previous = t;
+    if (n === 0 || t < times[0] || t > times[n - 1]) continue;
+    while (hi < n - 1 && times[hi] < t) hi++;
+    const cb = logLinearAt(times, b.conc, t, hi);
     if (cb !== null) logs.push(Math.log(a.conc[k] / cb));
   }
   return logs.length >= MIN_OVERLAP ? median(logs) : null;
