@@ -111,7 +111,7 @@ function writeProgress(progress: Progress) {
 
 /** The accepted file, or a UsageError naming the file, entry and field. */
 async function readAccepted(file: string) {
-  const { readAcceptedFile, AcceptedFileError } = await import('../../qa/accepted.js');
+  const { readAcceptedFile, AcceptedFileError } = await import('../../qa/accepted-file.js');
   try {
     return { file, entries: await readAcceptedFile(file) };
   } catch (error) {
