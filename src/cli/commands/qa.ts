@@ -195,7 +195,7 @@ export function register(program: Command, setExit: (code: number) => void): voi
         const result = runQa(dataset, { onProgress: (done, total) => progress.update(done, total) });
         progress.end(`${result.findings.length} findings`);
         controller.signal.throwIfAborted();
-        const { reviewFindings, reviewSummary, openBySeverity, reviewedFinding } = await import('../../qa/accepted.js');
+        const { reviewFindings, reviewSummary, openBySeverity } = await import('../../qa/accepted.js');
         const findings = result.findings;
         // With --study, entries of studies not checked are not stale.
         const checked = opts.study?.length ? new Set(dataset.tables.studies.map((st) => st.sid)) : undefined;
@@ -221,11 +221,10 @@ export function register(program: Command, setExit: (code: number) => void): voi
         const s = result.summary;
         const reviewed = review ? reviewSummary(findings, review.review, review.file) : undefined;
         if (acceptTo) await writeAcceptAll(findings, acceptTo, failOn, opts, review?.review);
-        if (format === 'json') {
-          process.stdout.write(`${JSON.stringify(findings.map((f) => reviewedFinding(f, review?.review)), null, 1)}\n`);
-        } else if (format === 'csv') {
+        if (format === 'json' || format === 'csv') {
+          // The file just written holds exactly what is asked for: read back rather than serialised twice.
           const { readFile } = await import('node:fs/promises');
-          process.stdout.write(await readFile(join(opts.out, 'findings.csv'), 'utf8'));
+          process.stdout.write(await readFile(join(opts.out, format === 'json' ? 'findings.json' : 'findings.csv'), 'utf8'));
         } else if (format === 'summary') {
           process.stdout.write(`${JSON.stringify(reviewed ? { ...s, review: reviewed } : s, null, 2)}\n`);
         } else {
