@@ -24,5 +24,7 @@ if (!existsSync(entry)) {
   process.stderr.write('pkdb: no build found; run `npm run build` first\n');
   process.exit(2);
 }
-const { main } = await import(pathToFileURL(entry).href);
+const { main, oneShotProcess } = await import(pathToFileURL(entry).href);
+// This process runs one command and exits: batch commands may tune V8 for that (src/cli/batch-tuning.ts).
+oneShotProcess();
 process.exitCode = await main(process.argv.slice(2));

@@ -135,7 +135,8 @@ export {
 } from './qa/index.js';
 /** Stable finding ids, accepted findings and the comparison of two releases. */
 export { findingId, withFindingIds } from './qa/finding-id.js';
-export { readAcceptedFile, parseAcceptedFile, reviewFindings, acceptAll, AcceptedFileError, type AcceptedEntry } from './qa/accepted.js';
+export { reviewFindings, acceptAll } from './qa/accepted.js';
+export { readAcceptedFile, parseAcceptedFile, AcceptedFileError, type AcceptedEntry } from './qa/accepted-file.js';
 export { diffReleases, diffFindings, factorLabel, type ReleaseDiff } from './qa/release-diff.js';
 
 // ---- plots and report ----------------------------------------------------------

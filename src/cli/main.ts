@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { pathToFileURL } from 'node:url';
+import { oneShotProcess } from './batch-tuning.js';
 import { UsageError, exitCodeFor, reportError, secretsInArgs } from './errors.js';
 
 type CommandModule = { register(program: Command, setExit: (code: number) => void): void };
@@ -52,8 +53,9 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-export { UsageError };
+export { UsageError, oneShotProcess };
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  oneShotProcess();
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -34,6 +34,7 @@ import { recomputeCalculated, type CalculatedRow } from './calculated.js';
 import { compareAll, type Comparison } from './compare-reported.js';
 import { CoverageLog, type RecordKind } from './coverage.js';
 import { finding, type Finding } from './finding.js';
+import { MatchKeys } from './match-keys.js';
 import { parameterValues, type ParameterValue } from './parameters.js';
 import { doseInfo, pkdbValuesBySubset, standardRecomputation, type ParameterValues, type RecomputedTimecourse, type StandardRecomputation } from './recompute.js';
 
@@ -185,7 +186,10 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     return dosing;
   };
 
-  const parameters = lazy(() => parameterValues(tables.outputs, { matchKey, molarMass, bodyWeightKg, dosingOfSet }));
+  // One key string per key for the run (match-keys.ts), whoever asks.
+  const keys = new MatchKeys(matchKey);
+  const keyOf = (fields: LinkKeyFields, interventions?: string) => keys.of(fields, interventions);
+  const parameters = lazy(() => parameterValues(tables.outputs, { matchKey: keyOf, molarMass, bodyWeightKg, dosingOfSet }));
   const parametersByKey = lazy(() => {
     const map = new Map<string, ParameterValue[]>();
     for (const p of parameters()) pushTo(map, p.key, p);
@@ -211,7 +215,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
       return comparisons();
     },
     findings,
-    matchKey,
+    matchKey: keyOf,
     molarMass,
     bodyWeightKg,
     dosingOfSet,

@@ -245,10 +245,12 @@ function checkNormedUnits<T extends UnitCarrier>(
 ): void {
   const unknownTypes = new Map<string, number[]>();
   const badTimeUnits = new Map<string, number[]>();
-  for (const r of records) {
-    const where = `normed ${kind} ${r.pk}`;
-    const report = (severity: Severity, message: string) =>
-      ctx.findings.push(finding({ kind: 'unit', severity, ...locate(r), reported_unit: r.unit, message, details: { [kind]: r } }));
+  const report = (r: T, severity: Severity, message: string) =>
+    ctx.findings.push(finding({ kind: 'unit', severity, ...locate(r), reported_unit: r.unit, message, details: { [kind]: r } }));
+  // Built only for a finding (this runs for every normed record).
+  const where = (r: T) => `normed ${kind} ${r.pk}`;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
     if (r.time_unit) {
       const isTime = parseUnitOrNull(r.time_unit)?.dimension.key === '[time]';
       // pint reads `na` (surely "not available") as nano-year: parseable, yet worth a curator's look.
@@ -257,20 +259,20 @@ function checkNormedUnits<T extends UnitCarrier>(
     if (r.unit === null || r.unit === '') continue;
     const unit = parseUnitResult(r.unit);
     if (unit instanceof UnitError) {
-      report('minor', `${where}: ${unit.message}`);
+      report(r, 'minor', `${where(r)}: ${unit.message}`);
       continue;
     }
     if (normalisedUnits(r.measurement_type) === null) {
       pushTo(unknownTypes, `${measurementTypeKey(r.measurement_type)}\u0000${r.unit}`, r.pk);
     } else if (KNOWN_ODD_UNITS[r.unit] !== undefined) {
-      report('info', `${where}: '${r.unit}' is not a normalised ${r.measurement_type} unit: ${KNOWN_ODD_UNITS[r.unit]}`);
+      report(r, 'info', `${where(r)}: '${r.unit}' is not a normalised ${r.measurement_type} unit: ${KNOWN_ODD_UNITS[r.unit]}`);
     } else if (!isNormalisedUnit(r.measurement_type, r.unit)) {
-      report('minor', `${where}: '${r.unit}' (${parseUnit(r.unit).dimension.key}) is not a normalised ${r.measurement_type} unit (${normalisedUnits(r.measurement_type)?.join(', ')})`);
+      report(r, 'minor', `${where(r)}: '${r.unit}' (${parseUnit(r.unit).dimension.key}) is not a normalised ${r.measurement_type} unit (${normalisedUnits(r.measurement_type)?.join(', ')})`);
     }
     if (r.calculated) {
       const profile = PKDB_PROFILE_UNITS[measurementTypeKey(r.measurement_type)];
-      if (!profile) report('minor', `${where}: calculated ${r.measurement_type}, which the pkdb profile never produces`);
-      else if (!profile.includes(r.unit)) report('minor', `${where}: calculated ${r.measurement_type} in '${r.unit}'; the pkdb profile stores ${profile.join(', ')}`);
+      if (!profile) report(r, 'minor', `${where(r)}: calculated ${r.measurement_type}, which the pkdb profile never produces`);
+      else if (!profile.includes(r.unit)) report(r, 'minor', `${where(r)}: calculated ${r.measurement_type} in '${r.unit}'; the pkdb profile stores ${profile.join(', ')}`);
     }
   }
   for (const [key, pks] of unknownTypes) {

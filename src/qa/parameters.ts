@@ -16,6 +16,7 @@ import type { InterventionRecord, OutputRecord } from '../data/model.js';
 import { cached, representativeValue } from '../data/records.js';
 import { conversionFactorOrNull } from '../units/convert.js';
 import { parseUnit, parseUnitOrNull } from '../units/parse.js';
+import { interventionSet } from './match-keys.js';
 
 export const CANONICAL_UNITS: readonly string[] = [
   'gram / liter',
@@ -61,7 +62,8 @@ export interface ParameterValue {
 }
 
 export interface ParameterHelpers {
-  matchKey(fields: LinkKeyFields): string;
+  /** The match key; `interventions`: its intervention set (interventionSet), when the caller has it. */
+  matchKey(fields: LinkKeyFields, interventions?: string): string;
   molarMass(substance: string | null): number | null;
   bodyWeightKg(record: { group_pk: number | null; individual_pk: number | null }): number | null;
   dosingOfSet(interventionPks: readonly number[]): InterventionRecord[];
@@ -105,14 +107,6 @@ function isSingleValue(o: OutputRecord): boolean {
   return o.normed && o.output_type !== 'timecourse';
 }
 
-/** The intervention set's pks ascending, comma-separated; no copy or sort for the common sets of one or two. */
-function interventionSet(pks: readonly number[]): string {
-  if (pks.length === 0) return '';
-  if (pks.length === 1) return String(pks[0]);
-  if (pks.length === 2) return pks[0] <= pks[1] ? `${pks[0]},${pks[1]}` : `${pks[1]},${pks[0]}`;
-  return [...pks].sort((a, b) => a - b).join(',');
-}
-
 /**
  * One value per single-value output. Everything that depends on the substance, the subject or the unit only is
  * looked up once per run (32,000 values on the shared export, a few hundred subjects and units); no closure per value.
@@ -122,8 +116,6 @@ export function parameterValues(outputs: readonly OutputRecord[], helpers: Param
   const masses = new Map<string | null, number | null>();
   // Keyed by number: groups as pk, individuals as −pk − 1, none as NaN's stand-in below.
   const subjects = new Map<number, { label: string | null; weight: number | null }>();
-  // Match keys by study, subject, set, substance and tissue: one string per key, not per value (a key has ~5 values).
-  const keys = new Map<string, Map<number, Map<string, Map<string | null, Map<string | null, string>>>>>();
   const values: ParameterValue[] = [];
   for (const o of outputs) {
     if (!isSingleValue(o)) continue;
@@ -142,16 +134,7 @@ export function parameterValues(outputs: readonly OutputRecord[], helpers: Param
       subject = { label: subjectLabel(subjectOf(o)), weight: helpers.bodyWeightKg(o) };
       subjects.set(subjectKey, subject);
     }
-    let bySubject = keys.get(o.study_sid);
-    if (!bySubject) keys.set(o.study_sid, (bySubject = new Map()));
-    let bySet = bySubject.get(subjectKey);
-    if (!bySet) bySubject.set(subjectKey, (bySet = new Map()));
-    let bySubstance = bySet.get(interventions);
-    if (!bySubstance) bySet.set(interventions, (bySubstance = new Map()));
-    let byTissue = bySubstance.get(o.substance);
-    if (!byTissue) bySubstance.set(o.substance, (byTissue = new Map()));
-    let key = byTissue.get(o.tissue);
-    if (key === undefined) byTissue.set(o.tissue, (key = helpers.matchKey(o)));
+    const key = helpers.matchKey(o, interventions);
     const canonical = o.unit ? canonicalUnit(o.unit, molarMass) : null;
     const factor = canonical === null ? null : canonical.factor;
     const value = representativeValue(o);

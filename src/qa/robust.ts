@@ -99,10 +99,18 @@ export function interpolateLog(times: readonly number[], values: readonly number
   if (n === 0 || t < times[0] || t > times[n - 1]) return null;
   let hi = 0;
   while (hi < n - 1 && times[hi] < t) hi++;
+  return logLinearAt(times, values, t, hi);
+}
+
+/** interpolateLog at t within the range, given `hi`: the first index whose time is not below t (else the last). */
+export function logLinearAt(times: readonly number[], values: readonly number[], t: number, hi: number): number | null {
   if (times[hi] === t) return values[hi] > 0 ? values[hi] : null;
   const lo = hi - 1;
   if (lo < 0) return null;
-  const [t0, t1, c0, c1] = [times[lo], times[hi], values[lo], values[hi]];
+  const t0 = times[lo];
+  const t1 = times[hi];
+  const c0 = values[lo];
+  const c1 = values[hi];
   if (!(c0 > 0) || !(c1 > 0) || t1 === t0) return null;
   return Math.exp(Math.log(c0) + ((t - t0) / (t1 - t0)) * (Math.log(c1) - Math.log(c0)));
 }

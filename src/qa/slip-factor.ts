@@ -75,6 +75,15 @@ export function nearestSlipFactor(
  * - anything else (dimensionless, pressures, lengths): null, no unit slip is named.
  */
 export function slipFamilyOfUnit(unit: string): ReportedParameter | null {
+  let family = families.get(unit);
+  if (family === undefined) families.set(unit, (family = familyOfUnit(unit)));
+  return family;
+}
+
+/** slipFamilyOfUnit by unit: asked once per value of the within-study check, for a few dozen units. */
+const families = new Map<string, ReportedParameter | null>();
+
+function familyOfUnit(unit: string): ReportedParameter | null {
   const parsed = parseUnitOrNull(unit);
   if (parsed === null) return null;
   const e = parsed.dimension.exponents;

@@ -10,7 +10,7 @@
  * curves, of the median log ratio at its sampling times (the other curve
  * interpolated log-linearly), dose-normalised; then it is pooled like a value.
  */
-import { interpolateLog, median, medianOfSorted, scaledMadOfSorted, withoutSorted } from './robust.js';
+import { logLinearAt, median, medianOfSorted, scaledMadOfSorted, withoutSorted } from './robust.js';
 import type { CurveProfile, StudyItem } from './study-items.js';
 
 /**
@@ -57,8 +57,19 @@ export interface Deviation {
 /** Median log ratio of curve a to curve b at a's sampling times within b's range; null with fewer than MIN_OVERLAP. */
 export function curveLogRatio(a: CurveProfile, b: CurveProfile): number | null {
   const logs: number[] = [];
+  const times = b.time;
+  const n = times.length;
+  // interpolateLog at each of a's times, b's interval found by one walk along b while a's times ascend (a curve's
+  // do); it starts again from b's first time wherever they do not.
+  let hi = 0;
+  let previous = -Infinity;
   for (let k = 0; k < a.time.length; k++) {
-    const cb = interpolateLog(b.time, b.conc, a.time[k]);
+    const t = a.time[k];
+    if (!(t >= previous)) hi = 0;
+    previous = t;
+    if (n === 0 || t < times[0] || t > times[n - 1]) continue;
+    while (hi < n - 1 && times[hi] < t) hi++;
+    const cb = logLinearAt(times, b.conc, t, hi);
     if (cb !== null) logs.push(Math.log(a.conc[k] / cb));
   }
   return logs.length >= MIN_OVERLAP ? median(logs) : null;
@@ -69,10 +80,12 @@ export function curveLevels(curves: readonly StudyItem[]): StudyItem[] {
   const ordered = [...curves].sort((a, b) => (a.timecourse?.tc.subset_pk ?? 0) - (b.timecourse?.tc.subset_pk ?? 0));
   const reference = ordered.slice(0, MAX_CURVE_SIBLINGS);
   const levelled: StudyItem[] = [];
-  for (const item of ordered) {
+  for (let i = 0; i < ordered.length; i++) {
+    const item = ordered[i];
     const norm: number[] = [];
     const raw: number[] = [];
-    for (const other of reference) {
+    for (let j = 0; j < reference.length; j++) {
+      const other = reference[j];
       if (other === item || other.arm === item.arm || !item.profile || !other.profile) continue;
       const r = curveLogRatio(item.profile, other.profile);
       if (r === null) continue;
@@ -95,8 +108,8 @@ const pickDose: Pick = (i) => i.dose?.value ?? null;
 function ascending(items: readonly StudyItem[], pick: Pick): Float64Array {
   const values = new Float64Array(items.length);
   let n = 0;
-  for (const i of items) {
-    const v = pick(i);
+  for (let k = 0; k < items.length; k++) {
+    const v = pick(items[k]);
     if (v !== null && Number.isFinite(v)) values[n++] = v;
   }
   return values.subarray(0, n).sort();
@@ -111,8 +124,8 @@ function othersOf(column: Float64Array, arm: readonly StudyItem[], pick: Pick): 
   if (arm.length > own.length) own = new Float64Array(2 * arm.length);
   if (column.length > others.length) others = new Float64Array(2 * column.length);
   let m = 0;
-  for (const i of arm) {
-    const v = pick(i);
+  for (let j = 0; j < arm.length; j++) {
+    const v = pick(arm[j]);
     if (v === null || !Number.isFinite(v)) continue;
     // Insertion sort: an arm holds one to a few items of a pool.
     let k = m++;
@@ -141,7 +154,8 @@ function statistics(pool: readonly StudyItem[], columns: Record<'logs' | 'raws' 
   let rawComplete = true;
   // The others' one dose unit (null: none, or several); undefined before the first.
   let unit: string | null | undefined;
-  for (const i of pool) {
+  for (let k = 0; k < pool.length; k++) {
+    const i = pool[k];
     if (i.arm === leftOut) continue;
     if (i.rawLog === null) rawComplete = false;
     const u = i.dose?.unit ?? null;
@@ -162,20 +176,28 @@ function statistics(pool: readonly StudyItem[], columns: Record<'logs' | 'raws' 
  * counts every arm): an arm without a wanted item costs nothing.
  */
 export function poolDeviations(pool: readonly StudyItem[], minFactor = 1, wanted?: (item: StudyItem) => boolean, minArms = MIN_ARMS): Deviation[] {
+  // Loops by index and Map.forEach: this runs for every pool of the run, mostly before it is optimised, when
+  // for…of allocates an iterator result per element.
   const byArm = new Map<string, StudyItem[]>();
-  for (const item of pool) {
+  for (let k = 0; k < pool.length; k++) {
+    const item = pool[k];
     const list = byArm.get(item.arm);
     if (list) list.push(item);
     else byArm.set(item.arm, [item]);
   }
-  if (byArm.size < Math.max(minArms, PAIR_ARMS)) return [];
+  const arms = byArm.size;
+  if (arms < Math.max(minArms, PAIR_ARMS)) return [];
   const deviations: Deviation[] = [];
   const columns = { logs: ascending(pool, pickLog), raws: ascending(pool, pickRaw), doses: ascending(pool, pickDose) };
-  const whole = byArm.size > LEAVE_OUT_ARMS ? statistics(pool, columns, null, null) : null;
-  for (const [arm, items] of byArm) {
-    if (wanted && !items.some(wanted)) continue;
+  const whole = arms > LEAVE_OUT_ARMS ? statistics(pool, columns, null, null) : null;
+  // A pair's arms, each the other's partner (its first item).
+  const pair = arms === PAIR_ARMS ? [...byArm.values()] : null;
+  byArm.forEach((items, arm) => {
+    if (wanted && !items.some(wanted)) return;
     const { centre, s, rawCentre, sRaw, doseMedian, doseUnits } = whole ?? statistics(pool, columns, arm, items);
-    for (const item of items) {
+    const partner = pair === null ? undefined : (pair[0] === items ? pair[1] : pair[0])[0];
+    for (let k = 0; k < items.length; k++) {
+      const item = items[k];
       if (wanted && !wanted(item)) continue;
       const sameUnit = item.dose !== null && doseUnits === item.dose.unit;
       const doseRatio = sameUnit ? doseMedian / item.dose!.value : null;
@@ -186,11 +208,11 @@ export function poolDeviations(pool: readonly StudyItem[], minFactor = 1, wanted
         dRaw: sRaw !== null && item.rawLog !== null ? item.rawLog - rawCentre : null,
         sRaw,
         doseRatio,
-        arms: byArm.size - 1,
+        arms: arms - 1,
         minFactor,
-        ...(byArm.size === PAIR_ARMS ? { partner: [...byArm].find(([a]) => a !== arm)![1][0] } : {}),
+        partner,
       });
     }
-  }
+  });
   return deviations;
 }

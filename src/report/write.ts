@@ -24,10 +24,7 @@ import { CALCULATED_COLUMNS } from '../qa/to-findings.js';
 import { buildReportCharts } from './charts.js';
 import { toCsv } from './csv.js';
 import { checkTarget, commitTemp, discardTemp, makeTempSibling } from './output-dir.js';
-import { REPORT_SCRIPT, REPORT_STYLE } from './page-assets.js';
-import { groupByStudy, renderIndexPage, renderStudyPage } from './pages.js';
 import { DEFAULT_SERVE_URL } from './records.js';
-import { vendorBundle } from './vendor.js';
 
 export type WritePhase = 'data files' | 'plots' | 'pages' | 'PNG';
 
@@ -99,6 +96,12 @@ async function writeInto(result: QaResult, dir: string, options: WriteOptions): 
   });
 
   if (options.html) {
+    // The page modules load only for HTML: a --no-html run does without them.
+    const [{ REPORT_SCRIPT, REPORT_STYLE }, { groupByStudy, renderIndexPage, renderStudyPage }, { vendorBundle }] = await Promise.all([
+      import('./page-assets.js'),
+      import('./pages.js'),
+      import('./vendor.js'),
+    ]);
     const studies = groupByStudy(findings);
     mkdirSync(join(dir, 'report', 'studies'), { recursive: true });
     mkdirSync(join(dir, 'report', 'assets'));

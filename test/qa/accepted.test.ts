@@ -1,19 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import {
-  AcceptedFileError,
-  acceptAll,
-  acceptedEntryFor,
-  openBySeverity,
-  parseAcceptedFile,
-  readAcceptedFile,
-  reviewFindings,
-  reviewSummary,
-  reviewedFinding,
-  type AcceptedEntry,
-} from '../../src/qa/accepted.js';
+import { describe, expect, it } from 'vitest';
+import { acceptAll, acceptedEntryFor, openBySeverity, reviewFindings, reviewSummary, reviewedFinding } from '../../src/qa/accepted.js';
+import { parseAcceptedFile, type AcceptedEntry } from '../../src/qa/accepted-file.js';
 import { finding, type Finding } from '../../src/qa/finding.js';
 import { withFindingIds } from '../../src/qa/finding-id.js';
 
@@ -23,12 +10,8 @@ const [slip, dose, info] = withFindingIds([
   finding({ kind: 'input', severity: 'info', study_sid: 'S1', subset_pk: 9, measurement_type: 'concentration', message: '2 dosing interventions' }),
 ]);
 const entry = (f: Finding, over: Partial<AcceptedEntry> = {}): AcceptedEntry => ({ ...acceptedEntryFor(f, 'jdoe', '2024-05-02', 'authors use the mean curve'), ...over });
-const file = (entries: unknown[]) => JSON.stringify({ accepted: entries });
 
 describe('accepted findings', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pkdb-accepted-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
   it('are excluded from the counts --fail-on uses; the rest stay open', () => {
     const review = reviewFindings([slip, dose, info], [entry(slip)]);
     expect(review.entries.get(slip.id!)?.state).toBe('accepted');
@@ -71,32 +54,4 @@ describe('accepted findings', () => {
     expect(merged.accepted.map((e) => [e.id, e.who])).toEqual([[slip.id, 'alice'], [dose.id, 'bob'], [info.id, 'bob']]);
   });
 
-  it('reject a malformed file naming the file, the entry and the field', async () => {
-    const good = entry(slip);
-    const error = (text: string) => {
-      try {
-        parseAcceptedFile(text, 'curation/accepted.json');
-      } catch (e) {
-        expect(e).toBeInstanceOf(AcceptedFileError);
-        return (e as Error).message;
-      }
-      throw new Error('no error');
-    };
-    expect(error(file([good, { ...good, id: dose.id, when: 'yesterday' }]))).toBe(
-      `curation/accepted.json: entry 1 (${dose.id}): field 'when': expected a date YYYY-MM-DD, got "yesterday"`,
-    );
-    expect(error(file([good, { ...good, id: dose.id, when: '2024-02-30' }]))).toMatch(/entry 1 .*field 'when': not a calendar date/);
-    const { why: _omit, ...noWhy } = good;
-    expect(error(file([noWhy]))).toBe(`curation/accepted.json: entry 0 (${slip.id}): field 'why': missing`);
-    expect(error(file([{ ...good, seen: { reported: 'high', recomputed: 1, ratio: 1 } }]))).toMatch(/entry 0 .*field 'seen\.reported': .*got "high"/);
-    expect(error(file([{ ...good, id: 'F-xyz' }]))).toMatch(/entry 0 \(F-xyz\): field 'id': expected a finding id/);
-    expect(error(file([good, good]))).toBe(`curation/accepted.json: entry 1: id ${slip.id} already accepted in entry 0`);
-    expect(error('{"accepted": [\n  {"id": }\n]}')).toMatch(/^curation\/accepted\.json: invalid JSON at line 2, column 10/);
-    expect(error('[]')).toMatch(/expected an object \{"accepted": \[ … \]\}/);
-    await expect(readAcceptedFile(join(dir, 'none.json'))).rejects.toThrow(/cannot read .*none\.json: ENOENT/);
-    await expect(readAcceptedFile(join(dir, 'a.yaml'))).rejects.toThrow(/YAML is not supported/);
-    const path = join(dir, 'ok.json');
-    writeFileSync(path, file([good]));
-    expect(await readAcceptedFile(path)).toEqual([good]);
-  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAD_SCALE, median, medianOfSorted, scaledMad, scaledMadOfSorted, withoutSorted } from '../../src/qa/robust.js';
+import { interpolateLog, logLinearAt, MAD_SCALE, median, medianOfSorted, scaledMad, scaledMadOfSorted, withoutSorted } from '../../src/qa/robust.js';
 
 describe('median', () => {
   it('takes the middle of an odd count and the mean of the two middles of an even count', () => {
@@ -71,5 +71,26 @@ describe('withoutSorted', () => {
     const into = new Float64Array(8);
     const n = withoutSorted([1, 2, 3], [3, 1], 1, into);
     expect([...into.subarray(0, n)]).toEqual([1, 2]);
+  });
+});
+
+describe('interpolateLog', () => {
+  it('interpolates linearly on the log scale between the two samples around t', () => {
+    // 100 at 1 h, 25 at 3 h: at 2 h the geometric mean, 50
+    expect(interpolateLog([1, 3], [100, 25], 2)).toBeCloseTo(50, 12);
+    expect(interpolateLog([1, 3], [100, 25], 3)).toBe(25);
+  });
+  it('is null outside the range and across a non-positive sample', () => {
+    expect(interpolateLog([1, 3], [100, 25], 0.5)).toBeNull();
+    expect(interpolateLog([1, 3], [100, 0], 2)).toBeNull();
+    expect(interpolateLog([], [], 2)).toBeNull();
+  });
+  it('equals logLinearAt given the first index whose time is not below t', () => {
+    const times = [0.5, 1, 2, 4, 8];
+    const conc = [10, 40, 30, 15, 4];
+    for (const t of [0.5, 0.75, 2, 3, 7.9, 8]) {
+      const hi = times.findIndex((x) => x >= t);
+      expect(logLinearAt(times, conc, t, hi)).toBe(interpolateLog(times, conc, t));
+    }
   });
 });

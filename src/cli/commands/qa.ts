@@ -19,6 +19,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { tuneForBatch } from '../batch-tuning.js';
 import { credentialOptions, type CredentialOptions } from '../credentials.js';
 import type { FindingReview } from '../../qa/accepted.js';
 import type { Finding, Severity } from '../../qa/finding.js';
@@ -110,7 +111,7 @@ function writeProgress(progress: Progress) {
 
 /** The accepted file, or a UsageError naming the file, entry and field. */
 async function readAccepted(file: string) {
-  const { readAcceptedFile, AcceptedFileError } = await import('../../qa/accepted.js');
+  const { readAcceptedFile, AcceptedFileError } = await import('../../qa/accepted-file.js');
   try {
     return { file, entries: await readAcceptedFile(file) };
   } catch (error) {
@@ -162,6 +163,8 @@ export function register(program: Command, setExit: (code: number) => void): voi
       const serveUrl = checkedServeUrl(opts.serveUrl);
       const acceptTo = opts.acceptAllTo;
       if (acceptTo && !opts.force && existsSync(acceptTo)) throw new UsageError(`${acceptTo} exists; give --force to overwrite it`);
+      // A one-shot process: V8 tuned for a batch run before the QA's modules load (batch-tuning.ts).
+      tuneForBatch();
       const [{ loadSource }, { runQa }, { writeQaOutputs }, { checkTarget, OutputDirError }] = await Promise.all([
         import('../source.js'),
         import('../../qa/run.js'),
@@ -192,7 +195,7 @@ export function register(program: Command, setExit: (code: number) => void): voi
         const result = runQa(dataset, { onProgress: (done, total) => progress.update(done, total) });
         progress.end(`${result.findings.length} findings`);
         controller.signal.throwIfAborted();
-        const { reviewFindings, reviewSummary, openBySeverity, reviewedFinding } = await import('../../qa/accepted.js');
+        const { reviewFindings, reviewSummary, openBySeverity } = await import('../../qa/accepted.js');
         const findings = result.findings;
         // With --study, entries of studies not checked are not stale.
         const checked = opts.study?.length ? new Set(dataset.tables.studies.map((st) => st.sid)) : undefined;
@@ -218,11 +221,10 @@ export function register(program: Command, setExit: (code: number) => void): voi
         const s = result.summary;
         const reviewed = review ? reviewSummary(findings, review.review, review.file) : undefined;
         if (acceptTo) await writeAcceptAll(findings, acceptTo, failOn, opts, review?.review);
-        if (format === 'json') {
-          process.stdout.write(`${JSON.stringify(findings.map((f) => reviewedFinding(f, review?.review)), null, 1)}\n`);
-        } else if (format === 'csv') {
+        if (format === 'json' || format === 'csv') {
+          // The file just written holds exactly what is asked for: read back rather than serialised twice.
           const { readFile } = await import('node:fs/promises');
-          process.stdout.write(await readFile(join(opts.out, 'findings.csv'), 'utf8'));
+          process.stdout.write(await readFile(join(opts.out, format === 'json' ? 'findings.json' : 'findings.csv'), 'utf8'));
         } else if (format === 'summary') {
           process.stdout.write(`${JSON.stringify(reviewed ? { ...s, review: reviewed } : s, null, 2)}\n`);
         } else {

@@ -85,9 +85,10 @@ function plausibilityFinding(p: ParameterValue, severity: Severity, rule: string
 export function signFinding(p: ParameterValue): Finding | null {
   const type = p.measurement_type;
   if (!STRICTLY_POSITIVE.has(type) && !NON_NEGATIVE.has(type) && !FRACTIONS.has(type)) return null;
-  const negative = [['', p.value], ['range minimum ', p.min]].find(([, v]) => v !== null && (v as number) < 0);
-  if (negative) {
-    const [what, v] = negative as [string, number];
+  // The central value, else the range minimum, when below 0 (no list per value: this runs for every parameter).
+  const what = p.value !== null && p.value < 0 ? '' : p.min !== null && p.min < 0 ? 'range minimum ' : null;
+  if (what !== null) {
+    const v = (what === '' ? p.value : p.min) as number;
     const where = type === 'tmax' ? ' (before the dose: the highest sample was a pre-dose baseline?)' : '';
     return plausibilityFinding(p, 'major', 'negative', `${what}${fmt(v)} ${p.unit ?? ''} is negative${where}: impossible`, {
       suspected_cause: type === 'tmax' ? 'pre-dose sample taken as the peak' : 'a minus sign curated with the value (a dash, or a change from baseline?)',

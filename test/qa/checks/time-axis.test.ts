@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
-import { gridShare, leadingMinutes, logVariation, loneMinuteGrid, timeAxisCheck } from '../../../src/qa/checks/time-axis.js';
+import { gridShare, gridShareAscending, leadingMinutes, logVariation, loneMinuteGrid, timeAxisCheck } from '../../../src/qa/checks/time-axis.js';
 import { prepareContext } from '../../../src/qa/context.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
@@ -34,6 +34,13 @@ describe('time-axis: sibling grids', () => {
   it('counts the times that coincide within 3 % or a minute', () => {
     expect(gridShare([0.5, 1, 2, 4], [0.5, 1.02, 3, 4.2])).toBe(0.5); // 1.02 is 2 % off, 4.2 is 5 % off
     expect(gridShare([0.01, 1], [0.02, 0.99])).toBe(1); // 0.01 h apart is within a minute
+  });
+  it('gridShareAscending equals gridShare for an ascending grid, times in order or not', () => {
+    const grid = [0.25, 0.5, 1, 1.5, 2, 3, 4, 6, 8, 12, 24];
+    const cases = [[0.25, 0.5, 1, 2, 4, 8, 24], [0.26, 0.51, 0.98, 2.1, 3.2, 11.7, 25], [15, 30, 60, 120, 240], [5, 10, 15, 30, 60, 2, 3, 4], [0.01, 0.3, 48]];
+    for (const times of cases) expect(gridShareAscending(times, grid)).toBe(gridShare(times, grid));
+    // 2.1, 3.2 and 25 are 5 %, 6.7 % and 4 % off 2, 3 and 24 (beyond 3 % and a minute): 4 of 7 hit
+    expect(gridShareAscending([0.26, 0.51, 0.98, 2.1, 3.2, 11.7, 25], grid)).toBeCloseTo(4 / 7, 12);
   });
 
   let pk = 1;
