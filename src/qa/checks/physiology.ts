@@ -12,9 +12,10 @@
  *   0.04 L/kg; blood: the blood volume is larger still);
  * - after a single dose D of the measured substance itself, no concentration
  *   in plasma, serum or blood can exceed D / Vp (the whole dose in the plasma
- *   at once, whatever the route, since F ≤ 1): a Cmax, and the highest point
- *   of a concentration timecourse. Not for a metabolite (the dosed substance
- *   differs), an endogenous substance (a pre-dose sample above 0 of the same
+ *   at once, whatever the route, since F ≤ 1): a Cmax, a single reported
+ *   concentration, and the highest point of a concentration timecourse. Not
+ *   for a metabolite (the dosed substance differs; a salt of the measured
+ *   substance, SALT_WORDS, is the substance itself), an endogenous substance (a pre-dose sample above 0 of the same
  *   substance in the study marks one: its baseline adds to the dose), or
  *   several dosings (accumulation).
  *
@@ -51,6 +52,23 @@ export const ADULT_AGE_YEARS = 18;
 /** Tissues whose concentrations are at most the plasma's share of the dose (blood: its volume exceeds the plasma's). */
 export const CIRCULATING: ReadonlySet<string> = new Set(['plasma', 'serum', 'blood']);
 const VOLUMES: ReadonlySet<string> = new Set(['vd', 'vd_ss']);
+/** Single values bounded by dose / plasma volume: the peak, and any concentration at a time after the dose. */
+const CONCENTRATIONS: ReadonlySet<string> = new Set(['cmax', 'concentration']);
+/**
+ * Counter-ions of salts a drug is dosed as (codeine phosphate, morphine sulfate): the dose of the salt is the base's
+ * plus the counter-ion's mass, so its ceiling is only looser; the measured base counts as the dosed substance.
+ */
+export const SALT_WORDS: ReadonlySet<string> = new Set([
+  'phosphate', 'sulfate', 'sulphate', 'hydrochloride', 'chloride', 'bromide', 'hydrobromide', 'citrate', 'maleate',
+  'mesylate', 'tartrate', 'bitartrate', 'succinate', 'fumarate', 'acetate', 'sodium', 'potassium', 'calcium',
+]);
+
+/** Whether dosing `dosed` doses `measured` itself: the same substance, or a salt of it. */
+export function dosesItself(dosed: string | null, measured: string | null): boolean {
+  if (dosed === null || measured === null) return false;
+  if (dosed === measured) return true;
+  return dosed.startsWith(`${measured} `) && SALT_WORDS.has(dosed.slice(measured.length + 1));
+}
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
@@ -141,12 +159,12 @@ export function volumeFinding(ctx: QaContext, p: ParameterValue): Finding | null
 
 /** Whether the set doses the measured substance (the parameter is not a metabolite's). */
 function ofDosedSubstance(ctx: QaContext, p: ParameterValue): boolean {
-  return p.substance !== null && ctx.dosingOfSet(p.output.intervention_pks).some((d) => d.substance === p.substance);
+  return ctx.dosingOfSet(p.output.intervention_pks).some((d) => dosesItself(d.substance, p.substance));
 }
 
 /** The one single dosing of `substance` in the set, or null (none, several, or a multiple-dose pattern); co-medication does not move the ceiling. */
 function singleDose(dosings: readonly InterventionRecord[], substance: string | null): InterventionRecord | null {
-  const own = dosings.filter((d) => d.substance === substance);
+  const own = dosings.filter((d) => dosesItself(d.substance, substance));
   if (own.length !== 1) return null;
   const d = own[0];
   if ((d.application ?? '').toLowerCase().includes('multiple')) return null;
@@ -235,7 +253,7 @@ export function concentrationFindings(ctx: QaContext): Finding[] {
   const pending: { key: string; excess: Excess; base: Partial<Finding>; what: string; own: Culprit; list: 'tc' | 'cmax' }[] = [];
   for (const rt of ctx.timecourses) {
     const tc = rt.tc;
-    if (!rt.dose || rt.key === null || !CIRCULATING.has(tc.tissue ?? '') || baseline.has(`${tc.study_sid}|${tc.substance}`)) continue;
+    if (rt.key === null || !CIRCULATING.has(tc.tissue ?? '') || baseline.has(`${tc.study_sid}|${tc.substance}`)) continue;
     const dose = singleDose(ctx.dosingOfSet(tc.intervention_pk), tc.substance);
     if (!dose) continue;
     const ceiling = concentrationCeiling(ctx, dose, tc, ctx.bodyWeightKg(tc));
@@ -252,7 +270,7 @@ export function concentrationFindings(ctx: QaContext): Finding[] {
     });
   }
   for (const p of ctx.parameters) {
-    if (p.measurement_type !== 'cmax' || p.unit !== 'gram / liter' || p.value === null || !(p.value > 0) || !CIRCULATING.has(p.tissue ?? '')) continue;
+    if (!CONCENTRATIONS.has(p.measurement_type) || p.unit !== 'gram / liter' || p.value === null || !(p.value > 0) || !CIRCULATING.has(p.tissue ?? '')) continue;
     const o = p.output;
     if (baseline.has(`${o.study_sid}|${o.substance}`)) continue;
     const dose = singleDose(ctx.dosingOfSet(o.intervention_pks), o.substance);
@@ -264,8 +282,8 @@ export function concentrationFindings(ctx: QaContext): Finding[] {
     const excess = { value: p.value, ceiling: ceiling.ceiling, text: ceiling.text, dose, weightKg: p.bodyWeightKg };
     entry(p.key).cmax.push(excess);
     pending.push({
-      key: p.key, excess, own: 'output', list: 'cmax', what: `${p.source} cmax`,
-      base: { study_sid: o.study_sid, study_name: o.study_name, subset_pk: o.subset_pk, output_pk: o.pk, measurement_type: 'cmax', subject: p.subject, reported: p.value, reported_unit: p.unit },
+      key: p.key, excess, own: 'output', list: 'cmax', what: `${p.source} ${p.measurement_type}`,
+      base: { study_sid: o.study_sid, study_name: o.study_name, subset_pk: o.subset_pk, output_pk: o.pk, measurement_type: p.measurement_type, subject: p.subject, reported: p.value, reported_unit: p.unit },
     });
   }
   return pending.map(({ key, excess, base, what, own, list }) => {

@@ -145,3 +145,19 @@ describe('physiology: concentrations above dose / plasma volume', () => {
     expect(findings.find((f) => f.subset_pk === 60 && f.output_pk === null)?.reported).toBeCloseTo(0.0011, 10);
   });
 });
+
+describe('physiology: salts and single concentrations', () => {
+  it('takes a salt of the measured substance as the substance itself, not a metabolite', () => {
+    // 30 mg codeine phosphate, 70 kg: ceiling 0.03 / 2.8 = 0.0107 g/L; a volume of 0.9 L is below 1.4 L.
+    const groups = [group(1, [characteristic('weight', 70, 'kilogram')])];
+    const interventions = [dosing(1, 0.03, 'gram', { substance: 'codeine phosphate' })];
+    const conc = output({ measurement_type: 'concentration', mean: 0.1, substance: 'codeine', time: 1, time_unit: 'hr' });
+    const vd = output({ measurement_type: 'vd', unit: 'liter', mean: 0.9, substance: 'codeine' });
+    const metabolite = output({ mean: 0.1, substance: 'codeine glucuronide' });
+    const findings = run([conc, vd, metabolite], { groups, interventions });
+    expect(about(findings, conc)).toMatchObject([{ measurement_type: 'concentration', severity: 'major' }]);
+    expect(about(findings, conc)[0].ratio).toBeCloseTo(0.1 / (0.03 / 2.8), 6);
+    expect(about(findings, vd)).toMatchObject([{ details: { rule: 'volume-below-plasma' } }]);
+    expect(about(findings, metabolite)).toEqual([]);
+  });
+});
