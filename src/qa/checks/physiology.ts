@@ -70,6 +70,9 @@ export function dosesItself(dosed: string | null, measured: string | null): bool
   return dosed.startsWith(`${measured} `) && SALT_WORDS.has(dosed.slice(measured.length + 1));
 }
 
+/** A unit per kilogram of body weight, as normalised dose units spell it (g/kg, mole / kilogram). */
+const PER_KG_UNIT = /\/\s*(kilogram|kg)\s*$/;
+
 const fmt = (x: number) => String(+x.toPrecision(3));
 
 interface Subject {
@@ -185,6 +188,8 @@ export function concentrationCeiling(
     const plasma = PLASMA_L_PER_KG * weight.kg;
     return { ceiling: (value * canonical.factor) / plasma, text: `dose ${fmt(value)} ${dose.unit} / plasma volume ${fmt(plasma)} L (${weightText(weight)})` };
   }
+  // gram / kilogram is dimensionless to mathjs: only an amount per kilogram (g/kg, mole / kilogram) is one, not a count.
+  if (!PER_KG_UNIT.test(dose.unit as string)) return null;
   const perKg = conversionFactorOrNull(dose.unit as string, 'gram / kilogram', mass === null ? undefined : { molarMass: mass });
   if (perKg === null) return null;
   return { ceiling: (value * perKg) / PLASMA_L_PER_KG, text: `dose ${fmt(value)} ${dose.unit} / plasma volume ${PLASMA_L_PER_KG} L/kg` };

@@ -129,6 +129,8 @@ describe('physiology: concentrations above dose / plasma volume', () => {
     expect(findings).toHaveLength(1);
     expect(findings[0].recomputed).toBeCloseTo(0.025, 8);
     expect(findings[0].severity).toBe('major');
+    // A dimensionless dose (a count) is no amount per kg, though mathjs converts it to gram / kilogram.
+    expect(run([output({ mean: 0.3 })], { interventions: [dosing(1, 2e-8, 'count')] })).toEqual([]);
   });
 
   it('names the dose when a reported Cmax and the timecourse of the same key both exceed the ceiling alike', () => {
