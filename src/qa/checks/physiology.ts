@@ -19,6 +19,9 @@
  *   substance in the study marks one: its baseline adds to the dose), or
  *   several dosings (accumulation).
  *
+ * - the AUC likewise: AUC = F·D/CL, CL = λz·Vz and Vz ≥ Vp, so AUC ≤
+ *   D·t½ / (ln 2 · Vp), with the t½ (or kel) of the same key (`aucFindings`).
+ *
  * Precision: a value is flagged only beyond MARGIN (×2) of the bound (a
  * plasma volume of 0.02 L/kg is below any human's: haematocrit, obesity and
  * rounding move Vp by far less). The body weight is the subject's when
@@ -247,8 +250,7 @@ function highestPoint(ctx: QaContext, rt: RecomputedTimecourse): number | null {
   return highest === null ? null : highest * canonical.factor;
 }
 
-export function concentrationFindings(ctx: QaContext): Finding[] {
-  const baseline = withBaseline(ctx);
+export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<string> = withBaseline(ctx)): Finding[] {
   const excessByKey = new Map<string, { tc: Excess[]; cmax: Excess[] }>();
   const entry = (key: string) => {
     let e = excessByKey.get(key);
@@ -300,16 +302,74 @@ export function concentrationFindings(ctx: QaContext): Finding[] {
   });
 }
 
+const AUCS: ReadonlySet<string> = new Set(['auc_inf', 'auc_end']);
+
+/** The half-life (h) of the key among values of the same source (a stored calculated one: of the same timecourse); from kel when no t½. */
+function halfLifeOf(ctx: QaContext, p: ParameterValue): ParameterValue | null {
+  let best: ParameterValue | null = null;
+  for (const q of ctx.parametersByKey.get(p.key) ?? []) {
+    if (q.source !== p.source || q.value === null || !(q.value > 0)) continue;
+    if (p.source === 'calculated' && q.output.subset_pk !== p.output.subset_pk) continue;
+    if ((q.measurement_type === 'thalf' && q.unit === 'hour') || (q.measurement_type === 'kel' && q.unit === '1 / hour' && best === null)) best = q;
+  }
+  return best;
+}
+
+/**
+ * AUC above dose / (plasma volume · λz): AUC = F·D/CL and CL = λz·Vz with Vz ≥ Vp, so AUC ≤ D·t½ / (ln 2 · Vp)
+ * (an AUC over an interval is at most AUC∞). The AUC and the t½ (or kel) of the same key and source, after a
+ * single dose of the measured substance. Flagged beyond MARGIN; the slips of the AUC, the dose and the t½ (too
+ * short) that bring it back are named; the culprit is the AUC only when no t½ slip would explain it (else undecided).
+ */
+export function aucFindings(ctx: QaContext, baseline: ReadonlySet<string>): Finding[] {
+  const findings: Finding[] = [];
+  for (const p of ctx.parameters) {
+    if (!AUCS.has(p.measurement_type) || p.unit !== 'gram * hour / liter' || p.value === null || !(p.value > 0) || !CIRCULATING.has(p.tissue ?? '')) continue;
+    const o = p.output;
+    if (baseline.has(`${o.study_sid}|${o.substance}`)) continue;
+    const dose = singleDose(ctx.dosingOfSet(o.intervention_pks), o.substance);
+    const ceiling = dose && concentrationCeiling(ctx, dose, o, p.bodyWeightKg);
+    const half = ceiling ? halfLifeOf(ctx, p) : null;
+    if (!dose || !ceiling || !half) continue;
+    const thalf = half.measurement_type === 'thalf' ? (half.value as number) : Math.LN2 / (half.value as number);
+    const bound = (ceiling.ceiling * thalf) / Math.LN2;
+    ctx.examined('output', o.pk, CHECK);
+    if (p.value <= bound * MARGIN) continue;
+    const ratio = p.value / bound;
+    const mass = ctx.molarMass(o.substance);
+    const inverse = (causes: SuspectedCause[]) => causes.map((c) => ({ ...c, factor: 1 / c.factor }));
+    const own = fixingCause(slipFactors(p.measurement_type as 'auc_inf', { molarMass: mass }), ratio, true);
+    const doseFix = fixingCause(inverse(slipFactors('dose', { molarMass: mass, bodyWeightKg: p.bodyWeightKg })), ratio, true);
+    const back = (c: SuspectedCause | null) => (c ? { ...c, factor: 1 / c.factor } : null);
+    // A t½ curated too short (×f, f < 1) lowers the bound by f, like a dose; a kel curated too large (×f, f > 1) by 1/f.
+    const halfFix = half.measurement_type === 'thalf'
+      ? back(fixingCause(inverse(slipFactors('thalf')), ratio, true))
+      : fixingCause(slipFactors('kel'), ratio, true);
+    const causes = causeList([own, back(doseFix), halfFix], [`${p.source} ${p.measurement_type}`, 'dose', half.measurement_type]);
+    findings.push(finding({
+      kind: 'physiology', severity: own || doseFix || halfFix ? 'major' : 'minor', study_sid: o.study_sid, study_name: o.study_name,
+      subset_pk: o.subset_pk, output_pk: o.pk, measurement_type: o.measurement_type, subject: p.subject, reported: p.value,
+      reported_unit: p.unit, recomputed: bound, recomputed_unit: p.unit, ratio, culprit: halfFix ? null : 'output', intervention_pk: dose.pk,
+      suspected_cause: causes.text,
+      message: `${p.source} ${o.measurement_type} ${fmt(p.value)} g·h/L is ×${fmt(ratio)} the most a single dose can give with t½ ${fmt(thalf)} h (output ${half.output.pk}): ${ceiling.text} × t½ / ln 2 = ${fmt(bound)} g·h/L`,
+      details: { rule: 'auc-above-dose-per-plasma-clearance', dose_pk: dose.pk, thalf_output_pk: half.output.pk, cause_kinds: causes.kinds, cause_factors: causes.factors },
+    }));
+  }
+  return findings;
+}
+
 export const physiologyCheck: QaCheck = {
   kind: 'physiology',
-  description: 'physiological bounds: an apparent volume below the plasma volume; a concentration after a single dose above dose / plasma volume',
+  description: 'physiological bounds: an apparent volume below the plasma volume; a concentration after a single dose above dose / plasma volume; an AUC above dose · t½ / (ln 2 · plasma volume)',
   run(ctx) {
     const findings: Finding[] = [];
     for (const p of ctx.parameters) {
       const volume = volumeFinding(ctx, p);
       if (volume) findings.push(volume);
     }
-    findings.push(...concentrationFindings(ctx));
+    const baseline = withBaseline(ctx);
+    findings.push(...concentrationFindings(ctx, baseline));
+    findings.push(...aucFindings(ctx, baseline));
     return findings;
   },
 };

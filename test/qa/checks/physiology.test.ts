@@ -163,3 +163,30 @@ describe('physiology: salts and single concentrations', () => {
     expect(about(findings, metabolite)).toEqual([]);
   });
 });
+
+describe('physiology: AUC above dose · t½ / (ln 2 · plasma volume)', () => {
+  it('flags an AUC beyond ×2 of the bound and names the AUC, dose and t½ slips that bring it back', () => {
+    // 100 mg, 70 kg: D/Vp = 0.0357 g/L; t½ 4 h: bound 0.0357 · 4 / ln 2 = 0.206 g·h/L. An AUC of 50 g·h/L is ×243.
+    const groups = [group(1, [characteristic('weight', 70, 'kilogram')])];
+    const auc = output({ measurement_type: 'auc_inf', unit: 'gram * hour / liter', mean: 50 });
+    const thalf = output({ measurement_type: 'thalf', unit: 'hour', mean: 4 });
+    const fine = output({ measurement_type: 'auc_end', unit: 'gram * hour / liter', mean: 0.3, time: 24, time_unit: 'hr' });
+    const findings = run([auc, thalf, fine], { groups });
+    const bound = ((0.1 / 2.8) * 4) / Math.LN2;
+    expect(about(findings, auc)).toMatchObject([{ severity: 'major', details: { rule: 'auc-above-dose-per-plasma-clearance', thalf_output_pk: thalf.pk } }]);
+    expect(about(findings, auc)[0].recomputed).toBeCloseTo(bound, 8);
+    expect(about(findings, auc)[0].ratio).toBeCloseTo(50 / bound, 6);
+    // Nearest the typical 1/25 of the bound: AUC ×1440 (minutes vs days, ×0.169) rather than ×1000 (×0.243); the dose
+    // ×1/1000 (a dose slip is no time factor); t½ ×1/1440 (×0.169; ×1/60 leaves ×4, not within).
+    expect(about(findings, auc)[0].details).toMatchObject({ cause_factors: [1440, 1 / 1000, 1 / 1440] });
+    expect(about(findings, fine)).toEqual([]);
+  });
+
+  it('needs a t½ or kel of the same key', () => {
+    const groups = [group(1, [characteristic('weight', 70, 'kilogram')])];
+    const auc = output({ measurement_type: 'auc_inf', unit: 'gram * hour / liter', mean: 50 });
+    expect(run([auc], { groups })).toEqual([]);
+    const kel = output({ measurement_type: 'kel', unit: '1 / hour', mean: Math.LN2 / 4 });
+    expect(about(run([auc, kel], { groups }), auc)[0].recomputed).toBeCloseTo(((0.1 / 2.8) * 4) / Math.LN2, 8);
+  });
+});
