@@ -89,6 +89,17 @@ interface Subject {
  */
 export function boundWeight(ctx: QaContext, subject: Subject, curated: number | null): { kg: number; curated: boolean } | null {
   if (curated !== null && curated > 0) return { kg: curated, curated: true };
+  let cache = ADULT_CACHE.get(ctx);
+  if (!cache) ADULT_CACHE.set(ctx, (cache = new Map()));
+  const label = `${subject.group_pk}|${subject.individual_pk}`;
+  if (!cache.has(label)) cache.set(label, assumedAdult(ctx, subject));
+  return cache.get(label) as { kg: number; curated: boolean } | null;
+}
+
+/** Per run, per subject: the adult weight assumed, or null (a child, another species). */
+const ADULT_CACHE = new WeakMap<QaContext, Map<string, { kg: number; curated: boolean } | null>>();
+
+function assumedAdult(ctx: QaContext, subject: Subject): { kg: number; curated: boolean } | null {
   const individual = subject.individual_pk === null ? undefined : ctx.dataset.individual(subject.individual_pk);
   const groupPk = subject.group_pk ?? individual?.group_pk ?? null;
   const group = groupPk === null ? undefined : ctx.dataset.group(groupPk);
