@@ -80,7 +80,8 @@ describe('readOutputsInWorker', () => {
     const here = readOutputs(member, log, 'f.zip');
     const there = await readOutputsInWorker(member, 'f.zip', 1000);
     expect(exact(there)).toBe(exact({ outputs: here, problems: log.problems, problemCount: log.count }));
-    expect(there.outputs).toHaveLength(204);
+    expect(there.outputs.length).toBeGreaterThan(200);
+    expect(there.outputs).toHaveLength(here.length);
   });
 
   it('throws the ExportError of a member it cannot read, as the calling thread does', async () => {
