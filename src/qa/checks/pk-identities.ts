@@ -354,6 +354,16 @@ function onePerId(findings: readonly Finding[]): Finding[] {
   return [...byId.values()];
 }
 
+/** Coverage: every value (and dose) that took part in an identity with another value of its key. */
+function markExamined(ctx: QaContext, a: KeyAnalysis): void {
+  for (const inst of a.instances) {
+    for (const node of inst.nodes as KeyNode[]) {
+      if (node.parameter && !node.parameter.output.calculated) ctx.examined('output', node.parameter.output.pk, 'pk-identity');
+      if (node.dosing) ctx.examined('dosing', node.dosing.pk, 'pk-identity');
+    }
+  }
+}
+
 export const pkIdentitiesCheck: QaCheck = {
   kind: 'pk-identity',
   description: 'reported CL, AUC∞, dose, t½, kel, Vz, Vss, MRT and Cmax of one subject and intervention set against each other (CL = dose/AUC∞, t½ = ln 2/kel, Vz = CL·t½/ln 2 = CL/kel, Vss = CL·MRT, MRT ≤ t½/ln 2, AUC∞/Cmax ≈ t½/ln 2), naming the odd one out',
@@ -362,7 +372,9 @@ export const pkIdentitiesCheck: QaCheck = {
     const analyses: KeyAnalysis[] = [];
     for (const [key, values] of ctx.parametersByKey) {
       const a = analyseKey(ctx, key, values, verdicts);
-      if (a) analyses.push(a);
+      if (!a) continue;
+      analyses.push(a);
+      markExamined(ctx, a);
     }
     const dose = doseCulprits(analyses);
     const findings = [...dose.findings];

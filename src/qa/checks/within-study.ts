@@ -324,6 +324,21 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
   return byArm;
 }
 
+/** The check code of the coverage marks. */
+const CHECK = 'within-study';
+
+/**
+ * Coverage: every record of an arm that was set against other arms of its study (a deviation exists only
+ * then); its dose too when the measure was normalised by it (a dose ×10 moves it).
+ */
+function markExamined(ctx: QaContext, arm: readonly Deviation[]): void {
+  for (const { item, dRaw } of arm) {
+    if (item.source === 'reported' && item.output) ctx.examined('output', item.output.pk, CHECK);
+    if (item.timecourse) ctx.examined('timecourse', item.timecourse.tc.subset_pk, CHECK);
+    if (item.dose && dRaw !== null) ctx.examined('dosing', item.dose.pk, CHECK);
+  }
+}
+
 export const withinStudyCheck: QaCheck = {
   kind: 'within-study',
   description: 'each arm, group or individual against the other arms of its study (same substance, tissue, route, co-interventions), dose-normalised: Cmax, AUC, CL, V, t½, tmax and whole curves; an outlier by a slip factor',
@@ -335,6 +350,7 @@ export const withinStudyCheck: QaCheck = {
     // A pair is one finding: both of its arms see the same ratio.
     const pairs = new Set<string>();
     for (const arm of armDeviations(ctx).values()) {
+      markExamined(ctx, arm);
       for (const f of armFindings(arm, molarMassOf, (record, factor) => referenceBacks(ctx, record, factor))) {
         if (f.culprit === 'output' && f.output_pk !== null && named.has(f.output_pk)) continue;
         const pair = f.details?.pair_record as string | undefined;

@@ -45,6 +45,17 @@ function run(outputs: OutputRecord[], interventions = [dosing(1, 0.1)]): Finding
   return pkIdentitiesCheck.run(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })));
 }
 
+describe('pk-identity coverage', () => {
+  it('marks every value and the dose that took part in an identity', () => {
+    const outputs = Object.values(subject());
+    const tables = { studies: [], groups: [], individuals: [], interventions: [dosing(1, 0.1)], scatters: [], terms: [], outputs, timecourses: [] };
+    const ctx = prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' }));
+    pkIdentitiesCheck.run(ctx);
+    expect([...(ctx.coverage.examinedSets('output').get('pk-identity') ?? [])].sort((a, b) => a - b)).toEqual(outputs.map((o) => o.pk).sort((a, b) => a - b));
+    expect([...(ctx.coverage.examinedSets('dosing').get('pk-identity') ?? [])]).toEqual([1]);
+  });
+});
+
 describe('pk-identity check', () => {
   it('finds nothing in a consistent set, nor in an ordinary ×1.3 scatter', () => {
     expect(run(Object.values(subject()))).toEqual([]);

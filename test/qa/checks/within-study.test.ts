@@ -56,6 +56,24 @@ function arm(group: number, intervention: number, f = { cmax: 1, auc: 1, thalf: 
   ];
 }
 
+describe('within-study: coverage', () => {
+  it('marks every record set against other arms, and the dose of a dose-normalised one; not a lone arm', () => {
+    const tables = {
+      studies: [], groups: [], individuals: [], interventions: [dosing(1, 0.1), dosing(2, 0.1), dosing(3, 0.1)], scatters: [], terms: [],
+      outputs: [...arm(1, 1), ...arm(2, 2)], timecourses: [],
+    };
+    const ctx = prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' }));
+    withinStudyCheck.run(ctx);
+    const outputs = ctx.coverage.examinedSets('output').get('within-study');
+    expect([...(outputs ?? [])].sort((a, b) => a - b)).toEqual(tables.outputs.map((o) => o.pk).sort((a, b) => a - b));
+    expect([...(ctx.coverage.examinedSets('dosing').get('within-study') ?? [])].sort()).toEqual([1, 2]);
+    const lone = { ...tables, outputs: arm(3, 3) };
+    const loneCtx = prepareContext(Dataset.fromTables(lone, { kind: 'export', location: 'test' }));
+    withinStudyCheck.run(loneCtx);
+    expect(loneCtx.coverage.examinedSets('output').get('within-study')).toBeUndefined();
+  });
+});
+
 describe('within-study: reported parameters', () => {
   it('names an AUC ×1000 among four groups as a ×1000 output slip, and a ×10 Cmax whose arm is otherwise in line', () => {
     const groups = [arm(1, 1), arm(2, 1, { cmax: 1.3, auc: 0.8, thalf: 1.1, cl: 1.2 }), arm(3, 1, { cmax: 10 * 0.9, auc: 1.1, thalf: 0.9, cl: 0.9 }), arm(4, 1, { cmax: 1.1, auc: 1000 * 1.2, thalf: 1, cl: 0.85 })];
