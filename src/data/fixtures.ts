@@ -27,8 +27,8 @@ export const FIXTURES_EXPECTED_FINDINGS = join(FIXTURES_DIR, 'expected-findings.
 export const ExpectedFinding = z.object({
   /** The planted error (A, B, …); one error can cause several findings. */
   error_id: z.string(),
-  error: z.enum(['unit-slip', 'wrong-dose', 'normed-conversion', 'duplicate-time', 'sign-slip']),
-  kind: z.enum(['reported-vs-recomputed', 'normed-vs-raw', 'input', 'plausibility', 'pk-identity']),
+  error: z.enum(['unit-slip', 'wrong-dose', 'normed-conversion', 'duplicate-time', 'sign-slip', 'decimal-slip', 'minutes-as-hours', 'swapped-outputs', 'group-unit-slip', 'excretion-unit-slip']),
+  kind: z.enum(['reported-vs-recomputed', 'normed-vs-raw', 'input', 'plausibility', 'pk-identity', 'within-study', 'time-axis', 'swap', 'reference-range', 'urine', 'physiology']),
   severity: z.literal('major'),
   study_sid: z.string(),
   study_name: z.string(),
@@ -50,7 +50,7 @@ export const ExpectedFinding = z.object({
   ratio: z.number().nullable(),
   /** The factor the ratio must be attributed to (1/1000, 60, 1/10 …). */
   factor: z.number().nullable(),
-  cause: z.enum(['unit-factor', 'dose', 'normed-conversion', 'duplicate-time', 'negative', 'after-last-sample']),
+  cause: z.enum(['unit-factor', 'dose', 'normed-conversion', 'duplicate-time', 'negative', 'after-last-sample', 'swap', 'slip-factor']),
   suspected_cause: z.string(),
   description: z.string(),
 });

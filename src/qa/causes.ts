@@ -203,6 +203,25 @@ export function molarMassSlips(molarMass: number): { factor: number; label: stri
 /** A body weight for per-kg slips of a subject whose weight is not curated: a typical adult. */
 export const TYPICAL_BODY_WEIGHT_KG = 70;
 
+/** The adult body weights a per-kg slip of an unknown subject may carry (kg). */
+export const ADULT_BODY_WEIGHT_KG: readonly [number, number] = [40, 120];
+
+/**
+ * Per-kg vs absolute where no subject (so no body weight) is at hand, e.g. a dose against its own label: a ratio
+ * of an adult body weight either way (ADULT_BODY_WEIGHT_KG). The band is wide; only callers whose ratios are exact
+ * (a label's amount) use it, and no other slip factor lies in it (×60 and ×24 never touch a dose).
+ */
+export function unknownWeightPerKgCause(ratio: number): SuspectedCause | null {
+  if (!(ratio > 0)) return null;
+  const [lo, hi] = ADULT_BODY_WEIGHT_KG;
+  const w = ratio >= 1 ? ratio : 1 / ratio;
+  if (w < lo || w > hi) return null;
+  const kg = +w.toPrecision(3);
+  return ratio >= 1
+    ? { kind: 'per-kg', factor: ratio, text: `×${kg} (per-kg vs absolute: a per-kg amount multiplied by a body weight of ${kg} kg twice?)` }
+    : { kind: 'per-kg', factor: ratio, text: `×1/${kg} (per-kg vs absolute: the amount per kg curated as the absolute amount, body weight ${kg} kg)` };
+}
+
 /**
  * Every slip factor f (value as curated = true value × f) that can touch a
  * quantity of the family `parameter` (`dose` for doses), both directions:

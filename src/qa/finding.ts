@@ -23,6 +23,8 @@ export type FindingKind =
   | 'reference-range'
   /** A dosing amount against the amount its own label names (checks/dose-label.ts). */
   | 'dose-label'
+  /** A physiological bound: a volume below the plasma volume, a concentration above dose / plasma volume (checks/physiology.ts). */
+  | 'physiology'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

@@ -6,7 +6,8 @@
  * - reported outputs: Cmax and AUC divided by the dose (the dose of the same
  *   substance in the intervention set, else the one dosed substance: a
  *   metabolite's AUC per dose of its parent; the dosed substance is part of
- *   the stratum); AUC over an interval also by the interval's end (in
+ *   the stratum; a per-kg dose of a subject without a curated weight in g/kg,
+ *   in a stratum of its own); AUC over an interval also by the interval's end (in
  *   doublings of hours: AUC0–12 and AUC0–24 are not pooled); clearances,
  *   volumes, t½, MRT, kel and tmax as they are (tmax also by dosage form);
  *   per-kg values made absolute with the subject's body weight where known;
@@ -49,7 +50,6 @@ export const REASONS = {
   value: 'no positive value',
   unit: 'unit not convertible',
   dose: 'no single dose of the substance or its parent to normalise by',
-  perKgDose: 'dose per kg without a body weight',
   series: 'no positive concentration',
 } as const;
 
@@ -360,12 +360,23 @@ function doseOf(info: SetInfo, substance: string | null): InterventionRecord | n
   return owned === 1 ? own : 'several';
 }
 
-/** A dose in grams for a subject: per-kg doses with the body weight; a reason when it cannot be. */
-function gramsFor(molarMass: MolarMass, dose: InterventionRecord, weight: number | null): number | string {
+/**
+ * The dose a value is divided by: in grams for a subject (per-kg doses with the body weight), or, for a per-kg dose
+ * of a subject without a curated weight, in g/kg (the value then goes to a stratum of its own, `… / (gram / kilogram)`,
+ * pooled only with other per-kg doses: no weight is assumed). A reason when the dose is not an amount.
+ */
+function doseFor(molarMass: MolarMass, dose: InterventionRecord, weight: number | null): { amount: number; per: (unit: string) => string } | string {
   const amount = doseAmount(dose, molarMass(dose.substance));
   if (amount === null) return REASONS.unit;
-  if (!amount.perKg) return amount.value;
-  return weight !== null && weight > 0 ? amount.value * weight : REASONS.perKgDose;
+  if (!amount.perKg) return { amount: amount.value, per: perGram };
+  return weight !== null && weight > 0 ? { amount: amount.value * weight, per: perGram } : { amount: amount.value, per: perGramPerKg };
+}
+
+const perGramPerKgUnits = new Map<string, string>();
+function perGramPerKg(unit: string): string {
+  let u = perGramPerKgUnits.get(unit);
+  if (u === undefined) perGramPerKgUnits.set(unit, (u = `${unit} / (gram / kilogram)`));
+  return u;
 }
 
 const PLACEABLE: ReadonlySet<string> = new Set(['cmax', 'auc_end', 'auc_inf', 'concentration', 'clearance', 'clearance_renal', 'clearance_unbound',
@@ -392,10 +403,10 @@ function placeOutput(molarMass: MolarMass, p: ParameterValue, info: SetInfo, b: 
     return sample(b, o.measurement_type, null, dose?.route ?? p.route, extra, direct, value, unit);
   }
   if (dose === null) return REASONS.dose;
-  const grams = gramsFor(molarMass, dose, p.bodyWeightKg);
-  if (typeof grams === 'string') return grams;
+  const by = doseFor(molarMass, dose, p.bodyWeightKg);
+  if (typeof by === 'string') return by;
   const extra = o.measurement_type === 'auc_end' ? intervalBin(o.time, o.time_unit) : '';
-  return sample(b, o.measurement_type, dose, dose.route, extra, perDose, p.value / grams, perGram(p.unit));
+  return sample(b, o.measurement_type, dose, dose.route, extra, perDose, p.value / by.amount, by.per(p.unit));
 }
 
 function placeTimecourse(molarMass: MolarMass, tc: TimecourseRecord, info: SetInfo, b: Base, dose: InterventionRecord | null | 'several'): RangeSample | string {
@@ -411,7 +422,7 @@ function placeTimecourse(molarMass: MolarMass, tc: TimecourseRecord, info: SetIn
     return sample(b, 'level', null, null, '', 'cmax', positive[positive.length >> 1] * canonical.factor, canonical.unit);
   }
   if (dose === null || dose === 'several') return REASONS.dose;
-  const grams = gramsFor(molarMass, dose, b.bodyWeightKg);
-  if (typeof grams === 'string') return grams;
-  return sample(b, 'cmax', dose, dose.route, '', 'cmax', (highest * canonical.factor) / grams, perGram(canonical.unit));
+  const by = doseFor(molarMass, dose, b.bodyWeightKg);
+  if (typeof by === 'string') return by;
+  return sample(b, 'cmax', dose, dose.route, '', 'cmax', (highest * canonical.factor) / by.amount, by.per(canonical.unit));
 }

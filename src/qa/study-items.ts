@@ -116,6 +116,8 @@ interface ArmSetting {
   condition: number;
   /** The same without the other interventions, and without the route too (the wider pools): `StudyItem.wider`. */
   wider: readonly number[];
+  /** route, application and the other substances dosed (not the other interventions: body position, sleep, a meal), numbered. */
+  drugCondition: number;
 }
 
 /** Whether the non-null times of a timecourse are out of order somewhere. */
@@ -138,10 +140,10 @@ function armSetting(ctx: QaContext, pks: readonly number[], substance: string | 
   }
   const dosings = interventions.filter((i) => i.measurement_type === 'dosing' && i.value !== null && i.value > 0 && i.unit);
   const primary = dosings.length === 1 ? dosings[0] : (dosings.find((d) => d.substance === substance) ?? null);
-  const others = interventions
-    .filter((i) => i !== primary)
-    .map((i) => `${i.measurement_type}:${i.substance ?? ''}:${i.choice ?? ''}:${i.route ?? ''}`)
-    .sort();
+  const otherInterventions = interventions.filter((i) => i !== primary);
+  const text = (i: InterventionRecord) => `${i.measurement_type}:${i.substance ?? ''}:${i.choice ?? ''}:${i.route ?? ''}`;
+  const others = otherInterventions.map(text).sort();
+  const drugs = otherInterventions.filter((i) => i.measurement_type === 'dosing' || i.measurement_type === 'qualitative dosing').map(text).sort();
   let dose: ArmDose | null = null;
   if (primary) {
     const molar = ctx.molarMass(primary.substance);
@@ -153,6 +155,7 @@ function armSetting(ctx: QaContext, pks: readonly number[], substance: string | 
     dose,
     condition: conditions.of([`${route}|${others.join(',')}`]),
     wider: [conditions.of([route]), conditions.of([`${primary?.substance ?? ''}/${dose?.unit ?? ''}`])],
+    drugCondition: conditions.of([`${route}|${drugs.join(',')}`]),
   };
 }
 
@@ -223,7 +226,8 @@ interface Ids {
  * (slip-factor.ts `slipFamilyOfUnit`); null otherwise. Not dose-normalised (a biomarker does not scale with the dose
  * of a drug), so only arms with the same dose are pooled; nor across populations (a bilirubin level of a cirrhosis
  * group is ×30 a healthy group's); by the time it was measured at (a concentration at 50 min, an amount in 24 h);
- * never in the wider pools or pairs (no other record of its arm tells a slip from biology).
+ * in the wider pools only without the other interventions that are no drug (never across drugs or routes), and
+ * never as a pair (no other record of its arm tells a slip from biology).
  */
 function otherItem(p: ParameterValue, setting: ArmSetting, population: string, record: string, ids: Ids): StudyItem | null {
   const family = slipFamilyOfUnit(p.unit as string);
@@ -232,9 +236,12 @@ function otherItem(p: ParameterValue, setting: ArmSetting, population: string, r
   const at = o.time === null ? '' : `${o.time} ${o.time_unit ?? ''}`;
   const base = ids.bases.of(baseParts(o.study_sid, 'reported', o.substance, o.tissue, `other:${o.measurement_type}`, p.unit as string, at));
   const condition = ids.conditions.of([`${setting.condition}|${setting.dose?.value ?? ''}|${population}`]);
+  // Without the other interventions that are no drug (a body position, a sleep state), from ×30 only (WIDER_FACTORS):
+  // an inducer moves a concentration ×30 (rifampicin on midazolam), a body position does not.
+  const loose = ids.conditions.of([`${setting.drugCondition}|${setting.dose?.value ?? ''}|${population}`]);
   return {
     arm: p.key, record, measure: 'other', source: 'reported', type: o.measurement_type, family,
-    pool: ids.pool(base, condition), base, kind: o.individual_pk === null ? 'group' : 'individual', wider: [condition, condition],
+    pool: ids.pool(base, condition), base, kind: o.individual_pk === null ? 'group' : 'individual', wider: [loose, loose],
     slot: ids.slots.ofValue(o.pk, 'other', record),
     study_sid: o.study_sid, study_name: o.study_name, subject: p.subject, log: Math.log(p.value as number), rawLog: null,
     value: p.value as number, unit: p.unit as string, dose: setting.dose, bodyWeightKg: p.bodyWeightKg, output: o, timecourse: null, profile: null,

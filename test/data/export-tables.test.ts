@@ -1,10 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ProblemLog, type Parsed } from '../../src/data/export/cells.js';
-import type { OUTPUTS } from '../../src/data/export/columns.js';
+import { ProblemLog } from '../../src/data/export/cells.js';
+import { OUTPUTS, rowCells, type SpecRow } from '../../src/data/export/columns.js';
 import { buildOutputs, OUTPUT_OWN_FIELDS } from '../../src/data/export/tables.js';
+import type { OutputRecord } from '../../src/data/model.js';
 
-type OutputRow = Parsed<typeof OUTPUTS>['row'];
+type OutputRow = SpecRow<typeof OUTPUTS>;
+
+/** Rows given by column name, as the reader hands them to the builders. */
+const parsed = (rows: { line: number; row: OutputRow }[]) => rows.map(({ line, row }) => ({ line, row: rowCells(OUTPUTS, row) }));
 
 const ROW: OutputRow = {
   study_name: 'S',
@@ -45,6 +49,85 @@ function other(value: unknown): unknown {
   return 7;
 }
 
+/** Numbers a cell may hold: any double but NaN (which no parsed cell is, `nan` reads as null), with -0 and the infinities. */
+const number = fc.oneof(fc.double({ noNaN: true }), fc.constantFrom(-0, 0, Infinity, -Infinity, 6, 1e-5));
+const text = fc.oneof(fc.string(), fc.constantFrom('plasma', 'µg/l', 'PKDB00198', 'liter / hour'));
+const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
+
+/** An outputs.csv row as the reader types it, for a group or an individual (exactly one is set). */
+const row: fc.Arbitrary<OutputRow> = fc
+  .record({
+    study_name: text,
+    measurement_type: text,
+    tissue: maybe(text),
+    sd: maybe(number),
+    se: maybe(number),
+    min: maybe(number),
+    subject_pk: number,
+    individual: fc.boolean(),
+    output_pk: number,
+    time_unit: maybe(text),
+    normed: fc.boolean(),
+    calculated: fc.boolean(),
+    value: maybe(number),
+    study_sid: text,
+    intervention_pk: maybe(number),
+    output_type: maybe(text),
+    method: maybe(text),
+    max: maybe(number),
+    substance: maybe(text),
+    label: maybe(text),
+    unit: maybe(text),
+    cv: maybe(number),
+    median: maybe(number),
+    mean: maybe(number),
+    time: maybe(number),
+    choice: maybe(text),
+    calculation_type: maybe(text),
+    raw_pk: maybe(number),
+  })
+  .map(({ subject_pk, individual, ...cells }) => ({ ...cells, group_pk: individual ? null : subject_pk, individual_pk: individual ? subject_pk : null }));
+
+/** The record a row makes when it is its output's only row. */
+function expectedRecord(r: OutputRow): OutputRecord {
+  return {
+    pk: r.output_pk,
+    raw_pk: r.raw_pk,
+    normed: r.normed,
+    calculated: r.calculated,
+    study_sid: r.study_sid,
+    study_name: r.study_name,
+    group_pk: r.group_pk,
+    individual_pk: r.individual_pk,
+    intervention_pks: r.intervention_pk === null ? [] : [r.intervention_pk],
+    tissue: r.tissue,
+    method: r.method,
+    label: r.label,
+    output_type: r.output_type,
+    time: r.time,
+    time_unit: r.time_unit,
+    measurement_type: r.measurement_type,
+    calculation_type: r.calculation_type,
+    choice: r.choice,
+    substance: r.substance,
+    value: r.value,
+    mean: r.mean,
+    median: r.median,
+    min: r.min,
+    max: r.max,
+    sd: r.sd,
+    se: r.se,
+    cv: r.cv,
+    unit: r.unit,
+    subset_pk: null,
+  };
+}
+
+/** JSON that tells -0 from 0 and keeps the infinities, with the keys in the objects' own order. */
+function exact(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && (Object.is(v, -0) || !Number.isFinite(v)) ? `#${Object.is(v, -0) ? '-0' : v}` : v));
+}
+
 describe('buildOutputs', () => {
   it('a repeated row that differs in any one own field of the output is reported by that field and skipped', () => {
     for (const field of OUTPUT_OWN_FIELDS) {
@@ -52,7 +135,7 @@ describe('buildOutputs', () => {
       // An individual's output for individual_pk (a group's output has none, and exactly one must be set).
       const first: OutputRow = field === 'individual_pk' ? { ...ROW, group_pk: null, individual_pk: 5 } : ROW;
       const changed = { ...first, intervention_pk: 3, [field]: other(first[field]) } as OutputRow;
-      const outputs = buildOutputs([{ line: 2, row: first }, { line: 3, row: changed }], log);
+      const outputs = buildOutputs(parsed([{ line: 2, row: first }, { line: 3, row: changed }]), log);
       expect(outputs).toHaveLength(1);
       expect(outputs[0].intervention_pks).toEqual([2]);
       expect(log.problems).toEqual([
@@ -71,7 +154,7 @@ describe('buildOutputs', () => {
       fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 4 }), fc.option(fc.integer({ min: 1, max: 9 }), { nil: null })), { minLength: 1, maxLength: 30 }), (pairs) => {
         const log = new ProblemLog('zip', false);
         const rows = pairs.map(([pk, intervention], i) => ({ line: i + 2, row: { ...ROW, output_pk: pk, intervention_pk: intervention } as OutputRow }));
-        const outputs = buildOutputs(rows, log);
+        const outputs = buildOutputs(parsed(rows), log);
         expect(log.count).toBe(0);
         expect(outputs.map((o) => o.pk)).toEqual([...new Set(pairs.map(([pk]) => pk))]);
         for (const output of outputs) {
@@ -80,6 +163,18 @@ describe('buildOutputs', () => {
           expect(output.mean).toBe(2);
         }
       }),
+    );
+  });
+  it('carries every value of a row into its record exactly, field order included', () => {
+    fc.assert(
+      // Unique pks as a Map keys them (0 and -0 are one key).
+      fc.property(fc.uniqueArray(row, { selector: (r) => (r.output_pk === 0 ? 0 : r.output_pk), maxLength: 40 }), (rows) => {
+        const log = new ProblemLog('z', false);
+        const records = buildOutputs(parsed(rows.map((r, k) => ({ line: k + 2, row: r }))), log);
+        expect(log.count).toBe(0);
+        expect(exact(records)).toBe(exact(rows.map(expectedRecord)));
+      }),
+      { numRuns: 300 },
     );
   });
 });

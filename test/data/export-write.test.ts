@@ -264,6 +264,14 @@ describe('readExport on damaged archives', () => {
     expect(tables.outputs[1].intervention_pks).toEqual([11]);
   });
 
+  it('reports a key column reading nan (a missing value) instead of keeping a record without its key', async () => {
+    const lines = good['outputs.csv'].split('\n');
+    lines[2] = lines[2].replace(',1.0,21,', ',1.0,nan,');
+    const { tables, problems } = await readExport(rezip({ ...good, 'outputs.csv': lines.join('\n') }), { name: 'bad.zip' });
+    expect(problems).toEqual([{ file: 'outputs.csv', line: 3, column: 'output_pk', message: 'not an integer: "nan"' }]);
+    expect(tables.outputs.map((o) => o.pk)).toEqual([20, 21, 22]);
+  });
+
   it('reports wrong cell counts, broken lists and contradicting rows', async () => {
     const tc = good['timecourses.csv'].split('\n');
     tc[1] = tc[1].replace('"[20, 21]"', '"[20, 21"');

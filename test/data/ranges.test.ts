@@ -68,6 +68,25 @@ describe('numberInRange', () => {
     }
   });
 
+  it('is bit-identical to Number() on mantissas around 2^53, where the exact fast path ends', () => {
+    // 2^53 = 9007199254740992: the mantissas below, at and above it, with a point anywhere and an exponent.
+    const mantissa = fc.bigInt({ min: 2n ** 53n - 2000n, max: 2n ** 53n + 2000n }).map(String);
+    const placed = fc.tuple(mantissa, fc.nat(16), fc.integer({ min: -30, max: 30 }), fc.nat(4)).map(([digits, point, exponent, zeros]) => {
+      const padded = '0'.repeat(zeros) + digits;
+      const at = Math.min(point, padded.length - 1);
+      return `${padded.slice(0, padded.length - at)}${at > 0 ? `.${padded.slice(padded.length - at)}` : ''}${exponent === 0 ? '' : `e${exponent}`}`;
+    });
+    fc.assert(
+      fc.property(placed, (text) => {
+        expect(Object.is(numberInRange(text, 0, text.length), Number(text))).toBe(true);
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const text of ['9007199254740992', '9007199254740993', '900719925474099.3', '0.0009007199254740993', '1234567890123456e-3']) {
+      expect(Object.is(numberInRange(text, 0, text.length), Number(text))).toBe(true);
+    }
+  });
+
   it('hands everything outside the grammar back to the caller (NaN)', () => {
     for (const text of ['', '-', '+1', '.5', '5.', '1e', '1e+', '1E5', 'nan', 'inf', '-inf', '1.2.3', '0x10', '1,5', '1 ', ' 1', '1_0', 'None']) {
       expect(numberInRange(text, 0, text.length)).toBeNaN();

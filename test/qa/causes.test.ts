@@ -8,6 +8,7 @@ import {
   slipFactors,
   TYPICAL_BODY_WEIGHT_KG,
   unitFactorCause,
+  unknownWeightPerKgCause,
 } from '../../src/qa/causes.js';
 
 describe('nearFactor and unitFactorCause', () => {
@@ -71,5 +72,16 @@ describe('molarMassCause', () => {
     expect(molarMassCause(151.16, 'thalf', 151.16)).toBeNull();
     expect(molarMassCause(5, 'cmax', 151.16)).toBeNull(); // |log10 5| < 1
     expect(molarMassCause(151.16, 'cmax', null)).toBeNull();
+  });
+});
+
+describe('unknownWeightPerKgCause', () => {
+  it('names a ratio of an adult body weight (40–120 kg) either way as per-kg vs absolute', () => {
+    expect(unknownWeightPerKgCause(1 / 70)).toMatchObject({ kind: 'per-kg', factor: 1 / 70 });
+    expect(unknownWeightPerKgCause(1 / 70)!.text).toMatch(/^×1\/70 /);
+    expect(unknownWeightPerKgCause(45)).toMatchObject({ kind: 'per-kg', factor: 45 });
+    expect(unknownWeightPerKgCause(1 / 30)).toBeNull(); // a child, or something else: not named
+    expect(unknownWeightPerKgCause(1 / 150)).toBeNull();
+    expect(unknownWeightPerKgCause(0)).toBeNull();
   });
 });

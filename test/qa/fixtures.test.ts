@@ -27,6 +27,14 @@ function hasCause(f: Finding, e: ExpectedFinding): boolean {
       return f.details?.rule === 'tmax-after-last-sample' && /×60/.test(f.suspected_cause ?? '');
     case 'negative':
       return f.details?.rule === 'negative' && (f.reported as number) < 0;
+    case 'slip-factor':
+      // A check that names the factor without a kind (urine): the factor, and a cause in words.
+      return factors.some((x) => near(x, e.factor as number)) && f.suspected_cause !== null;
+    case 'swap':
+      // The swap finding names both outputs; each output's own comparison is major by its ratio, with no slip factor.
+      return f.kind === 'swap'
+        ? ((f.details?.output_pks ?? []) as number[]).length === 2 && /swap with output/.test(f.suspected_cause ?? '')
+        : kinds.length === 0 && f.ratio !== null && near(f.ratio, e.ratio as number);
   }
 }
 

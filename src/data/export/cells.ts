@@ -4,7 +4,7 @@
  * broken quote becomes an `ExportProblem` naming file, line and column, and
  * the row is skipped (or, in strict mode, the read stops with an `ExportError`).
  */
-import type { ColumnKind, CsvSpec, KindValue, SpecRow } from './columns.js';
+import { cellNames, type Cells, type ColumnKind, type CsvSpec, type KindValue } from './columns.js';
 import { CsvScanner } from './csv.js';
 import { numberInRange, rangeIs } from './ranges.js';
 import { asIntList, asNumberList, asStringList, parsePyNumber, parsePyNumberList, parsePyValue, type PyValue } from './pyrepr.js';
@@ -144,13 +144,15 @@ export class UniqueKeys<K> {
 }
 
 /**
- * A parsed row with the line it came from. `row` is a view of the current
- * line, valid until the next row is read: copy what you keep (collecting the
- * rows into an array would give one row, repeated).
+ * A parsed row with the line it came from. `row` holds the current line's
+ * values (read them with `columnsOf`), valid until the next row is read: copy
+ * what you keep. `readRows` hands out one Parsed and one array for every row
+ * (so collecting them would give one row, repeated); no object is allocated
+ * per row.
  */
 export interface Parsed<S extends CsvSpec> {
   line: number;
-  row: SpecRow<S>;
+  row: Cells<S>;
 }
 
 /**
@@ -183,20 +185,16 @@ export function* readRows<S extends CsvSpec>(
   if (missing.length > 0) {
     throw new ExportError(`${archive}: ${spec.file} lacks column(s) ${missing.join(', ')}`);
   }
-  const fields: { name: string; at: number; parse: RangeParser }[] = [];
-  for (const [name, kind] of Object.entries(spec.columns)) fields.push({ name, at: index.get(name)!, parse: rangeParser(kind) });
-  for (const [name, kind] of Object.entries(spec.optional ?? {})) {
+  // The columns the file has, each with where it is in the file and where its value goes in the row's Cells.
+  const fields: { name: string; at: number; slot: number; parse: RangeParser }[] = [];
+  const names = cellNames(spec);
+  const kinds: Record<string, ColumnKind> = { ...spec.optional, ...spec.columns };
+  for (const [slot, name] of names.entries()) {
     const at = index.get(name);
-    if (at !== undefined) fields.push({ name, at, parse: rangeParser(kind) });
+    if (at !== undefined) fields.push({ name, at, slot, parse: rangeParser(kinds[name]) });
   }
-  // One view object serves every row: its properties are overwritten with the
-  // current row's values. Builders copy what they keep, so reuse is safe, and
-  // no object is allocated per row. Every property is created up front, in one
-  // order, so the object keeps one shape (fast property access).
-  const names = fields.map((field) => field.name);
-  const view: Record<string, unknown> = {};
-  for (const name of names) view[name] = null;
-  for (const name of Object.keys(spec.optional ?? {})) view[name] ??= null;
+  const cells: unknown[] = names.map(() => null);
+  const parsed: Parsed<S> = { line: 0, row: cells };
   const width = header.length;
   const count = fields.length;
   rows: while (scanner.next()) {
@@ -221,13 +219,14 @@ export function* readRows<S extends CsvSpec>(
       const field = fields[i];
       const at = field.at;
       try {
-        view[names[i]] = field.parse(scanner.source(at), scanner.start(at), scanner.end(at));
+        cells[field.slot] = field.parse(scanner.source(at), scanner.start(at), scanner.end(at));
       } catch (e) {
         log.add({ file: spec.file, line, column: field.name, message: (e as Error).message });
         continue rows;
       }
     }
-    yield { line, row: view as SpecRow<S> };
+    parsed.line = line;
+    yield parsed;
   }
 }
 
@@ -328,6 +327,13 @@ function integer(raw: string): number | null {
   return n;
 }
 
+/** A key column: `nan`, which `integer` reads as a missing value, is as bad as an empty cell. */
+function requiredInteger(raw: string): number {
+  const n = integer(required(raw));
+  if (n === null) throw new Error(`not an integer: ${quoted(raw)}`);
+  return n;
+}
+
 function boolean(raw: string): boolean {
   if (raw === 'True') return true;
   if (raw === 'False') return false;
@@ -351,7 +357,7 @@ const STRING_LIST_START = /^\[(?:'|"|None[,\]])/;
 const PARSERS: { [K in ColumnKind]: (raw: string) => KindValue[K] } = {
   str: required,
   'str?': (raw) => (raw === '' ? null : raw),
-  int: (raw) => integer(required(raw))!,
+  int: requiredInteger,
   'int?': integer,
   'nint?': integer,
   'float?': number,

@@ -135,13 +135,17 @@ export class CsvScanner {
     let k = 0;
     let start = from;
     // A char loop rather than indexOf: cells are short, and a builtin call per cell costs more than the scan.
-    for (let i = from; i <= stop; i++) {
-      if (i < stop && text.charCodeAt(i) !== COMMA) continue;
+    // One test per character (the last cell, which no comma ends, is recorded after the loop).
+    for (let i = from; i < stop; i++) {
+      if (text.charCodeAt(i) !== COMMA) continue;
       if (k === this.starts.length) this.grow();
       this.starts[k] = start;
       this.ends[k++] = i;
       start = i + 1;
     }
+    if (k === this.starts.length) this.grow();
+    this.starts[k] = start;
+    this.ends[k++] = stop;
     this.width = k;
   }
 

@@ -50,6 +50,9 @@ export function rangeIs(text: string, start: number, end: number, word: string):
   return end - start === word.length && text.startsWith(word, start);
 }
 
+/** Every integer below this is a double; a mantissa computed below it is exact (see numberInRange). */
+const EXACT_MANTISSA_LIMIT = 2 ** 53;
+
 /** 10^-k for the exponents of `numberInRange` is a division by POWERS_OF_TEN[k]; this bounds k. */
 const MAX_EXACT_POWER = POWERS_OF_TEN.length - 1;
 
@@ -61,10 +64,15 @@ const MAX_EXACT_POWER = POWERS_OF_TEN.length - 1;
  * which the caller falls back to its general parser and its error message.
  *
  * Clinger's fast path (see `decimalInRange`), extended to exponents: with an
- * exact integer mantissa m (at most 15 digits) and a net power of ten k with
- * |k| ≤ 22, m × 10^k or m / 10^-k is one correctly rounded IEEE operation on
- * exact operands. Longer mantissas (Python's 17-digit reprs) and larger
- * exponents go to `Number` on the slice, which rounds correctly.
+ * exact integer mantissa m and a net power of ten k with |k| ≤ 22, m × 10^k
+ * or m / 10^-k is one correctly rounded IEEE operation on exact operands. The
+ * mantissa is exact when it ends below 2^53: its digits are accumulated as
+ * m ← 10m + d, which never decreases, and a step whose exact result reaches
+ * 2^53 rounds to 2^53 or more (every integer below 2^53 is a double, and
+ * rounding is monotone), so a result below 2^53 came from exact steps only. That takes the 16-digit reprs and the leading zeros of
+ * `0.000123…` in place too; 17-digit mantissas (a tenth of an export's
+ * numbers) and larger exponents go to `Number` on the slice, which rounds
+ * correctly.
  */
 export function numberInRange(text: string, start: number, end: number): number {
   let i = start;
@@ -108,7 +116,7 @@ export function numberInRange(text: string, start: number, end: number): number 
     if (i === exponentStart) return NaN;
     power += sign === 45 ? -exponent : exponent;
   }
-  if (digits > MAX_EXACT_DIGITS || power > MAX_EXACT_POWER || power < -MAX_EXACT_POWER) return Number(text.slice(start, end));
+  if (mantissa >= EXACT_MANTISSA_LIMIT || power > MAX_EXACT_POWER || power < -MAX_EXACT_POWER) return Number(text.slice(start, end));
   const value = power >= 0 ? mantissa * POWERS_OF_TEN[power] : mantissa / POWERS_OF_TEN[-power];
   return negative ? -value : value;
 }

@@ -4,23 +4,27 @@
  * Each member is inflated and decoded whole (the largest, outputs.csv, is
  * 13 MB), one member at a time, then its rows are parsed one at a time into
  * records, so that only the records stay in memory: loading the shared export
- * peaks at about 250 MB RSS in a fresh process (bench/export.bench.ts).
+ * peaks at about 220 MB RSS in a fresh process (bench/export.bench.ts).
+ * outputs.csv may be read by a worker thread meanwhile (./outputs-thread.ts,
+ * `ReadExportOptions.worker`).
  *
  * Bounded for hostile archives: the zip limits of ./zip.ts (entries, bytes
  * per member and in total, checked before and while inflating) and at most
  * `maxProblems` problems kept (all are counted).
  */
 import { readFile, stat } from 'node:fs/promises';
-import type { DatasetTables } from '../model.js';
+import type { DatasetTables, OutputRecord } from '../model.js';
 import { decodeMember, DEFAULT_MAX_PROBLEMS, ExportError, ProblemLog, readRows, type ExportProblem } from './cells.js';
 import { EXPORT_CSVS, GROUPS, INDIVIDUALS, INTERVENTIONS, OUTPUTS, SCATTERS, STUDIES, TIMECOURSES } from './columns.js';
 import type { CsvSpec } from './columns.js';
+import { readOutputs, readOutputsInWorker, useWorker, WorkerUnavailableError, type WorkerChoice } from './outputs-thread.js';
 import { buildScatters, buildTerms, buildTimecourses, linkTimecourseOutputs } from './subsets.js';
-import { buildGroups, buildIndividuals, buildInterventions, buildOutputs, buildStudies } from './tables.js';
-import { DEFAULT_ZIP_LIMITS, openZip, type ZipLimits } from './zip.js';
+import { buildGroups, buildIndividuals, buildInterventions, buildStudies } from './tables.js';
+import { DEFAULT_ZIP_LIMITS, openZip, type ZipLimits, type ZipMembers } from './zip.js';
 
 export { DEFAULT_MAX_PROBLEMS, ExportError, formatProblem, type ExportProblem } from './cells.js';
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from './zip.js';
+export { WORKER_MIN_BYTES, type WorkerChoice } from './outputs-thread.js';
 
 export interface ReadExportOptions {
   /** Throw an ExportError at the first malformed row instead of skipping it. */
@@ -31,6 +35,20 @@ export interface ReadExportOptions {
   limits?: Partial<ZipLimits>;
   /** Problems kept in `problems` (default DEFAULT_MAX_PROBLEMS, 1000); `problemCount` counts them all. */
   maxProblems?: number;
+  /**
+   * Where outputs.csv (two thirds of an export) is read. `'auto'` (the
+   * default): in a worker thread, in parallel with the other members, where
+   * that pays: an outputs.csv of at least WORKER_MIN_BYTES, a core that looks
+   * idle, and an earlier read of such an export in this process. The first
+   * read stays on the calling thread, because a new worker's code runs cold:
+   * on a one-shot read (the CLI) it costs more CPU time and memory than
+   * reading in parallel saves. `true`: in a worker whenever outputs.csv is
+   * that large; `'always'`: whatever its size; `false`: never. A strict read
+   * stays on the calling thread (it stops at the first problem in file
+   * order), and so does one where no worker can be started. The result is
+   * the same either way.
+   */
+  worker?: WorkerChoice;
 }
 
 export interface ExportReadResult {
@@ -45,6 +63,10 @@ export interface ExportReadResult {
  * Reads an export zip given as a path or as bytes. Throws ExportError for an
  * unreadable file, a zip bomb, a missing member or a missing column; every
  * other defect is one `problem` per skipped row (or an ExportError when strict).
+ *
+ * outputs.csv is read first, then timecourses, scatters, studies, groups,
+ * individuals and interventions: problems are listed, and the first error
+ * thrown, in that order, whichever thread reads outputs.csv.
  */
 export async function readExport(source: string | Uint8Array, options: ReadExportOptions = {}): Promise<ExportReadResult> {
   const archive = options.name ?? (typeof source === 'string' ? source : 'export zip');
@@ -55,25 +77,57 @@ export async function readExport(source: string | Uint8Array, options: ReadExpor
   const missing = [...wanted].filter((file) => !members.has(file));
   if (missing.length > 0) throw new ExportError(`${archive}: missing ${missing.join(', ')} (not a PK-DB export?)`);
 
-  const log = new ProblemLog(archive, options.strict ?? false, options.maxProblems ?? DEFAULT_MAX_PROBLEMS);
-  // Each member is inflated when its rows are read, and its bytes dropped once decoded: one member at a time in memory.
-  const rowsOf = <S extends CsvSpec>(spec: S) => readRows(spec, decodeMember(members.read(spec.file)), log, archive);
+  const strict = options.strict ?? false;
+  const maxProblems = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
+  const log = new ProblemLog(archive, strict, maxProblems);
+  const outputsMember = members.stored(OUTPUTS.file);
+  const threaded = !strict && useWorker(options.worker ?? 'auto', outputsMember.size);
+  if (!threaded) {
+    const outputs = readOutputs(outputsMember, log, archive);
+    return { tables: withOutputs(readOthers(members, log, archive), outputs), problems: log.problems, problemCount: log.count };
+  }
+  const inWorker = readOutputsInWorker(outputsMember, archive, maxProblems);
+  let others: OtherTables;
+  try {
+    others = readOthers(members, log, archive);
+  } catch (error) {
+    // outputs.csv comes first: its error, if it has one, is the one to throw.
+    await inWorker.catch((outputsError: unknown) => {
+      if (outputsError instanceof ExportError) throw outputsError;
+    });
+    throw error;
+  }
+  const part = await inWorker.catch((error: unknown) => {
+    if (!(error instanceof WorkerUnavailableError)) throw error;
+    const outputsLog = new ProblemLog(archive, false, maxProblems);
+    return { outputs: readOutputs(outputsMember, outputsLog, archive), problems: outputsLog.problems, problemCount: outputsLog.count };
+  });
+  const problems = [...part.problems, ...log.problems].slice(0, maxProblems);
+  return { tables: withOutputs(others, part.outputs), problems, problemCount: part.problemCount + log.count };
+}
 
-  const outputs = buildOutputs(rowsOf(OUTPUTS), log);
+type OtherTables = Omit<DatasetTables, 'outputs' | 'terms'>;
+
+/** Every member but outputs.csv, each inflated when its rows are read and its bytes dropped once decoded (one member at a time in memory). */
+function readOthers(members: ZipMembers, log: ProblemLog, archive: string): OtherTables {
+  const rowsOf = <S extends CsvSpec>(spec: S) => readRows(spec, decodeMember(members.read(spec.file)), log, archive);
   const timecourses = buildTimecourses(rowsOf(TIMECOURSES), log);
   const scatters = buildScatters(rowsOf(SCATTERS), log);
-  linkTimecourseOutputs(outputs, timecourses);
-  const tables: DatasetTables = {
+  return {
     studies: buildStudies(rowsOf(STUDIES), log),
     groups: buildGroups(rowsOf(GROUPS), log),
     individuals: buildIndividuals(rowsOf(INDIVIDUALS), log),
     interventions: buildInterventions(rowsOf(INTERVENTIONS), log),
-    outputs,
     timecourses,
     scatters,
-    terms: buildTerms(outputs, timecourses, scatters),
   };
-  return { tables, problems: log.problems, problemCount: log.count };
+}
+
+/** The tables, with the outputs linked to their timecourses and the terms the subsets reveal. */
+function withOutputs(others: OtherTables, outputs: OutputRecord[]): DatasetTables {
+  linkTimecourseOutputs(outputs, others.timecourses);
+  const { studies, groups, individuals, interventions, timecourses, scatters } = others;
+  return { studies, groups, individuals, interventions, outputs, timecourses, scatters, terms: buildTerms(outputs, timecourses, scatters) };
 }
 
 /** The archive's bytes; one larger than the total budget is refused unread (even stored members would exceed it). */

@@ -7,7 +7,10 @@
  */
 import type { OutputRecord, ScatterRecord, TermRecord, TimecourseRecord } from '../model.js';
 import { UniqueKeys, type Parsed, type ProblemLog } from './cells.js';
-import { SCATTER_AXIS, SCATTERS, TIMECOURSES } from './columns.js';
+import { columnsOf, SCATTER_AXIS, SCATTERS, TIMECOURSES, type Cells } from './columns.js';
+
+const T = columnsOf(TIMECOURSES);
+const X = columnsOf(SCATTERS);
 
 /** The per-point list columns that must have one element per `output_pk`. */
 const ALIGNED = ['time', 'value', 'mean', 'median', 'min', 'max', 'sd', 'se', 'cv'] as const;
@@ -16,70 +19,79 @@ export function buildTimecourses(rows: Iterable<Parsed<typeof TIMECOURSES>>, log
   const unique = new UniqueKeys<number>(TIMECOURSES.file, 'subset_pk', 'subset', log);
   const timecourses: TimecourseRecord[] = [];
   for (const { line, row } of rows) {
-    if (!unique.claim(row.subset_pk, line)) continue;
-    const points = row.output_pk.length;
+    if (!unique.claim(T.subset_pk(row), line)) continue;
+    const points = T.output_pk(row).length;
     const misaligned = ALIGNED.find((column) => {
-      const list = row[column];
+      const list = T[column](row);
       return Array.isArray(list) && list.length !== points;
     });
     if (misaligned !== undefined) {
-      const length = (row[misaligned] as unknown[]).length;
+      const length = (T[misaligned](row) as unknown[]).length;
       const message = `${length} elements but output_pk has ${points}`;
       log.add({ file: TIMECOURSES.file, line, column: misaligned, message });
       continue;
     }
     timecourses.push({
-      subset_pk: row.subset_pk,
-      subset_name: row.subset_name,
-      study_sid: row.study_sid,
-      study_name: row.study_name,
-      output_pk: row.output_pk,
-      intervention_pk: row.intervention_pk,
-      group_pk: row.group_pk,
-      individual_pk: row.individual_pk,
-      normed: row.normed,
-      tissue: row.tissue,
-      tissue_label: row.tissue_label,
-      method: row.method,
-      method_label: row.method_label,
-      label: row.label,
-      time: row.time,
-      time_unit: row.time_unit,
-      measurement_type: row.measurement_type,
-      measurement_type_label: row.measurement_type_label,
-      choice: row.choice,
-      choice_label: row.choice_label,
-      substance: row.substance,
-      substance_label: row.substance_label,
-      value: row.value,
-      mean: row.mean,
-      median: row.median,
-      min: row.min,
-      max: row.max,
-      sd: row.sd,
-      se: row.se,
-      cv: row.cv,
-      unit: row.unit,
+      subset_pk: T.subset_pk(row),
+      subset_name: T.subset_name(row),
+      study_sid: T.study_sid(row),
+      study_name: T.study_name(row),
+      output_pk: T.output_pk(row),
+      intervention_pk: T.intervention_pk(row),
+      group_pk: T.group_pk(row),
+      individual_pk: T.individual_pk(row),
+      normed: T.normed(row),
+      tissue: T.tissue(row),
+      tissue_label: T.tissue_label(row),
+      method: T.method(row),
+      method_label: T.method_label(row),
+      label: T.label(row),
+      time: T.time(row),
+      time_unit: T.time_unit(row),
+      measurement_type: T.measurement_type(row),
+      measurement_type_label: T.measurement_type_label(row),
+      choice: T.choice(row),
+      choice_label: T.choice_label(row),
+      substance: T.substance(row),
+      substance_label: T.substance_label(row),
+      value: T.value(row),
+      mean: T.mean(row),
+      median: T.median(row),
+      min: T.min(row),
+      max: T.max(row),
+      sd: T.sd(row),
+      se: T.se(row),
+      cv: T.cv(row),
+      unit: T.unit(row),
     });
   }
   return timecourses;
+}
+
+/** The readers of one scatter axis's columns (`x_…` or `y_…`), with each column's name without the prefix. */
+function axisReaders(prefix: 'x_' | 'y_'): [string, (cells: Cells<typeof SCATTERS>) => unknown][] {
+  const readers = X as unknown as Record<string, (cells: Cells<typeof SCATTERS>) => unknown>;
+  return Object.keys(SCATTER_AXIS).map((key) => [key, readers[prefix + key]]);
+}
+
+const AXES = { x: axisReaders('x_'), y: axisReaders('y_') };
+
+function axisOf(readers: [string, (cells: Cells<typeof SCATTERS>) => unknown][], row: Cells<typeof SCATTERS>): ScatterRecord['x'] {
+  return Object.fromEntries(readers.map(([key, read]) => [key, read(row)])) as ScatterRecord['x'];
 }
 
 export function buildScatters(rows: Iterable<Parsed<typeof SCATTERS>>, log: ProblemLog): ScatterRecord[] {
   const unique = new UniqueKeys<number>(SCATTERS.file, 'subset_pk', 'subset', log);
   const scatters: ScatterRecord[] = [];
   for (const { line, row } of rows) {
-    if (!unique.claim(row.subset_pk, line)) continue;
-    const cells = row as unknown as Record<string, unknown>;
-    const axis = (prefix: 'x_' | 'y_') =>
-      Object.fromEntries(Object.keys(SCATTER_AXIS).map((key) => [key, cells[prefix + key]]));
+    if (!unique.claim(X.subset_pk(row), line)) continue;
     scatters.push({
-      subset_pk: row.subset_pk,
-      subset_name: row.subset_name,
-      study_sid: row.study_sid,
-      study_name: row.study_name,
-      x: axis('x_'),
-      y: axis('y_'),
+      subset_pk: X.subset_pk(row),
+      subset_name: X.subset_name(row),
+      study_sid: X.study_sid(row),
+      study_name: X.study_name(row),
+      x: axisOf(AXES.x, row),
+      y: axisOf(AXES.y, row),
     });
   }
   return scatters;
@@ -110,7 +122,13 @@ export function buildTerms(
   timecourses: readonly TimecourseRecord[],
   scatters: readonly ScatterRecord[],
 ): TermRecord[] {
-  const outputByPk = new Map(outputs.map((o) => [o.pk, o]));
+  // The first member output of each subset, found in one pass over the outputs (the last of a repeated pk).
+  const firstMembers = [
+    ...timecourses.map((tc) => tc.output_pk[0]),
+    ...scatters.flatMap((scatter) => [scatter.x, scatter.y].map(({ outputs_pk: pks }) => (Array.isArray(pks) ? pks[0] : pks))),
+  ];
+  const outputByPk = new Map<unknown, OutputRecord | undefined>(firstMembers.map((pk) => [pk, undefined]));
+  for (const output of outputs) if (outputByPk.has(output.pk)) outputByPk.set(output.pk, output);
   const terms = new Map<string, TermRecord>();
   const add = (fields: Record<string, unknown>, memberPk: unknown) => {
     const output = typeof memberPk === 'number' ? outputByPk.get(memberPk) : undefined;

@@ -5,128 +5,115 @@
  * one entity are collapsed by pk, and must agree on the entity's own fields
  * (a row that contradicts an earlier one is reported and skipped).
  */
-import type {
-  CharacteristicaRecord,
-  GroupRecord,
-  IndividualRecord,
-  InterventionRecord,
-  OutputRecord,
-  Stats,
-  StudyRecord,
-} from '../model.js';
+import type { CharacteristicaRecord, GroupRecord, IndividualRecord, InterventionRecord, OutputRecord, StudyRecord } from '../model.js';
 import { UniqueKeys, type Parsed, type ProblemLog } from './cells.js';
-import { GROUPS, INDIVIDUALS, INTERVENTIONS, OUTPUTS, STUDIES } from './columns.js';
+import { columnsOf, GROUPS, INDIVIDUALS, INTERVENTIONS, OUTPUTS, STUDIES, type Cells, type ColumnReaders } from './columns.js';
 
-function statsOf(row: Stats): Stats {
-  return {
-    value: row.value,
-    mean: row.mean,
-    median: row.median,
-    min: row.min,
-    max: row.max,
-    sd: row.sd,
-    se: row.se,
-    cv: row.cv,
-    unit: row.unit,
-  };
-}
-
-/** The first of `keys` on which two records of the same entity disagree. */
-function firstDifference<T>(a: T, b: T, keys: readonly (keyof T & string)[]): (keyof T & string) | null {
-  for (const key of keys) if (a[key] !== b[key]) return key;
-  return null;
-}
-
-function contradiction<T>(what: string, key: keyof T & string, first: T, firstLine: number, here: T): string {
-  return `${what}: ${key} is ${JSON.stringify(first[key])} on line ${firstLine} but ${JSON.stringify(here[key])} here`;
-}
+const S = columnsOf(STUDIES);
+const G = columnsOf(GROUPS);
+const I = columnsOf(INDIVIDUALS);
+const N = columnsOf(INTERVENTIONS);
+const O = columnsOf(OUTPUTS);
 
 export function buildStudies(rows: Iterable<Parsed<typeof STUDIES>>, log: ProblemLog): StudyRecord[] {
   const unique = new UniqueKeys<string>(STUDIES.file, 'sid', 'study', log);
   const studies: StudyRecord[] = [];
   for (const { line, row } of rows) {
-    if (!unique.claim(row.sid, line)) continue;
+    if (!unique.claim(S.sid(row), line)) continue;
     studies.push({
-      sid: row.sid,
-      name: row.name,
-      licence: row.licence,
-      access: row.access,
-      date: row.date,
-      creator: row.creator,
-      curators: row.curators,
-      substances: row.substances,
-      reference_pmid: row.reference_pmid,
-      reference_title: row.reference_title,
-      reference_date: row.reference_date,
+      sid: S.sid(row),
+      name: S.name(row),
+      licence: S.licence(row),
+      access: S.access(row),
+      date: S.date(row),
+      creator: S.creator(row),
+      curators: S.curators(row),
+      substances: S.substances(row),
+      reference_pmid: S.reference_pmid(row),
+      reference_title: S.reference_title(row),
+      reference_date: S.reference_date(row),
     });
   }
   return studies;
 }
 
-/** The characteristica columns groups.csv and individuals.csv share. */
-interface CharacteristicaColumns extends Stats {
-  characteristica_pk: number | null;
-  count: number | null;
-  measurement_type: string | null;
-  calculation_type: string | null;
-  choice: string | null;
-  substance: string | null;
-}
-
+type SubjectSpec = typeof GROUPS | typeof INDIVIDUALS;
 type Subject = GroupRecord | IndividualRecord;
+
+/** The characteristica columns groups.csv and individuals.csv share, each at its own place in the two files. */
+type CharacteristicaReaders<P extends SubjectSpec> = Pick<
+  ColumnReaders<P>,
+  | 'characteristica_pk'
+  | 'count'
+  | 'measurement_type'
+  | 'calculation_type'
+  | 'choice'
+  | 'substance'
+  | 'value'
+  | 'mean'
+  | 'median'
+  | 'min'
+  | 'max'
+  | 'sd'
+  | 'se'
+  | 'cv'
+  | 'unit'
+>;
 
 /**
  * Collapses subject × characteristica rows by subject pk. A row with an empty
  * `characteristica_pk` stands for a subject without characteristica.
  */
-function collapseSubjects<R extends CharacteristicaColumns, S extends Subject>(
+function collapseSubjects<P extends SubjectSpec, R extends Subject>(
   file: string,
-  rows: Iterable<{ line: number; row: R }>,
+  rows: Iterable<Parsed<P>>,
   log: ProblemLog,
-  pkColumn: keyof R,
-  subjectOf: (row: R) => S,
-  groupCountOf: (row: R) => number | null,
-  /** The subject's own fields, which every row repeats, with the CSV column each comes from. */
-  subjectColumns: Partial<Record<keyof S & string, string>>,
-): S[] {
-  const subjectFields = Object.entries(subjectColumns) as [keyof S & string, string][];
-  const bySubject = new Map<number, { subject: S; line: number }>();
-  for (const { line, row } of rows) {
-    const pk = row[pkColumn] as number;
+  C: CharacteristicaReaders<P>,
+  pkOf: (row: Cells<P>) => number,
+  subjectOf: (row: Cells<P>) => R,
+  groupCountOf: (row: Cells<P>) => number | null,
+  /** The subject's own fields, which every row repeats, with the CSV column and reader of each. */
+  subjectColumns: readonly [keyof R & string, string, (row: Cells<P>) => unknown][],
+): R[] {
+  const bySubject = new Map<number, { subject: R; line: number }>();
+  rows: for (const { line, row } of rows) {
+    const pk = pkOf(row);
     const known = bySubject.get(pk);
     // A repeated subject is compared field by field with the row, without building it again.
-    const differing = known && subjectFields.find(([field, column]) => known.subject[field] !== (row as Record<string, unknown>)[column]);
-    if (known && differing) {
-      const [field, column] = differing;
-      const here = JSON.stringify((row as Record<string, unknown>)[column]);
-      const message = `subject ${pk}: ${field} is ${JSON.stringify(known.subject[field])} on line ${known.line} but ${here} here`;
-      log.add({ file, line, column, message });
-      continue;
+    if (known) {
+      for (const [field, column, read] of subjectColumns) {
+        if (known.subject[field] === read(row)) continue;
+        const message = `subject ${pk}: ${field} is ${JSON.stringify(known.subject[field])} on line ${known.line} but ${JSON.stringify(read(row))} here`;
+        log.add({ file, line, column, message });
+        continue rows;
+      }
     }
-    if (row.characteristica_pk !== null && row.measurement_type === null) {
+    const characteristicaPk = C.characteristica_pk(row);
+    const measurementType = C.measurement_type(row);
+    if (characteristicaPk !== null && measurementType === null) {
       log.add({ file, line, column: 'measurement_type', message: 'missing value' });
       continue;
     }
     const target = known?.subject ?? subjectOf(row);
     if (!known) bySubject.set(pk, { subject: target, line });
-    if (row.characteristica_pk === null) continue;
+    if (characteristicaPk === null) continue;
     const characteristica: CharacteristicaRecord = {
-      pk: row.characteristica_pk,
-      count: row.count,
-      measurement_type: row.measurement_type!,
-      calculation_type: row.calculation_type,
-      choice: row.choice,
-      substance: row.substance,
+      pk: characteristicaPk,
+      count: C.count(row),
+      measurement_type: measurementType!,
+      calculation_type: C.calculation_type(row),
+      choice: C.choice(row),
+      substance: C.substance(row),
       group_count: groupCountOf(row),
-      value: row.value,
-      mean: row.mean,
-      median: row.median,
-      min: row.min,
-      max: row.max,
-      sd: row.sd,
-      se: row.se,
-      cv: row.cv,
-      unit: row.unit,
+      value: C.value(row),
+      mean: C.mean(row),
+      median: C.median(row),
+      min: C.min(row),
+      max: C.max(row),
+      sd: C.sd(row),
+      se: C.se(row),
+      cv: C.cv(row),
+      unit: C.unit(row),
     };
     target.characteristica.push(characteristica);
   }
@@ -138,18 +125,25 @@ export function buildGroups(rows: Iterable<Parsed<typeof GROUPS>>, log: ProblemL
     GROUPS.file,
     rows,
     log,
-    'group_pk',
+    G,
+    G.group_pk,
     (row): GroupRecord => ({
-      pk: row.group_pk,
-      name: row.group_name,
-      count: row.group_count,
-      parent_pk: row.group_parent_pk,
-      study_sid: row.study_sid,
-      study_name: row.study_name,
+      pk: G.group_pk(row),
+      name: G.group_name(row),
+      count: G.group_count(row),
+      parent_pk: G.group_parent_pk(row),
+      study_sid: G.study_sid(row),
+      study_name: G.study_name(row),
       characteristica: [],
     }),
-    (row) => row.group_count,
-    { name: 'group_name', count: 'group_count', parent_pk: 'group_parent_pk', study_sid: 'study_sid', study_name: 'study_name' },
+    G.group_count,
+    [
+      ['name', 'group_name', G.group_name],
+      ['count', 'group_count', G.group_count],
+      ['parent_pk', 'group_parent_pk', G.group_parent_pk],
+      ['study_sid', 'study_sid', G.study_sid],
+      ['study_name', 'study_name', G.study_name],
+    ],
   );
 }
 
@@ -158,17 +152,23 @@ export function buildIndividuals(rows: Iterable<Parsed<typeof INDIVIDUALS>>, log
     INDIVIDUALS.file,
     rows,
     log,
-    'individual_pk',
+    I,
+    I.individual_pk,
     (row): IndividualRecord => ({
-      pk: row.individual_pk,
-      name: row.individual_name,
-      group_pk: row.individual_group_pk,
-      study_sid: row.study_sid,
-      study_name: row.study_name,
+      pk: I.individual_pk(row),
+      name: I.individual_name(row),
+      group_pk: I.individual_group_pk(row),
+      study_sid: I.study_sid(row),
+      study_name: I.study_name(row),
       characteristica: [],
     }),
     () => null,
-    { name: 'individual_name', group_pk: 'individual_group_pk', study_sid: 'study_sid', study_name: 'study_name' },
+    [
+      ['name', 'individual_name', I.individual_name],
+      ['group_pk', 'individual_group_pk', I.individual_group_pk],
+      ['study_sid', 'study_sid', I.study_sid],
+      ['study_name', 'study_name', I.study_name],
+    ],
   );
 }
 
@@ -176,25 +176,33 @@ export function buildInterventions(rows: Iterable<Parsed<typeof INTERVENTIONS>>,
   const unique = new UniqueKeys<number>(INTERVENTIONS.file, 'intervention_pk', 'intervention', log);
   const interventions: InterventionRecord[] = [];
   for (const { line, row } of rows) {
-    if (!unique.claim(row.intervention_pk, line)) continue;
+    if (!unique.claim(N.intervention_pk(row), line)) continue;
     interventions.push({
-      pk: row.intervention_pk,
-      raw_pk: row.raw_pk,
-      normed: row.normed,
-      study_sid: row.study_sid,
-      study_name: row.study_name,
-      name: row.name,
-      route: row.route,
-      form: row.form,
-      application: row.application,
-      time: row.time,
-      time_end: row.time_end,
-      time_unit: row.time_unit,
-      measurement_type: row.measurement_type,
-      calculation_type: row.calculation_type,
-      choice: row.choice,
-      substance: row.substance,
-      ...statsOf(row),
+      pk: N.intervention_pk(row),
+      raw_pk: N.raw_pk(row),
+      normed: N.normed(row),
+      study_sid: N.study_sid(row),
+      study_name: N.study_name(row),
+      name: N.name(row),
+      route: N.route(row),
+      form: N.form(row),
+      application: N.application(row),
+      time: N.time(row),
+      time_end: N.time_end(row),
+      time_unit: N.time_unit(row),
+      measurement_type: N.measurement_type(row),
+      calculation_type: N.calculation_type(row),
+      choice: N.choice(row),
+      substance: N.substance(row),
+      value: N.value(row),
+      mean: N.mean(row),
+      median: N.median(row),
+      min: N.min(row),
+      max: N.max(row),
+      sd: N.sd(row),
+      se: N.se(row),
+      cv: N.cv(row),
+      unit: N.unit(row),
     });
   }
   return interventions;
@@ -232,39 +240,38 @@ export const OUTPUT_OWN_FIELDS = [
 
 /**
  * Whether a repeated row agrees with the output built from the first one on
- * every field of OUTPUT_OWN_FIELDS. The same test as `firstDifference(...) ===
- * null`, written out so that each read is a plain property load: it runs for
- * every repeated row of outputs.csv (a third of its 80 000 rows), and
- * `firstDifference` only names the field once this says there is one.
+ * every field of OUTPUT_OWN_FIELDS, written out so that each read is a plain
+ * load: it runs for every repeated row of outputs.csv (a quarter of its 80 000
+ * rows), and the contradiction is only named when this says there is one.
  */
-function sameOutput(o: OutputRecord, r: Parsed<typeof OUTPUTS>['row']): boolean {
+function sameOutput(o: OutputRecord, r: Cells<typeof OUTPUTS>): boolean {
   return (
-    o.raw_pk === r.raw_pk &&
-    o.normed === r.normed &&
-    o.calculated === r.calculated &&
-    o.study_sid === r.study_sid &&
-    o.study_name === r.study_name &&
-    o.group_pk === r.group_pk &&
-    o.individual_pk === r.individual_pk &&
-    o.tissue === r.tissue &&
-    o.method === r.method &&
-    o.label === r.label &&
-    o.output_type === r.output_type &&
-    o.time === r.time &&
-    o.time_unit === r.time_unit &&
-    o.measurement_type === r.measurement_type &&
-    o.calculation_type === r.calculation_type &&
-    o.choice === r.choice &&
-    o.substance === r.substance &&
-    o.value === r.value &&
-    o.mean === r.mean &&
-    o.median === r.median &&
-    o.min === r.min &&
-    o.max === r.max &&
-    o.sd === r.sd &&
-    o.se === r.se &&
-    o.cv === r.cv &&
-    o.unit === r.unit
+    o.raw_pk === O.raw_pk(r) &&
+    o.normed === O.normed(r) &&
+    o.calculated === O.calculated(r) &&
+    o.study_sid === O.study_sid(r) &&
+    o.study_name === O.study_name(r) &&
+    o.group_pk === O.group_pk(r) &&
+    o.individual_pk === O.individual_pk(r) &&
+    o.tissue === O.tissue(r) &&
+    o.method === O.method(r) &&
+    o.label === O.label(r) &&
+    o.output_type === O.output_type(r) &&
+    o.time === O.time(r) &&
+    o.time_unit === O.time_unit(r) &&
+    o.measurement_type === O.measurement_type(r) &&
+    o.calculation_type === O.calculation_type(r) &&
+    o.choice === O.choice(r) &&
+    o.substance === O.substance(r) &&
+    o.value === O.value(r) &&
+    o.mean === O.mean(r) &&
+    o.median === O.median(r) &&
+    o.min === O.min(r) &&
+    o.max === O.max(r) &&
+    o.sd === O.sd(r) &&
+    o.se === O.se(r) &&
+    o.cv === O.cv(r) &&
+    o.unit === O.unit(r)
   );
 }
 
@@ -275,61 +282,64 @@ export function buildOutputs(rows: Iterable<Parsed<typeof OUTPUTS>>, log: Proble
   const indexOf = new Map<number, number>();
   const lines: number[] = [];
   for (const { line, row } of rows) {
-    if ((row.group_pk === null) === (row.individual_pk === null)) {
+    const pk = O.output_pk(row);
+    const interventionPk = O.intervention_pk(row);
+    if ((O.group_pk(row) === null) === (O.individual_pk(row) === null)) {
       const message = 'exactly one of group_pk and individual_pk must be set';
       log.add({ file: OUTPUTS.file, line, column: 'group_pk', message });
       continue;
     }
-    const known = indexOf.get(row.output_pk);
+    const known = indexOf.get(pk);
     if (known !== undefined) {
       const output = outputs[known];
       // The row repeats the output for another intervention: its own fields (named alike in row and record) must agree.
       if (!sameOutput(output, row)) {
-        const [first, here] = [output as unknown as Record<string, unknown>, row as unknown as Record<string, unknown>];
-        const key = firstDifference(first, here, OUTPUT_OWN_FIELDS)!;
-        const message = contradiction(`output ${row.output_pk}`, key, first, lines[known], here);
+        const key = OUTPUT_OWN_FIELDS.find((field) => output[field] !== O[field](row))!;
+        const message = `output ${pk}: ${key} is ${JSON.stringify(output[key])} on line ${lines[known]} but ${JSON.stringify(O[key](row))} here`;
         log.add({ file: OUTPUTS.file, line, column: key, message });
         continue;
       }
-      if (row.intervention_pk !== null) output.intervention_pks.push(row.intervention_pk);
+      if (interventionPk !== null) output.intervention_pks.push(interventionPk);
       continue;
     }
-    indexOf.set(row.output_pk, outputs.length);
+    indexOf.set(pk, outputs.length);
     lines.push(line);
     outputs.push({
-      pk: row.output_pk,
-      raw_pk: row.raw_pk,
-      normed: row.normed,
-      calculated: row.calculated,
-      study_sid: row.study_sid,
-      study_name: row.study_name,
-      group_pk: row.group_pk,
-      individual_pk: row.individual_pk,
-      intervention_pks: row.intervention_pk === null ? [] : [row.intervention_pk],
-      tissue: row.tissue,
-      method: row.method,
-      label: row.label,
-      output_type: row.output_type,
-      time: row.time,
-      time_unit: row.time_unit,
-      measurement_type: row.measurement_type,
-      calculation_type: row.calculation_type,
-      choice: row.choice,
-      substance: row.substance,
-      value: row.value,
-      mean: row.mean,
-      median: row.median,
-      min: row.min,
-      max: row.max,
-      sd: row.sd,
-      se: row.se,
-      cv: row.cv,
-      unit: row.unit,
+      pk,
+      raw_pk: O.raw_pk(row),
+      normed: O.normed(row),
+      calculated: O.calculated(row),
+      study_sid: O.study_sid(row),
+      study_name: O.study_name(row),
+      group_pk: O.group_pk(row),
+      individual_pk: O.individual_pk(row),
+      intervention_pks: interventionPk === null ? [] : [interventionPk],
+      tissue: O.tissue(row),
+      method: O.method(row),
+      label: O.label(row),
+      output_type: O.output_type(row),
+      time: O.time(row),
+      time_unit: O.time_unit(row),
+      measurement_type: O.measurement_type(row),
+      calculation_type: O.calculation_type(row),
+      choice: O.choice(row),
+      substance: O.substance(row),
+      value: O.value(row),
+      mean: O.mean(row),
+      median: O.median(row),
+      min: O.min(row),
+      max: O.max(row),
+      sd: O.sd(row),
+      se: O.se(row),
+      cv: O.cv(row),
+      unit: O.unit(row),
       subset_pk: null,
     });
   }
+  // Sets, ascending; rows mostly come in that order already, which one look tells.
   for (const output of outputs) {
-    if (output.intervention_pks.length > 1) output.intervention_pks = [...new Set(output.intervention_pks)].sort((a, b) => a - b);
+    const pks = output.intervention_pks;
+    if (pks.length > 1 && !pks.every((pk, k) => k === 0 || pks[k - 1] < pk)) output.intervention_pks = [...new Set(pks)].sort((a, b) => a - b);
   }
   return outputs;
 }

@@ -132,32 +132,64 @@ function refusal(entries: readonly ZipEntry[], limits: ZipLimits): string | null
   return null;
 }
 
-/** The member's bytes, inflating at most `entry.size` bytes (within the budgets, checked by `refusal`). */
-function inflateEntry(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
+/**
+ * One member's compressed bytes, with what inflating them needs: a checked
+ * entry (see `refusal`) whose local header has been read, which can be
+ * inflated apart from its archive (in another thread, say).
+ */
+export interface StoredMember {
+  name: string;
+  /** 0 stored, 8 deflated. */
+  method: number;
+  /** Declared uncompressed size (within the budgets). */
+  size: number;
+  data: Uint8Array;
+}
+
+/** The member's data, located through its local header (APPNOTE.TXT 4.3.7). */
+function locate(bytes: Uint8Array, entry: ZipEntry): StoredMember {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const at = entry.headerOffset;
   if (at + 30 > bytes.length || view.getUint32(at, true) !== LOCAL_HEADER) throw new Error('local header is damaged');
   const start = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
   if (start + entry.compressedSize > bytes.length) throw new Error('data runs past the end of the archive (truncated?)');
-  const data = bytes.subarray(start, start + entry.compressedSize);
-  if (entry.method === 0) {
-    if (entry.compressedSize !== entry.size) throw new Error(`stored with ${entry.compressedSize} bytes but declares ${entry.size}`);
+  return { name: entry.name, method: entry.method, size: entry.size, data: bytes.subarray(start, start + entry.compressedSize) };
+}
+
+/** The member's bytes, inflating at most its declared size. */
+function inflate({ method, size, data }: StoredMember): Uint8Array {
+  if (method === 0) {
+    if (data.length !== size) throw new Error(`stored with ${data.length} bytes but declares ${size}`);
     return data.slice();
   }
-  if (entry.method !== 8) throw new Error(`unsupported compression method ${entry.method}`);
-  if (entry.size === 0) return new Uint8Array(0);
+  if (method !== 8) throw new Error(`unsupported compression method ${method}`);
+  if (size === 0) return new Uint8Array(0);
   let out: Uint8Array;
   try {
     // zlib checks the cap after each 16 KiB chunk of output and stops there.
-    out = inflateRawSync(data, { maxOutputLength: entry.size });
+    out = inflateRawSync(data, { maxOutputLength: size });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new Error(`inflates past its declared ${entry.size} bytes (refused while inflating)`);
+      throw new Error(`inflates past its declared ${size} bytes (refused while inflating)`);
     }
     throw error;
   }
-  if (out.length !== entry.size) throw new Error(`inflates to ${out.length} bytes but declares ${entry.size} (truncated?)`);
+  if (out.length !== size) throw new Error(`inflates to ${out.length} bytes but declares ${size} (truncated?)`);
   return out;
+}
+
+/** What a member that cannot be read or inflated is reported as. */
+function inflateError(archive: string, name: string, error: unknown): ExportError {
+  return new ExportError(`${archive}: cannot inflate ${name} (${(error as Error).message})`);
+}
+
+/** The bytes of a stored member; throws ExportError naming it when it cannot be inflated. */
+export function inflateStored(member: StoredMember, archive: string): Uint8Array {
+  try {
+    return inflate(member);
+  } catch (error) {
+    throw inflateError(archive, member.name, error);
+  }
 }
 
 /** The members of a checked archive, inflated on demand (one at a time keeps peak memory to one member). */
@@ -165,6 +197,8 @@ export interface ZipMembers {
   has(name: string): boolean;
   /** The bytes of member `name`; throws ExportError naming it when it cannot be inflated. */
   read(name: string): Uint8Array;
+  /** Member `name` still compressed (a view of the archive's bytes); throws as `read` does when its header is damaged. */
+  stored(name: string): StoredMember;
 }
 
 /** Checks the directory of `bytes` (see the module comment); throws ExportError when the archive is refused. */
@@ -179,17 +213,19 @@ export function openZip(bytes: Uint8Array, archive: string, limits: ZipLimits = 
   const reason = refusal(entries, limits);
   if (reason !== null) throw new ExportError(`${archive}: refused, ${reason}`);
   const byName = new Map(entries.map((entry) => [entry.name, entry] as const));
+  const stored = (name: string): StoredMember => {
+    const entry = byName.get(name);
+    if (entry === undefined) throw new ExportError(`${archive}: no member ${name}`);
+    try {
+      return locate(bytes, entry);
+    } catch (error) {
+      throw inflateError(archive, name, error);
+    }
+  };
   return {
     has: (name) => byName.has(name),
-    read(name) {
-      const entry = byName.get(name);
-      if (entry === undefined) throw new ExportError(`${archive}: no member ${name}`);
-      try {
-        return inflateEntry(bytes, entry);
-      } catch (error) {
-        throw new ExportError(`${archive}: cannot inflate ${name} (${(error as Error).message})`);
-      }
-    },
+    read: (name) => inflateStored(stored(name), archive),
+    stored,
   };
 }
 

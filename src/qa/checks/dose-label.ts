@@ -11,15 +11,16 @@
  *
  * Severity: agreement within FACTOR_TOLERANCE (5 %) is no finding; a ratio
  * within FACTOR_TOLERANCE of a dose slip factor (causes.ts `slipFactors`:
- * ×10, ×1000, ×10⁶, molar ↔ mass; per-kg cannot arise between comparable
- * units) is major with the dose as culprit; any other disagreement is minor
+ * ×10, ×1000, ×10⁶, molar ↔ mass), or of an adult body weight (40–120 kg: the
+ * amount per kg curated as the absolute amount), is major with the dose as
+ * culprit; any other disagreement is minor
  * (a label naming the salt while the value is the base, or a label copied
  * from another arm).
  */
 import type { InterventionRecord } from '../../data/model.js';
 import { representativeValue } from '../../data/records.js';
 import type { QaCheck } from '../check.js';
-import { nearFactor, slipFactors } from '../causes.js';
+import { nearFactor, slipFactors, unknownWeightPerKgCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { labelledAmount, labelRatio } from '../dose-label.js';
 import { finding, type Finding } from '../finding.js';
@@ -37,7 +38,8 @@ export function doseLabelFinding(d: InterventionRecord, molarMass: number | null
   const ratio = labelRatio(value, d.unit, label, molarMass);
   if (ratio === null) return { finding: null, examined: false };
   if (nearFactor(ratio, 1, FACTOR_TOLERANCE)) return { finding: null, examined: true };
-  const cause = slipFactors('dose', { molarMass }).find((c) => c.kind !== 'per-kg' && nearFactor(ratio, c.factor, FACTOR_TOLERANCE)) ?? null;
+  const cause =
+    slipFactors('dose', { molarMass }).find((c) => c.kind !== 'per-kg' && nearFactor(ratio, c.factor, FACTOR_TOLERANCE)) ?? unknownWeightPerKgCause(ratio);
   const labelled = value / ratio;
   return {
     examined: true,

@@ -8,6 +8,7 @@ import { doseLabelCheck } from './dose-label.js';
 import { inputCheck } from './input.js';
 import { normedVsRawCheck } from './normed-vs-raw.js';
 import { pkIdentitiesCheck } from './pk-identities.js';
+import { physiologyCheck } from './physiology.js';
 import { plausibilityCheck } from './plausibility.js';
 import { referenceRangeCheck } from './reference-ranges.js';
 import { reportedVsRecomputedCheck } from './reported-vs-recomputed.js';
@@ -22,6 +23,7 @@ export const CHECKS: readonly QaCheck[] = [
   calculatedCheck,
   normedVsRawCheck,
   plausibilityCheck,
+  physiologyCheck,
   urineCheck,
   pkIdentitiesCheck,
   withinStudyCheck,

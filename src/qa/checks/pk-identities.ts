@@ -21,7 +21,7 @@ import type { InterventionRecord } from '../../data/model.js';
 import { cached, pushTo, representativeValue } from '../../data/records.js';
 import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
-import { molarMassCause, ratioCauses, unitFactorCause, type SuspectedCause } from '../causes.js';
+import { molarMassCause, ratioCauses, unitFactorCause, unknownWeightPerKgCause, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, SEVERITY_RANK, type Finding } from '../finding.js';
 import { findingId } from '../finding-id.js';
@@ -147,6 +147,9 @@ function analyseKey(ctx: QaContext, key: string, values: readonly ParameterValue
   return { key, nodes, instances, explanation: explain(instances), bodyWeightKg, molarMass, dose: dosed?.node ?? null };
 }
 
+/** The slots a per-kg vs absolute slip can touch. */
+const PER_KG_SLOTS: ReadonlySet<Slot> = new Set(['clearance', 'vd', 'vd_ss', 'dose']);
+
 /** Slips of ×1000 and more: the only ones a bound (a band of ×20 either way) can name; prefix slips, so only of amounts and volumes. */
 const WIDE_SLIPS = [1e3, 1e-3, 1e6, 1e-6];
 const PREFIXABLE: ReadonlySet<Slot> = new Set(['clearance', 'vd', 'vd_ss', 'auc_inf', 'cmax', 'dose']);
@@ -171,6 +174,11 @@ export function candidateCauses(c: Candidate, bodyWeightKg: number | null, molar
   }
   const options = { tolerance: IDENTITY_FACTOR_TOLERANCE };
   const causes = ratioCauses(c.factor, q, bodyWeightKg, options);
+  // A volume, clearance or dose of a subject without a curated weight: per-kg by an adult weight (40–120 kg).
+  if (causes.length === 0 && bodyWeightKg === null && PER_KG_SLOTS.has(q)) {
+    const perKg = unknownWeightPerKgCause(c.factor);
+    if (perKg) causes.push(perKg);
+  }
   if (causes.length === 0) {
     const molar = molarMassCause(c.factor, q, molarMass);
     if (molar) causes.push(molar);

@@ -29,18 +29,22 @@
  *   tissue (reported values among themselves; a stored calculated pair by its
  *   timecourse), AUClast above AUC∞ by more than AUC_ORDER_MAJOR (10 %) is
  *   major, by more than AUC_ORDER_MINOR (1 %, rounding to three digits) minor.
+ * - AUC(0–t) > Cmax · t: reported values of one key (see `aucCmaxFindings`).
  */
 import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
-import { unitFactorCause } from '../causes.js';
+import { SCALE_FACTORS, unitFactorCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding, type Severity } from '../finding.js';
 import type { ParameterValue } from '../parameters.js';
+import { TOLERANCES } from '../tolerances.js';
 
 export const FRACTION_NOISE = 0.3;
 export const TMAX_END_TOLERANCE = 0.05;
 export const AUC_ORDER_MINOR = 1.01;
 export const AUC_ORDER_MAJOR = 1.1;
+/** The lowest AUC(0–t) / (Cmax · t) a factor may bring the ratio to (a long interval after a short half-life). */
+export const AUC_CMAX_LOWEST = 0.05;
 
 /** Quantities that are > 0 by definition: 0 is as impossible as a negative value. */
 export const STRICTLY_POSITIVE: ReadonlySet<string> = new Set([
@@ -202,9 +206,56 @@ export function aucOrderFindings(parameters: readonly ParameterValue[]): Finding
   return findings;
 }
 
+/**
+ * AUC over an interval above Cmax × the interval: every concentration of [0, t] is at most Cmax, so
+ * AUC(0–t) ≤ Cmax · t for each subject, and for group means too (a mean of bounded values). Reported values of one
+ * key (an auc_end with its interval end, a Cmax); beyond the Cmax's own minor tolerance (tolerances.ts: ×1.5 for an
+ * individual, ×2 for a group, whose Cmax may be the mean curve's) major, beyond AUC_ORDER_MINOR minor. Either value may hold the slip: the finding names the unit factors of the AUC (or the
+ * inverse of the Cmax) that bring the ratio AUC / (Cmax · t) down into (AUC_CMAX_LOWEST, 1].
+ */
+export function aucCmaxFindings(parameters: readonly ParameterValue[]): Finding[] {
+  const groups = new Map<string, { cmax: ParameterValue[]; end: ParameterValue[] }>();
+  for (const p of parameters) {
+    if (p.source !== 'reported' || p.value === null || !(p.value > 0)) continue;
+    const auc = p.measurement_type === 'auc_end' && p.unit === 'gram * hour / liter' && p.output.time !== null && p.output.time > 0 && !!p.output.time_unit;
+    if (!auc && !(p.measurement_type === 'cmax' && p.unit === 'gram / liter')) continue;
+    let entry = groups.get(p.key);
+    if (!entry) groups.set(p.key, (entry = { cmax: [], end: [] }));
+    (auc ? entry.end : entry.cmax).push(p);
+  }
+  const findings: Finding[] = [];
+  for (const { cmax, end } of groups.values()) {
+    if (cmax.length === 0 || end.length === 0) continue;
+    const highest = cmax.reduce((a, b) => ((b.value as number) > (a.value as number) ? b : a));
+    for (const p of end) {
+      const hours = hoursPer(p.output.time_unit as string);
+      if (hours === null) continue;
+      const t = (p.output.time as number) * hours;
+      const bound = (highest.value as number) * t;
+      const ratio = (p.value as number) / bound;
+      if (!(ratio > AUC_ORDER_MINOR)) continue;
+      // A reported Cmax may sit below the subjects' true peaks as much as its own tolerance allows (a group's Cmax
+      // of the mean curve, rounding): only beyond that is the bound broken for certain.
+      const slack = TOLERANCES.cmax[p.output.individual_pk === null ? 'group' : 'individual'].minor;
+      const severity: Severity = ratio > slack ? 'major' : 'minor';
+      const causes = SCALE_FACTORS.filter((sf) => sf.applies === 'all' || sf.applies.has('auc_end'))
+        .filter((sf) => ratio / sf.factor <= 1 && ratio / sf.factor > AUC_CMAX_LOWEST)
+        .map((sf) => `AUC ${sf.label} or Cmax ${sf.label.replace('×', '×1/')} (${sf.explanation})`);
+      findings.push(
+        plausibilityFinding(p, severity, 'auc-above-cmax-times-interval', `${fmt(p.value as number)} ${p.unit} over 0–${fmt(t)} h is ×${fmt(ratio)} Cmax ${fmt(highest.value as number)} ${highest.unit} (output ${highest.output.pk}) × ${fmt(t)} h: no concentration of the interval exceeds Cmax`, {
+          recomputed: bound, recomputed_unit: p.unit, ratio,
+          suspected_cause: causes.join(', or ') || null,
+          details: { cmax_output_pk: highest.output.pk, interval_hours: t },
+        }),
+      );
+    }
+  }
+  return findings;
+}
+
 export const plausibilityCheck: QaCheck = {
   kind: 'plausibility',
-  description: 'definitional bounds: negative or zero values of positive quantities, tmax before the dose or after the last sample, fractions above 1, AUC∞ below AUClast',
+  description: 'definitional bounds: negative or zero values of positive quantities, tmax before the dose or after the last sample, fractions above 1, AUC∞ below AUClast, AUC(0–t) above Cmax · t',
   run(ctx) {
     const findings: Finding[] = [];
     for (const p of ctx.parameters) {
@@ -215,6 +266,7 @@ export const plausibilityCheck: QaCheck = {
       findings.push(...tmaxFindings(ctx, p));
     }
     findings.push(...aucOrderFindings(ctx.parameters));
+    findings.push(...aucCmaxFindings(ctx.parameters));
     return findings;
   },
 };

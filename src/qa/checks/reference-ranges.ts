@@ -28,8 +28,10 @@
  * range) names the wrong cause; the verdict is then `outside` (minor), the comparison's major stands.
  * Doses vary legitimately over decades (microdosing, overdose studies), so a
  * dose outside its range is major only when its dose-normalised values
- * (Cmax, AUC per dose) are off by the inverse factor; those values then name
- * the dose as the culprit. Otherwise it is minor.
+ * (Cmax, AUC per dose) back the factor (`backsDoseSlip`: undoing it brings them
+ * back to their centre, better than as curated); those of them whose own verdict
+ * names the inverse factor then name the dose as the culprit. With none of them to back or contradict it,
+ * a dose far above every other study's (`unopposedDoseSlip`) is major too. Otherwise it is minor.
  */
 import type { QaCheck } from '../check.js';
 import { slipFactors, SMALL_MOLAR_FACTOR, type SuspectedCause } from '../causes.js';
@@ -37,7 +39,7 @@ import type { Comparison } from '../compare-reported.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { armValues, leaveOneStudyOut, MIN_STUDIES, type Reference } from '../reference-stats.js';
-import { rangeSamples, sampleLabel, type RangeSample } from '../reference-samples.js';
+import { rangeSamples, sampleLabel, type RangeSample, type Unplaced } from '../reference-samples.js';
 import { FACTOR_TOLERANCE } from '../tolerances.js';
 
 export const CHECK = 'reference-range';
@@ -132,6 +134,40 @@ export function contradicted(factor: number, comparison: Pick<Comparison, 'verdi
   return !comparison.verdict.causes.some((c) => Math.abs(Math.log(c.factor / factor)) <= Math.log1p(FACTOR_TOLERANCE));
 }
 
+/** A dose-normalised value's robust z against its reference, and that reference's spread (log scale). */
+export interface NormalisedZ {
+  z: number;
+  spread: number;
+}
+
+/**
+ * Whether the dose-normalised values of a dosing back a slip ×f of its dose: undoing it multiplies each of them by f,
+ * moving its z by ln f / spread. Backed when that brings them (their median) back inside their range (OUTSIDE_Z) and
+ * closer to their centre than they are as curated: the slip explains them better than no slip (the dose itself has
+ * already been brought near its own centre by the factor). A microdose or overdose study, whose
+ * concentrations match its dose, has values near their centre that the factor would throw out: not backed.
+ */
+export function backsDoseSlip(factor: number, values: readonly NormalisedZ[]): boolean {
+  if (values.length === 0) return false;
+  const mid = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const h = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
+  };
+  const undone = values.map((v) => Math.abs(v.z + Math.log(factor) / v.spread));
+  const gain = values.map((v, k) => undone[k] - Math.abs(v.z));
+  return mid(undone) <= OUTSIDE_Z && mid(gain) < 0;
+}
+
+/**
+ * A dose far above every other study's (|z| ≥ FEW_STUDIES_Z) with a factor that brings it back, and no
+ * dose-normalised value with a reference to back or contradict it (none measured, or all in strata of too few
+ * studies): a slip. Upward only: a microdose study is a design, a thousandfold overdose is not.
+ */
+export function unopposedDoseSlip(verdict: RangeVerdict, normalisedValues: readonly NormalisedZ[]): boolean {
+  return normalisedValues.length === 0 && verdict.cause !== null && verdict.cause.factor > 1 && verdict.z >= FEW_STUDIES_Z;
+}
+
 const CULPRIT = { output: 'output', timecourse: 'timecourse', dosing: 'dose' } as const;
 
 function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, doseSlip: boolean): Finding {
@@ -176,47 +212,100 @@ function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, dos
   });
 }
 
-export function referenceRangeFindings(ctx: QaContext): Finding[] {
-  const samples = rangeSamples(ctx, (u) => ctx.notExamined(u.record, u.pk, CHECK, u.reason));
+/** One value judged against its reference (null: too few other studies). */
+export interface RangeJudgment {
+  sample: RangeSample;
+  ref: Reference | null;
+  verdict: RangeVerdict | null;
+}
+
+/** Every value of a run, judged once; shared by this check and within-study (`rangeJudgmentOf`). */
+export interface RangeRun {
+  judgments: RangeJudgment[];
+  unplaced: Unplaced[];
+  /** By `<record kind>:<pk>` (`output:12`, `timecourse:3`, `dosing:4`). */
+  byRecord: Map<string, RangeJudgment>;
+}
+
+const runs = new WeakMap<QaContext, RangeRun>();
+
+/** The judgments of every value of the context, computed on first use (pure of the context). */
+export function rangeRun(ctx: QaContext): RangeRun {
+  const known = runs.get(ctx);
+  if (known) return known;
+  const unplaced: Unplaced[] = [];
+  const samples = rangeSamples(ctx, (u) => unplaced.push(u));
   const byStratum = new Map<string, RangeSample[]>();
   for (const s of samples) {
     const list = byStratum.get(s.stratum);
     if (list) list.push(s);
     else byStratum.set(s.stratum, [s]);
   }
-  const judged: { sample: RangeSample; ref: Reference; verdict: RangeVerdict }[] = [];
   const ownCurve = new Map<number, Comparison>();
   for (const c of ctx.comparisons) ownCurve.set(c.output.pk, c);
-  /** Per dosing, the factors of its dose-normalised values' verdicts (1 for a value inside its range). */
-  const normalised = new Map<number, number[]>();
+  const judgments: RangeJudgment[] = [];
   for (const list of byStratum.values()) {
     // Most strata (one substance in a few studies) have no reference for anyone: counted before any arm is built.
     const studies = new Set<string>();
     for (const s of list) studies.add(s.study);
     if (studies.size <= MIN_STUDIES) {
-      for (const s of list) ctx.notExamined(s.record, s.pk, CHECK, TOO_FEW);
+      for (const s of list) judgments.push({ sample: s, ref: null, verdict: null });
       continue;
     }
     const references = leaveOneStudyOut(armValues(list.map((s) => ({ study: s.study, arm: s.arm, log: Math.log(s.value) }))));
     for (const s of list) {
       const ref = references.get(s.study) ?? null;
       if (ref === null) {
-        ctx.notExamined(s.record, s.pk, CHECK, TOO_FEW);
+        judgments.push({ sample: s, ref: null, verdict: null });
         continue;
       }
-      ctx.examined(s.record, s.pk, CHECK);
       let verdict = judge(s, ref);
       if (verdict.cause && s.record === 'output' && contradicted(verdict.cause.factor, ownCurve.get(s.pk))) {
         verdict = { ...verdict, classification: 'outside', cause: null, alternatives: [], contradicted: true };
       }
-      if (s.record !== 'dosing' && s.dose !== null) {
-        ctx.examined('dosing', s.dose.pk, CHECK);
-        const factors = normalised.get(s.dose.pk) ?? [];
-        factors.push(verdict.classification === 'inside' ? 1 : (verdict.cause?.factor ?? NaN));
-        normalised.set(s.dose.pk, factors);
-      }
-      if (verdict.classification !== 'inside') judged.push({ sample: s, ref, verdict });
+      judgments.push({ sample: s, ref, verdict });
     }
+  }
+  const byRecord = new Map<string, RangeJudgment>();
+  for (const j of judgments) byRecord.set(`${j.sample.record}:${j.sample.pk}`, j);
+  const run = { judgments, unplaced, byRecord };
+  runs.set(ctx, run);
+  return run;
+}
+
+/**
+ * Whether the cross-study reference of a record backs a slip ×f found by another check (within-study): its value lies
+ * on the factor's side of the centre, and undoing the factor brings it within INSIDE_Z and nearer the centre than it
+ * is (the slip explains it better than no slip). Returns the reference in words, or null.
+ */
+export function referenceBacks(ctx: QaContext, record: string, factor: number): string | null {
+  const j = rangeRun(ctx).byRecord.get(record);
+  if (!j || !j.ref || !j.verdict) return null;
+  const z = j.verdict.z;
+  const undone = z - Math.log(factor) / j.ref.spread;
+  if (Math.sign(z) !== Math.sign(Math.log(factor)) || Math.abs(undone) > INSIDE_Z || Math.abs(undone) >= Math.abs(z)) return null;
+  return `${j.ref.studies} other studies' ${sampleLabel(j.sample)} put it at robust z ${fmt(z)}, ${fmt(undone)} with the factor undone`;
+}
+
+export function referenceRangeFindings(ctx: QaContext): Finding[] {
+  const run = rangeRun(ctx);
+  for (const u of run.unplaced) ctx.notExamined(u.record, u.pk, CHECK, u.reason);
+  const judged: { sample: RangeSample; ref: Reference; verdict: RangeVerdict }[] = [];
+  /** Per dosing, the robust z and spread of each of its dose-normalised values that has a reference. */
+  const normalised = new Map<number, NormalisedZ[]>();
+  for (const { sample: s, ref, verdict } of run.judgments) {
+    if (ref === null || verdict === null) {
+      ctx.notExamined(s.record, s.pk, CHECK, TOO_FEW);
+      continue;
+    }
+    ctx.examined(s.record, s.pk, CHECK);
+    if (s.record !== 'dosing' && s.dose !== null) {
+      ctx.examined('dosing', s.dose.pk, CHECK);
+      const zs = normalised.get(s.dose.pk) ?? [];
+      zs.push({ z: verdict.z, spread: ref.spread });
+      normalised.set(s.dose.pk, zs);
+    }
+    if (verdict.classification !== 'inside') judged.push({ sample: s, ref, verdict });
   }
   // A dose outside its range is a slip only when its dose-normalised values are off by the inverse factor (an
   // overdose or a microdose study measures concentrations to match); those values then name the dose as culprit.
@@ -224,10 +313,12 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   const inverse = (a: number, b: number) => Math.abs(Math.log(a * b)) <= Math.log1p(FACTOR_TOLERANCE);
   for (const j of judged) {
     if (j.sample.record !== 'dosing' || !j.verdict.cause) continue;
-    const f = j.verdict.cause.factor;
-    const backed = (normalised.get(j.sample.pk) ?? []).some((g) => inverse(f, g));
-    if (backed) doseSlips.set(j.sample.pk, f);
-    else j.verdict = { ...j.verdict, classification: 'outside', cause: null, alternatives: [], unbacked: true };
+    const zs = normalised.get(j.sample.pk) ?? [];
+    const backed = j.verdict.alternatives.find((c) => backsDoseSlip(c.factor, zs)) ?? (unopposedDoseSlip(j.verdict, zs) ? j.verdict.cause : undefined);
+    if (backed) {
+      doseSlips.set(j.sample.pk, backed.factor);
+      j.verdict = { ...j.verdict, cause: backed, alternatives: [backed, ...j.verdict.alternatives.filter((c) => c !== backed)] };
+    } else j.verdict = { ...j.verdict, classification: 'outside', cause: null, alternatives: [], unbacked: true };
   }
   return judged.map(({ sample, ref, verdict }) => {
     const doseFactor = sample.record !== 'dosing' && sample.dose !== null ? doseSlips.get(sample.dose.pk) : undefined;

@@ -35,7 +35,7 @@ import { partialAreas } from '../../nca/partial-auc.js';
 import { conversionFactor } from '../../units/convert.js';
 import { UnitError } from '../../units/errors.js';
 import type { QaCheck } from '../check.js';
-import { foldDistance, nearFactor, SCALE_FACTORS } from '../causes.js';
+import { foldDistance, nearFactor, SCALE_FACTORS, type SuspectedCause } from '../causes.js';
 import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Finding, type Severity } from '../finding.js';
 import { pushTo, representativeSeries } from '../../data/records.js';
@@ -222,18 +222,23 @@ function expectedRenalClearance(ctx: QaContext, p: ParameterValue, series: Urine
 }
 
 /** The slip factor that explains r and brings it within the band, with its text. */
-export function slipCause(r: number, type: string, band: number, bodyWeightKg: number | null): { factor: number; text: string } | null {
-  const candidates: { factor: number; text: string }[] = [];
-  if (type === 'recovery') candidates.push({ factor: 100, text: '×100: a percentage curated as a fraction' }, { factor: 0.01, text: '×1/100: a fraction curated as a percentage' });
+export function slipCause(r: number, type: string, band: number, bodyWeightKg: number | null): SuspectedCause | null {
+  const candidates: SuspectedCause[] = [];
+  if (type === 'recovery') {
+    candidates.push({ kind: 'unit-factor', factor: 100, text: '×100: a percentage curated as a fraction' }, { kind: 'unit-factor', factor: 0.01, text: '×1/100: a fraction curated as a percentage' });
+  }
   for (const sf of SCALE_FACTORS) {
     if (sf.applies !== 'all' && !(type === 'clearance_renal' && sf.applies.has('clearance'))) continue;
-    candidates.push({ factor: sf.factor, text: `${sf.label} (${sf.explanation})` }, { factor: 1 / sf.factor, text: `${sf.label.replace('×', '×1/')} (${sf.explanation})` });
+    candidates.push(
+      { kind: 'unit-factor', factor: sf.factor, text: `${sf.label} (${sf.explanation})` },
+      { kind: 'unit-factor', factor: 1 / sf.factor, text: `${sf.label.replace('×', '×1/')} (${sf.explanation})` },
+    );
   }
   if (type === 'clearance_renal' && bodyWeightKg) {
     const w = +bodyWeightKg.toPrecision(3);
-    candidates.push({ factor: bodyWeightKg, text: `per-kg vs absolute (body weight ${w} kg)` }, { factor: 1 / bodyWeightKg, text: `per-kg vs absolute (body weight ${w} kg)` });
+    candidates.push({ kind: 'per-kg', factor: bodyWeightKg, text: `per-kg vs absolute (body weight ${w} kg)` }, { kind: 'per-kg', factor: 1 / bodyWeightKg, text: `per-kg vs absolute (body weight ${w} kg)` });
   }
-  let best: { factor: number; text: string } | null = null;
+  let best: SuspectedCause | null = null;
   for (const c of candidates) {
     if (foldDistance(r, c.factor) > Math.log(band)) continue;
     if (!best || foldDistance(r, c.factor) < foldDistance(r, best.factor)) best = c;
@@ -267,7 +272,7 @@ function judge(p: ParameterValue, e: Expected, doseInterventionPk: number | null
     culprit: cause ? 'output' : null,
     intervention_pk: doseInterventionPk,
     message: `reported ${o.measurement_type} ${+reported.toPrecision(4)} vs ${+e.value.toPrecision(4)} from the ${e.how} (×${+r.toPrecision(3)})`,
-    details: { how: e.how, band: e.band, cause_factors: cause ? [cause.factor] : [] },
+    details: { how: e.how, band: e.band, cause_kinds: cause ? [cause.kind] : [], cause_factors: cause ? [cause.factor] : [] },
   });
 }
 

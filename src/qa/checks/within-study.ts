@@ -35,6 +35,7 @@ import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
+import { referenceBacks } from './reference-ranges.js';
 import { curveLevels, MIN_ARMS, PAIR_ARMS, poolDeviations, type Deviation } from '../study-pools.js';
 import { studyItems, WIDER_FACTORS, type ItemMeasure, type StudyItem } from '../study-items.js';
 
@@ -174,7 +175,13 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
 }
 
 /** The findings of one arm: its off records judged against its other records. */
-export function armFindings(arm: readonly Deviation[], molarMassOf: MolarMassOf = () => null): Finding[] {
+/**
+ * Whether other evidence backs a slip ×factor of a record (the cross-study reference range,
+ * reference-ranges.ts `referenceBacks`): its words, or null.
+ */
+export type Backing = (record: string, factor: number) => string | null;
+
+export function armFindings(arm: readonly Deviation[], molarMassOf: MolarMassOf = () => null, backs: Backing = () => null): Finding[] {
   // Most arms have no outlier: nothing to group (an outlier is so whatever the molar mass).
   if (!arm.some(isOutlier)) return [];
   const byRecord = new Map<string, Deviation[]>();
@@ -218,8 +225,14 @@ export function armFindings(arm: readonly Deviation[], molarMassOf: MolarMassOf 
       severity = 'major';
       reason = `while ${corroborating.map(describe).join(', ')} of the same arm are in line, which physiology would have moved with it`;
     } else {
-      severity = 'minor';
-      reason = 'no other record of the arm tells a slip from a different population';
+      // The other studies of the substance are independent evidence: a reported value or a curve (its Cmax per dose)
+      // that lies off theirs by the same factor, and back near their centre without it, is a slip, not this arm's biology.
+      // Only for an arm otherwise in line (×2): another of its records off (a V ×2.9 and a CL ×0.45 make a t½ ×6.5) is its biology.
+      const referenced = off.lead.item.source === 'reported' || off.lead.item.measure === 'curve' || off.lead.item.measure === 'cmax';
+      const ordinary = others.every((d) => Math.abs(d.d) <= IN_LINE);
+      const backing = referenced && ordinary ? backs(off.record, off.slip.factor) : null;
+      severity = backing ? 'major' : 'minor';
+      reason = backing ? `and the other studies agree: ${backing}` : 'no other record of the arm tells a slip from a different population';
     }
     findings.push(recordFinding(off, arm, severity, culprit, reason));
   }
@@ -322,7 +335,7 @@ export const withinStudyCheck: QaCheck = {
     // A pair is one finding: both of its arms see the same ratio.
     const pairs = new Set<string>();
     for (const arm of armDeviations(ctx).values()) {
-      for (const f of armFindings(arm, molarMassOf)) {
+      for (const f of armFindings(arm, molarMassOf, (record, factor) => referenceBacks(ctx, record, factor))) {
         if (f.culprit === 'output' && f.output_pk !== null && named.has(f.output_pk)) continue;
         const pair = f.details?.pair_record as string | undefined;
         if (pair !== undefined) {

@@ -38,6 +38,13 @@ describe('dose-label', () => {
     expect(doseLabelFinding(dosing('paracetamol1000mg_po', 1.02, 'gram'), null)).toEqual({ finding: null, examined: true });
   });
 
+  it('names the amount per kg curated as the absolute amount: ×1/70 of the label, an adult weight', () => {
+    const f = doseLabelFinding(dosing('paracetamol1000mg_po', 1 / 70, 'gram'), null).finding!;
+    expect(f).toMatchObject({ severity: 'major', culprit: 'dose', details: { cause_kinds: ['dose'] } });
+    expect(f.details?.cause_factors).toEqual([expect.closeTo(1 / 70, 12)]);
+    expect(f.suspected_cause).toMatch(/per-kg vs absolute/);
+  });
+
   it('names another amount minor (the salt, another arm), and examines nothing without a comparable amount', () => {
     const f = doseLabelFinding(dosing('phenacetin_900mg_po', 0.6, 'gram'), null).finding!;
     expect(f).toMatchObject({ severity: 'minor', culprit: null, suspected_cause: null });

@@ -139,5 +139,11 @@ describe('pk-identity check', () => {
     const cl = { index: 0, slot: 'clearance' as const, value: 1, kgPower: 0 as const, anchored: false };
     expect(candidateCauses({ node: cl, factor: 1 / 16.2, interval: [1 / 24, 1 / 11] }, null, null)[0].text).toMatch(/^×1\/1000\/60 \(mL\/min vs L\/h\)/);
     expect(candidateCauses({ node: cl, factor: 1 / 16.2, interval: [1 / 12, 1 / 11] }, null, null)).toEqual([]);
+    // No curated weight: a clearance ×1/95 is per-kg by an adult weight (40–120 kg; ×60 is 1.58 off, beyond ×1.25);
+    // with a curated weight of 70 kg it is not (×1.36 off, beyond ×1.25).
+    expect(candidateCauses({ node: cl, factor: 1 / 95, interval: [1 / 110, 1 / 80] }, null, null)).toMatchObject([{ kind: 'per-kg', factor: 1 / 95 }]);
+    expect(candidateCauses({ node: cl, factor: 1 / 95, interval: [1 / 110, 1 / 80] }, 70, null)).toEqual([]);
+    expect(candidateCauses({ node: cl, factor: 1 / 35, interval: [1 / 40, 1 / 30] }, null, null)).toEqual([]); // a child, or no slip
+    expect(candidateCauses({ node: { ...cl, slot: 'thalf' }, factor: 1 / 95, interval: [1 / 110, 1 / 80] }, null, null)).toEqual([]);
   });
 });

@@ -130,3 +130,28 @@ describe('plausibility: AUC∞ ≥ AUClast', () => {
     expect(findings.filter((f) => f.measurement_type === 'auc_end')).toEqual([]);
   });
 });
+
+describe('plausibility: AUC(0–t) ≤ Cmax · t', () => {
+  it('flags an AUC over 0–t above Cmax × t: major beyond the Cmax tolerance (×2 for a group, ×1.5 for an individual)', () => {
+    const cmax = (substance: string, mean: number, individual = false) =>
+      output({ measurement_type: 'cmax', mean, substance, ...(individual ? { group_pk: null, individual_pk: 7 } : {}) });
+    const auc = (substance: string, mean: number, hours: number, individual = false) =>
+      output({ measurement_type: 'auc_end', unit: 'gram * hour / liter', mean, substance, time: hours, time_unit: 'hr', ...(individual ? { group_pk: null, individual_pk: 7 } : {}) });
+    // Cmax 10 mg/L over 0–12 h bounds the AUC at 0.12 g·h/L.
+    const a = [cmax('a', 0.01), auc('a', 0.06, 12)]; // ratio 0.5: fine
+    const b = [cmax('b', 0.01), auc('b', 0.6, 12)]; // ×5 (AUC ×10 of 0.06): major
+    const c = [cmax('c', 0.01), auc('c', 0.18, 12)]; // ×1.5 for a group: minor (a mean curve's Cmax)
+    const d = [cmax('d', 0.01, true), auc('d', 0.24, 12, true)]; // ×2 for an individual: major
+    const e = [cmax('e', 0.01), { ...auc('e', 0.06, 720), time_unit: 'min' }]; // AUC over 720 min: 12 h, ratio 0.5
+    const findings = run([...a, ...b, ...c, ...d, ...e]);
+    expect(about(findings, a[1])).toEqual([]);
+    const major = about(findings, b[1]);
+    expect(major).toMatchObject([{ severity: 'major', recomputed: 0.12, details: { rule: 'auc-above-cmax-times-interval', cmax_output_pk: b[0].pk, interval_hours: 12 } }]);
+    expect(major[0].ratio).toBeCloseTo(5, 12);
+    // the factors that bring 5 down into (0.05, 1]: ×10, ×24, ×60 (×1000 would leave 0.005)
+    expect(major[0].suspected_cause).toMatch(/^AUC ×60 or Cmax ×1\/60 .*AUC ×24 .*AUC ×10 /);
+    expect(about(findings, c[1])).toMatchObject([{ severity: 'minor' }]);
+    expect(about(findings, d[1])).toMatchObject([{ severity: 'major' }]);
+    expect(about(findings, e[1])).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { CharacteristicaRecord, GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
+import { backsDoseSlip, contradicted, INSIDE_Z, rangeRun, referenceBacks, unopposedDoseSlip, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
 import type { Verdict } from '../../../src/qa/classify.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
@@ -203,5 +203,52 @@ describe('reference-range: the check on a dataset', () => {
     expect(contradicted(1 / 1000, verdict('major', [1 / 60]))).toBe(true);
     expect(contradicted(1 / 1000, verdict('agree', []))).toBe(false); // the curve shares the slip: a study-wide unit slip stays
     expect(contradicted(1 / 1000, undefined)).toBe(false); // no timecourse
+  });
+
+  it('backs a dose slip by its dose-normalised values: undoing it brings them inside and nearer their centre', () => {
+    // Simvastatin 40 mg curated as 0.571 mg (×1/70): Cmax and AUC per dose at z 20.9 (spread 0.223) and 19.1 (0.269).
+    // Undoing ×1/70 moves them by ln(1/70)/spread: to 1.86 and 3.35 (median 2.6 ≤ OUTSIDE_Z, and nearer than 20).
+    const values = [{ z: 20.9, spread: 0.223 }, { z: 19.1, spread: 0.269 }];
+    expect(backsDoseSlip(1 / 70, values)).toBe(true);
+    expect(backsDoseSlip(1 / 1000, values)).toBe(false); // ln(1/1000)/0.223 = −31: thrown out the other side
+    // A microdose study: its values per dose are ordinary (z ≈ 0); undoing ×1/1000 would throw them out.
+    expect(backsDoseSlip(1 / 1000, [{ z: 0.3, spread: 0.5 }, { z: -0.4, spread: 0.4 }])).toBe(false);
+    // A value ×1/10 per dose (z −4.6 at spread 0.5) backs a dose ×10: undone 0.0.
+    expect(backsDoseSlip(10, [{ z: -4.6, spread: 0.5 }])).toBe(true);
+    expect(backsDoseSlip(10, [])).toBe(false);
+  });
+
+  it('backs another check’s slip when the value lies off the other studies by it and back near their centre without it', () => {
+    const { arms, outputs } = fiveStudies();
+    const f = arm('F');
+    const tenfold = output(f, 'clearance', 'liter / hour', 100); // z = ln 10 / 0.223 = 10.3; ×10 undone: z 0
+    const threefold = output(f, 'clearance', 'liter / hour', 30); // z = 4.9; ×10 undone: −5.4, farther out
+    const ctx = context([...arms, f], [...outputs, tenfold, threefold]);
+    expect(referenceBacks(ctx, `output:${tenfold.pk}`, 10)).toMatch(/^5 other studies' x clearance .* robust z 10\.3, 0 with the factor undone$/);
+    expect(referenceBacks(ctx, `output:${tenfold.pk}`, 1 / 10)).toBeNull(); // the wrong direction
+    expect(referenceBacks(ctx, `output:${threefold.pk}`, 10)).toBeNull();
+    expect(referenceBacks(ctx, `output:${outputs[0].pk}`, 10)).toBeNull(); // inside: z 0
+  });
+
+  it('names a dose far above every other study’s a slip when no value per dose backs or contradicts it, upward only', () => {
+    const verdict = (z: number, factor: number | null) =>
+      ({ classification: 'slip', z, cause: factor === null ? null : { kind: 'unit-factor', factor, text: '' }, alternatives: [] }) as unknown as Parameters<typeof unopposedDoseSlip>[0];
+    expect(unopposedDoseSlip(verdict(13.4, 1000), [])).toBe(true); // codeine 30 g against a median of 30 mg
+    expect(unopposedDoseSlip(verdict(7.5, 1000), [])).toBe(false); // not beyond FEW_STUDIES_Z
+    expect(unopposedDoseSlip(verdict(-13.4, 1 / 1000), [])).toBe(false); // a microdose is a design
+    expect(unopposedDoseSlip(verdict(13.4, 1000), [{ z: 0.2, spread: 0.4 }])).toBe(false); // its Cmax per dose is ordinary
+    expect(unopposedDoseSlip(verdict(13.4, null), [])).toBe(false);
+  });
+
+  it('divides by a per-kg dose of a subject without a weight in g/kg, in a stratum of its own', () => {
+    // 1 mg/kg (PK-DB norms mg/kg to the dimensionless count: 1e-6) and a Cmax of 0.02 mg/L: 0.02 g/L per g/kg.
+    const arms = ['A', 'B', 'C', 'D', 'E', 'F'].map((sid) => arm(sid, { dose: 1e-6, unit: 'count' }));
+    const outputs = arms.map((a, k) => output(a, 'cmax', 'milligram / liter', 0.02 * [1, 1.1, 0.9, 1, 1.05, 10][k]));
+    const run = rangeRun(context(arms, outputs));
+    const judged = run.judgments.filter((j) => j.sample.record === 'output');
+    expect(judged).toHaveLength(6);
+    expect(judged[0].sample.unit).toBe('gram / liter / (gram / kilogram)');
+    expect(judged[0].sample.value).toBeCloseTo(0.02, 9);
+    expect(judged[5].verdict?.z).toBeGreaterThan(OUTSIDE_Z); // ×10 against five others
   });
 });

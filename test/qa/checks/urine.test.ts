@@ -109,6 +109,9 @@ describe('urine series', () => {
     expect(slipCause(100, 'recovery', 1.25, null)?.factor).toBe(100);
     expect(slipCause(70, 'recovery', 1.25, null)).toBeNull();
     expect(slipCause(1 / 70, 'clearance_renal', 1.25, 70)?.text).toMatch(/per-kg/);
+    expect(slipCause(1 / 70, 'clearance_renal', 1.25, 70)?.kind).toBe('per-kg');
+    expect(slipCause(100, 'recovery', 1.25, null)?.kind).toBe('unit-factor');
+    expect(slipCause(1000, 'cumulative amount', 1.25, null)).toMatchObject({ kind: 'unit-factor', factor: 1000 });
     expect(slipCause(1.1, 'clearance_renal', 1.25, null)).toBeNull();
   });
 });

@@ -145,10 +145,42 @@ describe('within-study: measurement types that are no PK parameter', () => {
     expect(findings[0].ratio).toBeCloseTo(1600 / 1.5, 6); // median(1.5, 1.8, 1.2) = 1.5
   });
 
+  it('pools them across other interventions that are no drug, from ×30, but not across co-dosed drugs', () => {
+    const position = (pk: number, choice: string): InterventionRecord => ({ ...dosing(pk, 0), measurement_type: 'body position', substance: null, value: null, unit: null, choice });
+    const inArm = (g: number, set: number[], v: number) => ({ ...renal(g, 1, v), intervention_pks: set });
+    // three arms, each in another body position: no strict pool of three; without the positions, ×1000 stands out
+    const values = [inArm(1, [1, 11], 1.5), inArm(2, [1, 12], 1.8), inArm(3, [1, 13], 1500)];
+    const findings = run(values, [dosing(1, 0.1), position(11, 'supine'), position(12, 'upright'), position(13, 'sitting')]);
+    expect(findings).toMatchObject([{ severity: 'major', output_pk: values[2].pk, details: { factor: 1000 } }]);
+    // the third arm with an inducer co-dosed instead: never pooled with the others
+    const inducer = { ...dosing(14, 0.6), substance: 'inducer', measurement_type: 'qualitative dosing' };
+    const induced = [inArm(1, [1, 11], 1.5), inArm(2, [1, 12], 1.8), inArm(3, [1, 14], 1500)];
+    expect(run(induced, [dosing(1, 0.1), position(11, 'supine'), position(12, 'upright'), inducer])).toEqual([]);
+  });
+
   it('pools them only within one dose and one population, never as a pair, and names ×10 minor', () => {
     // the ×1000 arm has another dose: no pool of three
     expect(run([renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 2, 1600)], [dosing(1, 0.1), dosing(2, 0.2)])).toEqual([]);
     const tenfold = run([renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 1, 1.2), renal(4, 1, 15)], [dosing(1, 0.1)]);
     expect(tenfold).toMatchObject([{ severity: 'minor', details: { factor: 10 } }]);
+  });
+
+  it('makes a ×10 major when the other studies of the substance agree, and only for an arm otherwise in line', () => {
+    // Six other studies report a Cmax of 2 mg/L for 100 mg (20 mg/L per g); this study's group 3 reports 20 mg/L.
+    const others = ['A', 'B', 'C', 'D', 'E', 'F'].flatMap((sid, k) => {
+      const d = { ...dosing(100 + k, 0.1), study_sid: sid, study_name: sid };
+      return { d, o: { ...output(100 + k, d.pk, 'cmax', 'milligram / liter', 2 * [1, 1.1, 0.9, 1.05, 0.95, 1][k]), study_sid: sid, study_name: sid } };
+    });
+    const groups = [1, 2, 3].map((g) => output(g, 1, 'cmax', 'milligram / liter', [2, 2.4, 20][g - 1]));
+    const alone = run(groups, [dosing(1, 0.1)]);
+    expect(alone).toMatchObject([{ severity: 'minor', output_pk: groups[2].pk, details: { factor: 10 } }]);
+    const findings = run([...groups, ...others.map((x) => x.o)], [dosing(1, 0.1), ...others.map((x) => x.d)]).filter((f) => f.study_sid === 'W1');
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ severity: 'major', culprit: 'output', output_pk: groups[2].pk, details: { factor: 10 } });
+    expect(findings[0].message).toMatch(/the other studies agree: 6 other studies' x cmax per dose .* robust z 10\.3/);
+    // The same arm's t½ ×2.5 off its siblings': the arm is unusual, the reference does not decide
+    const thalf = [1, 2, 3].map((g) => output(g, 1, 'thalf', 'hour', [4, 4.4, 10][g - 1]));
+    const unusual = run([...groups, ...thalf, ...others.map((x) => x.o)], [dosing(1, 0.1), ...others.map((x) => x.d)]).filter((f) => f.measurement_type === 'cmax');
+    expect(unusual).toMatchObject([{ severity: 'minor', output_pk: groups[2].pk }]);
   });
 });

@@ -1,0 +1,386 @@
+/**
+ * The `physiology` check: physiological bounds that a single value breaks on
+ * its own, with no partner value, sibling arm or other study (issue 13,
+ * item 5, extended): the slips of a study with one arm and nothing to compare
+ * with are invisible to the other checks.
+ *
+ * The bound is the plasma volume Vp ≈ 0.04 L/kg (PLASMA_L_PER_KG; about 3 L
+ * for 70 kg; Davies & Morris 1993): a substance in the body is at least in
+ * the plasma, so
+ * - an apparent volume (vd, vd_ss; V/F too, since F ≤ 1 makes V/F ≥ V)
+ *   referred to plasma, serum or blood cannot be below Vp (per kg: below
+ *   0.04 L/kg; blood: the blood volume is larger still);
+ * - after a single dose D of the measured substance itself, no concentration
+ *   in plasma, serum or blood can exceed D / Vp (the whole dose in the plasma
+ *   at once, whatever the route, since F ≤ 1): a Cmax, a single reported
+ *   concentration, and the highest point of a concentration timecourse. Not
+ *   for a metabolite (the dosed substance differs; a salt of the measured
+ *   substance, SALT_WORDS, is the substance itself), an endogenous substance (a pre-dose sample above 0 of the same
+ *   substance in the study marks one: its baseline adds to the dose), or
+ *   several dosings (accumulation).
+ *
+ * - the AUC likewise: AUC = F·D/CL, CL = λz·Vz and Vz ≥ Vp, so AUC ≤
+ *   D·t½ / (ln 2 · Vp), with the t½ (or kel) of the same key (`aucFindings`).
+ *
+ * Precision: a value is flagged only beyond MARGIN (×2) of the bound (a
+ * plasma volume of 0.02 L/kg is below any human's: haematocrit, obesity and
+ * rounding move Vp by far less). The body weight is the subject's when
+ * curated; else an adult's, at the lowest adult weight (ADULT_BODY_WEIGHT_KG,
+ * 40 kg: the loosest bound), and only when the subject is not marked as a
+ * child (an age below 18 years) nor as another species: then it is skipped.
+ * A dose per kg needs no weight (Cmax ≤ (D/kg) / (Vp/kg)).
+ *
+ * Severity: major when a slip factor (causes.ts `slipFactors`: ×1000, ×10,
+ * per-kg with the body weight, molar ↔ mass) of the value — or of the dose,
+ * for a concentration — brings it back within the bound, naming the one
+ * that brings it nearest a typical volume (1 L/kg; `fixingCause`); minor otherwise. Culprit: the output or the timecourse; the dose
+ * when a reported Cmax and a timecourse of the same key both break the bound
+ * (they agree with each other, the dose is the odd one out).
+ */
+import type { InterventionRecord } from '../../data/model.js';
+import { conversionFactorOrNull } from '../../units/convert.js';
+import type { QaCheck } from '../check.js';
+import { ADULT_BODY_WEIGHT_KG, slipFactors, type SuspectedCause } from '../causes.js';
+import type { QaContext, RecomputedTimecourse } from '../context.js';
+import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
+import { canonicalUnit, type ParameterValue } from '../parameters.js';
+
+const CHECK = 'physiology';
+/** Plasma volume per kg of body weight (about 3 L for 70 kg). */
+export const PLASMA_L_PER_KG = 0.04;
+/** Only values beyond the bound by this factor are flagged: a plasma volume half the typical is below any human's. */
+export const MARGIN = 2;
+/** Below this age (years) a subject is a child: the adult weight is not assumed. */
+export const ADULT_AGE_YEARS = 18;
+/** Tissues whose concentrations are at most the plasma's share of the dose (blood: its volume exceeds the plasma's). */
+export const CIRCULATING: ReadonlySet<string> = new Set(['plasma', 'serum', 'blood']);
+const VOLUMES: ReadonlySet<string> = new Set(['vd', 'vd_ss']);
+/** Single values bounded by dose / plasma volume: the peak, and any concentration at a time after the dose. */
+const CONCENTRATIONS: ReadonlySet<string> = new Set(['cmax', 'concentration']);
+/**
+ * Counter-ions of salts a drug is dosed as (codeine phosphate, morphine sulfate): the dose of the salt is the base's
+ * plus the counter-ion's mass, so its ceiling is only looser; the measured base counts as the dosed substance.
+ */
+export const SALT_WORDS: ReadonlySet<string> = new Set([
+  'phosphate', 'sulfate', 'sulphate', 'hydrochloride', 'chloride', 'bromide', 'hydrobromide', 'citrate', 'maleate',
+  'mesylate', 'tartrate', 'bitartrate', 'succinate', 'fumarate', 'acetate', 'sodium', 'potassium', 'calcium',
+]);
+
+/** Whether dosing `dosed` doses `measured` itself: the same substance, or a salt of it. */
+export function dosesItself(dosed: string | null, measured: string | null): boolean {
+  if (dosed === null || measured === null) return false;
+  if (dosed === measured) return true;
+  return dosed.startsWith(`${measured} `) && SALT_WORDS.has(dosed.slice(measured.length + 1));
+}
+
+/** A unit per kilogram of body weight, as normalised dose units spell it (g/kg, mole / kilogram). */
+const PER_KG_UNIT = /\/\s*(kilogram|kg)\s*$/;
+
+const fmt = (x: number) => String(+x.toPrecision(3));
+
+interface Subject {
+  group_pk: number | null;
+  individual_pk: number | null;
+}
+
+/**
+ * The body weight for the bound (kg) and whether it was curated; null when the subject may be a child or of
+ * another species and no weight is curated.
+ */
+export function boundWeight(ctx: QaContext, subject: Subject, curated: number | null): { kg: number; curated: boolean } | null {
+  if (curated !== null && curated > 0) return { kg: curated, curated: true };
+  let cache = ADULT_CACHE.get(ctx);
+  if (!cache) ADULT_CACHE.set(ctx, (cache = new Map()));
+  const label = `${subject.group_pk}|${subject.individual_pk}`;
+  if (!cache.has(label)) cache.set(label, assumedAdult(ctx, subject));
+  return cache.get(label) as { kg: number; curated: boolean } | null;
+}
+
+/** Per run, per subject: the adult weight assumed, or null (a child, another species). */
+const ADULT_CACHE = new WeakMap<QaContext, Map<string, { kg: number; curated: boolean } | null>>();
+
+function assumedAdult(ctx: QaContext, subject: Subject): { kg: number; curated: boolean } | null {
+  const individual = subject.individual_pk === null ? undefined : ctx.dataset.individual(subject.individual_pk);
+  const groupPk = subject.group_pk ?? individual?.group_pk ?? null;
+  const group = groupPk === null ? undefined : ctx.dataset.group(groupPk);
+  for (const c of [...(individual?.characteristica ?? []), ...(group?.characteristica ?? [])]) {
+    if (c.measurement_type === 'species' && c.choice && c.choice.toLowerCase() !== 'homo sapiens') return null;
+    if (c.measurement_type !== 'age') continue;
+    const years = c.unit ? conversionFactorOrNull(c.unit, 'year') : 1;
+    const age = [c.min, c.mean, c.median, c.value].find((v) => v !== null && v !== undefined);
+    if (years === null || age === undefined || age === null || age * years < ADULT_AGE_YEARS) return null;
+  }
+  return { kg: ADULT_BODY_WEIGHT_KG[0], curated: false };
+}
+
+function weightText(w: { kg: number; curated: boolean }): string {
+  return w.curated ? `body weight ${fmt(w.kg)} kg` : `body weight not curated: the lowest adult weight ${w.kg} kg`;
+}
+
+/**
+ * A typical apparent volume, 1 L/kg (the median of drugs' Vss is about 1 L/kg; Obach 2008): 25× the plasma volume.
+ * Of the slips that bring a value back within the bound, the one that brings it nearest this typical position is
+ * named (a ×28 excess is fixed by ×70 and by ×1000 alike; ×1000 puts the volume at 1 L/kg, ×70 at 40 mL/kg).
+ */
+export const TYPICAL_VOLUME_L_PER_KG = 1;
+const TYPICAL_RATIO = TYPICAL_VOLUME_L_PER_KG / PLASMA_L_PER_KG;
+
+/**
+ * The slip whose correction brings `ratio` (value / plasma bound; above 1 too high, a concentration; below, a
+ * volume) back within the bound and nearest the typical ratio (a volume 25× the plasma, a concentration 1/25 of
+ * the ceiling); null when none does.
+ */
+export function fixingCause(causes: readonly SuspectedCause[], ratio: number, tooHigh: boolean): SuspectedCause | null {
+  const typical = tooHigh ? 1 / TYPICAL_RATIO : TYPICAL_RATIO;
+  const fixing = causes.filter((c) => (tooHigh ? c.factor > 1 && ratio / c.factor <= 1 : c.factor < 1 && ratio / c.factor >= 1));
+  const distance = (c: SuspectedCause) => Math.abs(Math.log(ratio / c.factor / typical));
+  fixing.sort((a, b) => distance(a) - distance(b));
+  return fixing[0] ?? null;
+}
+
+function causeList(causes: readonly (SuspectedCause | null)[], who: readonly string[]): { text: string | null; kinds: string[]; factors: number[] } {
+  const named = causes.map((c, i) => (c ? { c, who: who[i] } : null)).filter((x): x is { c: SuspectedCause; who: string } => x !== null);
+  return {
+    text: named.length ? named.map(({ c, who: w }) => `${w} ${c.text}`).join(', or ') + '?' : null,
+    kinds: named.map(({ c }) => c.kind),
+    factors: named.map(({ c }) => c.factor),
+  };
+}
+
+/** A volume below the plasma volume / MARGIN. */
+export function volumeFinding(ctx: QaContext, p: ParameterValue): Finding | null {
+  if (!VOLUMES.has(p.measurement_type) || p.value === null || !(p.value > 0) || !CIRCULATING.has(p.tissue ?? '')) return null;
+  if (!ofDosedSubstance(ctx, p)) return null;
+  const perKg = p.unit === 'liter / kilogram';
+  if (!perKg && p.unit !== 'liter') return null;
+  const weight = perKg ? null : boundWeight(ctx, p.output, p.bodyWeightKg);
+  if (!perKg && weight === null) return null;
+  ctx.examined('output', p.output.pk, CHECK);
+  const plasma = perKg ? PLASMA_L_PER_KG : PLASMA_L_PER_KG * (weight as { kg: number }).kg;
+  const bound = plasma / MARGIN;
+  if (p.value >= bound) return null;
+  const ratio = p.value / plasma;
+  const cause = fixingCause(slipFactors(p.measurement_type as 'vd', { molarMass: null, bodyWeightKg: p.bodyWeightKg }), ratio, false);
+  const causes = causeList([cause], ['volume']);
+  const severity: Severity = cause ? 'major' : 'minor';
+  const o = p.output;
+  const plasmaText = perKg ? `${PLASMA_L_PER_KG} L/kg` : `${fmt(plasma)} L (${PLASMA_L_PER_KG} L/kg, ${weightText(weight as { kg: number; curated: boolean })})`;
+  return finding({
+    kind: 'physiology', severity, study_sid: o.study_sid, study_name: o.study_name, subset_pk: o.subset_pk, output_pk: o.pk,
+    measurement_type: o.measurement_type, subject: p.subject, reported: p.value, reported_unit: p.unit, recomputed: plasma,
+    recomputed_unit: p.unit, ratio, culprit: 'output', suspected_cause: causes.text,
+    message: `${p.source} ${o.measurement_type} ${fmt(p.value)} ${p.unit} is ×${fmt(ratio)} the plasma volume ${plasmaText}: an apparent volume cannot be smaller than the plasma`,
+    details: { rule: 'volume-below-plasma', source: p.source, cause_kinds: causes.kinds, cause_factors: causes.factors },
+  });
+}
+
+/** Whether the set doses the measured substance (the parameter is not a metabolite's). */
+function ofDosedSubstance(ctx: QaContext, p: ParameterValue): boolean {
+  return ctx.dosingOfSet(p.output.intervention_pks).some((d) => dosesItself(d.substance, p.substance));
+}
+
+/** The one single dosing of `substance` in the set, or null (none, several, or a multiple-dose pattern); co-medication does not move the ceiling. */
+function singleDose(dosings: readonly InterventionRecord[], substance: string | null): InterventionRecord | null {
+  const own = dosings.filter((d) => dosesItself(d.substance, substance));
+  if (own.length !== 1) return null;
+  const d = own[0];
+  if ((d.application ?? '').toLowerCase().includes('multiple')) return null;
+  if (d.time !== null && d.time !== '' && !Number.isFinite(Number(d.time))) return null;
+  return d.value !== null && d.value > 0 && d.unit ? d : null;
+}
+
+/** The concentration ceiling D / Vp (g/L) of a dose, or null when its unit is neither an amount nor an amount per kg. */
+export function concentrationCeiling(
+  ctx: QaContext, dose: InterventionRecord, subject: Subject, curatedWeight: number | null,
+): { ceiling: number; text: string } | null {
+  const mass = ctx.molarMass(dose.substance);
+  const canonical = canonicalUnit(dose.unit as string, mass);
+  const value = dose.value as number;
+  if (canonical?.unit === 'gram') {
+    const weight = boundWeight(ctx, subject, curatedWeight);
+    if (weight === null) return null;
+    const plasma = PLASMA_L_PER_KG * weight.kg;
+    return { ceiling: (value * canonical.factor) / plasma, text: `dose ${fmt(value)} ${dose.unit} / plasma volume ${fmt(plasma)} L (${weightText(weight)})` };
+  }
+  // gram / kilogram is dimensionless to mathjs: only an amount per kilogram (g/kg, mole / kilogram) is one, not a count.
+  if (!PER_KG_UNIT.test(dose.unit as string)) return null;
+  const perKg = conversionFactorOrNull(dose.unit as string, 'gram / kilogram', mass === null ? undefined : { molarMass: mass });
+  if (perKg === null) return null;
+  return { ceiling: (value * perKg) / PLASMA_L_PER_KG, text: `dose ${fmt(value)} ${dose.unit} / plasma volume ${PLASMA_L_PER_KG} L/kg` };
+}
+
+/** Studies and substances with a pre-dose concentration above 0: endogenous (or carried over), no ceiling. */
+export function withBaseline(ctx: QaContext): Set<string> {
+  const marked = new Set<string>();
+  for (const rt of ctx.timecourses) {
+    const values = rt.tc.mean ?? rt.tc.median ?? rt.tc.value;
+    if (!values) continue;
+    const doseTime = rt.dose?.time ?? 0;
+    if (rt.tc.time.some((t, i) => t !== null && t <= doseTime && (values[i] ?? 0) > 0)) marked.add(`${rt.tc.study_sid}|${rt.tc.substance}`);
+  }
+  return marked;
+}
+
+interface Excess {
+  value: number;
+  ceiling: number;
+  text: string;
+  dose: InterventionRecord;
+  /** The curated body weight, for a per-kg dose slip. */
+  weightKg: number | null;
+}
+
+function excessFinding(ctx: QaContext, e: Excess, base: Partial<Finding>, what: string, own: Culprit, doseToo: boolean): Finding {
+  const ratio = e.value / e.ceiling;
+  const mass = ctx.molarMass(e.dose.substance);
+  const ownCause = fixingCause(slipFactors('cmax', { molarMass: mass, bodyWeightKg: null }), ratio, true);
+  // A dose curated ×f too small raises the ratio by 1/f: the dose's slips with f < 1 bring it back.
+  const doseCause = fixingCause(slipFactors('dose', { molarMass: mass, bodyWeightKg: e.weightKg }).map((c) => ({ ...c, factor: 1 / c.factor, text: c.text })), ratio, true);
+  const doseNamed = doseCause ? { ...doseCause, factor: 1 / doseCause.factor } : null;
+  const causes = doseToo ? causeList([doseNamed, ownCause], ['dose', what]) : causeList([ownCause, doseNamed], [what, 'dose']);
+  const severity: Severity = ownCause || doseNamed ? 'major' : 'minor';
+  return finding({
+    kind: 'physiology', severity, ...base, recomputed: e.ceiling, recomputed_unit: 'gram / liter', ratio,
+    culprit: doseToo ? 'dose' : own, intervention_pk: e.dose.pk, suspected_cause: causes.text,
+    message: `${what} ${fmt(e.value)} g/L is ×${fmt(ratio)} the most a single dose can give, ${e.text} = ${fmt(e.ceiling)} g/L${doseToo ? ' (a reported Cmax and a timecourse of the same subject both exceed it: the dose?)' : ''}`,
+    details: { rule: 'concentration-above-dose-per-plasma', dose_pk: e.dose.pk, cause_kinds: causes.kinds, cause_factors: causes.factors },
+  });
+}
+
+/** The highest concentration after the dose of a timecourse, in g/L; null when its unit is no mass concentration. */
+function highestPoint(ctx: QaContext, rt: RecomputedTimecourse): number | null {
+  const values = rt.tc.mean ?? rt.tc.median ?? rt.tc.value;
+  if (!values || !rt.tc.unit) return null;
+  const canonical = canonicalUnit(rt.tc.unit, ctx.molarMass(rt.tc.substance));
+  if (canonical?.unit !== 'gram / liter') return null;
+  let highest: number | null = null;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v !== null && Number.isFinite(v) && (highest === null || v > highest)) highest = v;
+  }
+  return highest === null ? null : highest * canonical.factor;
+}
+
+export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<string> = withBaseline(ctx)): Finding[] {
+  const excessByKey = new Map<string, { tc: Excess[]; cmax: Excess[] }>();
+  const entry = (key: string) => {
+    let e = excessByKey.get(key);
+    if (!e) excessByKey.set(key, (e = { tc: [], cmax: [] }));
+    return e;
+  };
+  const pending: { key: string; excess: Excess; base: Partial<Finding>; what: string; own: Culprit; list: 'tc' | 'cmax' }[] = [];
+  for (const rt of ctx.timecourses) {
+    const tc = rt.tc;
+    if (rt.key === null || !CIRCULATING.has(tc.tissue ?? '') || baseline.has(`${tc.study_sid}|${tc.substance}`)) continue;
+    const dose = singleDose(ctx.dosingOfSet(tc.intervention_pk), tc.substance);
+    if (!dose) continue;
+    const ceiling = concentrationCeiling(ctx, dose, tc, ctx.bodyWeightKg(tc));
+    const highest = ceiling && highestPoint(ctx, rt);
+    if (!ceiling || highest === null || highest === undefined) continue;
+    ctx.examined('timecourse', tc.subset_pk, CHECK);
+    ctx.examined('dosing', dose.pk, CHECK);
+    if (highest <= ceiling.ceiling * MARGIN) continue;
+    const excess = { value: highest, ceiling: ceiling.ceiling, text: ceiling.text, dose, weightKg: ctx.bodyWeightKg(tc) };
+    entry(rt.key).tc.push(excess);
+    pending.push({
+      key: rt.key, excess, own: 'timecourse', list: 'tc', what: `the highest point of timecourse ${tc.subset_pk}`,
+      base: { study_sid: tc.study_sid, study_name: tc.study_name, subset_pk: tc.subset_pk, measurement_type: 'concentration', reported: highest, reported_unit: 'gram / liter' },
+    });
+  }
+  for (const p of ctx.parameters) {
+    if (!CONCENTRATIONS.has(p.measurement_type) || p.unit !== 'gram / liter' || p.value === null || !(p.value > 0) || !CIRCULATING.has(p.tissue ?? '')) continue;
+    const o = p.output;
+    if (baseline.has(`${o.study_sid}|${o.substance}`)) continue;
+    const dose = singleDose(ctx.dosingOfSet(o.intervention_pks), o.substance);
+    const ceiling = dose && concentrationCeiling(ctx, dose, o, p.bodyWeightKg);
+    if (!dose || !ceiling) continue;
+    ctx.examined('output', o.pk, CHECK);
+    ctx.examined('dosing', dose.pk, CHECK);
+    if (p.value <= ceiling.ceiling * MARGIN) continue;
+    const excess = { value: p.value, ceiling: ceiling.ceiling, text: ceiling.text, dose, weightKg: p.bodyWeightKg };
+    entry(p.key).cmax.push(excess);
+    pending.push({
+      key: p.key, excess, own: 'output', list: 'cmax', what: `${p.source} ${p.measurement_type}`,
+      base: { study_sid: o.study_sid, study_name: o.study_name, subset_pk: o.subset_pk, output_pk: o.pk, measurement_type: p.measurement_type, subject: p.subject, reported: p.value, reported_unit: p.unit },
+    });
+  }
+  return pending.map(({ key, excess, base, what, own, list }) => {
+    const e = excessByKey.get(key) as { tc: Excess[]; cmax: Excess[] };
+    const partners = list === 'tc' ? e.cmax : e.tc;
+    // The two agree within ×MARGIN: then the dose, not the curve or the value, is what moved.
+    const doseToo = partners.some((q) => Math.abs(Math.log(q.value / excess.value)) <= Math.log(MARGIN));
+    return excessFinding(ctx, excess, base, what, own, doseToo);
+  });
+}
+
+const AUCS: ReadonlySet<string> = new Set(['auc_inf', 'auc_end']);
+
+/** The half-life (h) of the key among values of the same source (a stored calculated one: of the same timecourse); from kel when no t½. */
+function halfLifeOf(ctx: QaContext, p: ParameterValue): ParameterValue | null {
+  let best: ParameterValue | null = null;
+  for (const q of ctx.parametersByKey.get(p.key) ?? []) {
+    if (q.source !== p.source || q.value === null || !(q.value > 0)) continue;
+    if (p.source === 'calculated' && q.output.subset_pk !== p.output.subset_pk) continue;
+    if ((q.measurement_type === 'thalf' && q.unit === 'hour') || (q.measurement_type === 'kel' && q.unit === '1 / hour' && best === null)) best = q;
+  }
+  return best;
+}
+
+/**
+ * AUC above dose / (plasma volume · λz): AUC = F·D/CL and CL = λz·Vz with Vz ≥ Vp, so AUC ≤ D·t½ / (ln 2 · Vp)
+ * (an AUC over an interval is at most AUC∞). The AUC and the t½ (or kel) of the same key and source, after a
+ * single dose of the measured substance. Flagged beyond MARGIN; the slips of the AUC, the dose and the t½ (too
+ * short) that bring it back are named; the culprit is the AUC only when no t½ slip would explain it (else undecided).
+ */
+export function aucFindings(ctx: QaContext, baseline: ReadonlySet<string>): Finding[] {
+  const findings: Finding[] = [];
+  for (const p of ctx.parameters) {
+    if (!AUCS.has(p.measurement_type) || p.unit !== 'gram * hour / liter' || p.value === null || !(p.value > 0) || !CIRCULATING.has(p.tissue ?? '')) continue;
+    const o = p.output;
+    if (baseline.has(`${o.study_sid}|${o.substance}`)) continue;
+    const dose = singleDose(ctx.dosingOfSet(o.intervention_pks), o.substance);
+    const ceiling = dose && concentrationCeiling(ctx, dose, o, p.bodyWeightKg);
+    const half = ceiling ? halfLifeOf(ctx, p) : null;
+    if (!dose || !ceiling || !half) continue;
+    const thalf = half.measurement_type === 'thalf' ? (half.value as number) : Math.LN2 / (half.value as number);
+    const bound = (ceiling.ceiling * thalf) / Math.LN2;
+    ctx.examined('output', o.pk, CHECK);
+    if (p.value <= bound * MARGIN) continue;
+    const ratio = p.value / bound;
+    const mass = ctx.molarMass(o.substance);
+    const inverse = (causes: SuspectedCause[]) => causes.map((c) => ({ ...c, factor: 1 / c.factor }));
+    const own = fixingCause(slipFactors(p.measurement_type as 'auc_inf', { molarMass: mass }), ratio, true);
+    const doseFix = fixingCause(inverse(slipFactors('dose', { molarMass: mass, bodyWeightKg: p.bodyWeightKg })), ratio, true);
+    const back = (c: SuspectedCause | null) => (c ? { ...c, factor: 1 / c.factor } : null);
+    // A t½ curated too short (×f, f < 1) lowers the bound by f, like a dose; a kel curated too large (×f, f > 1) by 1/f.
+    const halfFix = half.measurement_type === 'thalf'
+      ? back(fixingCause(inverse(slipFactors('thalf')), ratio, true))
+      : fixingCause(slipFactors('kel'), ratio, true);
+    const causes = causeList([own, back(doseFix), halfFix], [`${p.source} ${p.measurement_type}`, 'dose', half.measurement_type]);
+    findings.push(finding({
+      kind: 'physiology', severity: own || doseFix || halfFix ? 'major' : 'minor', study_sid: o.study_sid, study_name: o.study_name,
+      subset_pk: o.subset_pk, output_pk: o.pk, measurement_type: o.measurement_type, subject: p.subject, reported: p.value,
+      reported_unit: p.unit, recomputed: bound, recomputed_unit: p.unit, ratio, culprit: halfFix ? null : 'output', intervention_pk: dose.pk,
+      suspected_cause: causes.text,
+      message: `${p.source} ${o.measurement_type} ${fmt(p.value)} g·h/L is ×${fmt(ratio)} the most a single dose can give with t½ ${fmt(thalf)} h (output ${half.output.pk}): ${ceiling.text} × t½ / ln 2 = ${fmt(bound)} g·h/L`,
+      details: { rule: 'auc-above-dose-per-plasma-clearance', dose_pk: dose.pk, thalf_output_pk: half.output.pk, cause_kinds: causes.kinds, cause_factors: causes.factors },
+    }));
+  }
+  return findings;
+}
+
+export const physiologyCheck: QaCheck = {
+  kind: 'physiology',
+  description: 'physiological bounds: an apparent volume below the plasma volume; a concentration after a single dose above dose / plasma volume; an AUC above dose · t½ / (ln 2 · plasma volume)',
+  run(ctx) {
+    const findings: Finding[] = [];
+    for (const p of ctx.parameters) {
+      const volume = volumeFinding(ctx, p);
+      if (volume) findings.push(volume);
+    }
+    const baseline = withBaseline(ctx);
+    findings.push(...concentrationFindings(ctx, baseline));
+    findings.push(...aucFindings(ctx, baseline));
+    return findings;
+  },
+};
