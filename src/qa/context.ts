@@ -17,7 +17,7 @@
  *   substance, tissue, route, match key and body weight (parameters.ts);
  *   `parametersByKey` indexes them by match key;
  * - `comparisons`: reported vs recomputed, computed on first use;
- * - helpers: `matchKey`, `molarMass`, `bodyWeightKg`, `dosingOfSet`;
+ * - helpers: `matchKey`, `molarMass`, `bodyWeightKg`, `dosingOfSet`, `subjectMarks`;
  * - coverage marks (coverage.ts): a check calls `examined(kind, pk, check)`
  *   for each record a comparison ran on, `notExamined(kind, pk, check, reason)`
  *   for one it could not compare; `coverage` holds them for the summary;
@@ -36,6 +36,7 @@ import { CoverageLog, type RecordKind } from './coverage.js';
 import { finding, type Finding } from './finding.js';
 import { MatchKeys } from './match-keys.js';
 import { parameterValues, type ParameterValue } from './parameters.js';
+import { marksPopulation, subjectMarks } from './population.js';
 import { doseInfo, pkdbValuesBySubset, standardRecomputation, type ParameterValues, type RecomputedTimecourse, type StandardRecomputation } from './recompute.js';
 
 export type { RecomputedTimecourse };
@@ -70,6 +71,11 @@ export interface QaContext {
   molarMass(substance: string | null): number | null;
   /** Body weight in kg of the subject of a record; an individual without one inherits its group's. */
   bodyWeightKg(record: { group_pk: number | null; individual_pk: number | null }): number | null;
+  /**
+   * The population marks of a record's subject (population.ts `subjectMarks`), one list per subject for the run;
+   * an individual whose own characteristica mark nothing has its group's list (the same list).
+   */
+  subjectMarks(record: { group_pk: number | null; individual_pk: number | null }): readonly string[];
   /** The normed `dosing` interventions of an intervention set. */
   dosingOfSet(interventionPks: readonly number[]): InterventionRecord[];
   /** Coverage: a comparison of `check` ran on the record (coverage.ts). */
@@ -177,6 +183,29 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     weights.set(label, weight);
     return weight;
   };
+  // Marks by group (records of a group), and by individual then group (records of an individual).
+  const groupMarks = new Map<number | null, readonly string[]>();
+  const individualMarks = new Map<number, Map<number | null, readonly string[]>>();
+  const marksOf = (r: { group_pk: number | null; individual_pk: number | null }): readonly string[] => {
+    if (r.individual_pk === null) {
+      let marks = groupMarks.get(r.group_pk);
+      if (marks === undefined) groupMarks.set(r.group_pk, (marks = subjectMarks(scoped, r)));
+      return marks;
+    }
+    let byGroup = individualMarks.get(r.individual_pk);
+    if (byGroup === undefined) individualMarks.set(r.individual_pk, (byGroup = new Map()));
+    let marks = byGroup.get(r.group_pk);
+    if (marks === undefined) {
+      const individual = scoped.individual(r.individual_pk);
+      const groupPk = r.group_pk ?? individual?.group_pk ?? null;
+      marks =
+        individual && groupPk !== null && !individual.characteristica.some(marksPopulation)
+          ? marksOf({ group_pk: groupPk, individual_pk: null })
+          : subjectMarks(scoped, r);
+      byGroup.set(r.group_pk, marks);
+    }
+    return marks;
+  };
   const dosingOfSet = (pks: readonly number[]): InterventionRecord[] => {
     const dosing: InterventionRecord[] = [];
     for (const pk of pks) {
@@ -219,6 +248,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     molarMass,
     bodyWeightKg,
     dosingOfSet,
+    subjectMarks: marksOf,
     // Plain functions, so that checks may pass `ctx.examined` around.
     examined: (kind, pk, check) => coverage.examined(kind, pk, check),
     notExamined: (kind, pk, check, reason) => coverage.notExamined(kind, pk, check, reason),

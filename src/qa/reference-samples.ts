@@ -25,7 +25,7 @@ import type { QaContext } from './context.js';
 import type { RecordKind } from './coverage.js';
 import { concentrationSeries } from './input-checks.js';
 import { canonicalUnit, type ParameterValue } from './parameters.js';
-import { characteristicaMarks, coMedication, HEALTHY, marksPopulation, populationLabel } from './population.js';
+import { coMedication, HEALTHY, populationLabel } from './population.js';
 import type { ReportedParameter } from './tolerances.js';
 
 /** The molar mass of a substance (g/mol), cached per run. */
@@ -227,30 +227,11 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     }
     return info;
   };
-  // Keyed by number: groups as pk, individuals as −pk − 1 (no string per value).
-  const marks = new Map<number, string[]>();
-  const subjectMarks = (r: { group_pk: number | null; individual_pk: number | null }): string[] => {
-    const key = r.individual_pk !== null ? -r.individual_pk - 1 : (r.group_pk ?? 0);
-    let m = marks.get(key);
-    if (!m) {
-      const individual = r.individual_pk === null ? undefined : ctx.dataset.individual(r.individual_pk);
-      const groupPk = r.group_pk ?? individual?.group_pk ?? null;
-      const group = groupPk === null ? undefined : ctx.dataset.group(groupPk);
-      const own = individual?.characteristica ?? [];
-      // An individual whose own characteristica mark nothing has its group's marks (the common case: age, weight, sex).
-      m =
-        individual && groupPk !== null && !own.some(marksPopulation)
-          ? subjectMarks({ group_pk: groupPk, individual_pk: null })
-          : characteristicaMarks([...own, ...(group?.characteristica ?? [])]);
-      marks.set(key, m);
-    }
-    return m;
-  };
   const populations = new Map<string, string>();
-  // The label of a subject's marks alone, once per marks list (subjectMarks keeps one list per subject or group).
+  // The label of a subject's marks alone, once per marks list (the context keeps one list per subject).
   const markLabels = new Map<readonly string[], string>();
   const population = (r: { group_pk: number | null; individual_pk: number | null }, info: SetInfo, substance: string | null, dose: InterventionRecord | null): string => {
-    const marks = subjectMarks(r);
+    const marks = ctx.subjectMarks(r);
     // The common case, nothing else dosed: the subject's marks alone (no key to build).
     let others = 0;
     for (const d of info.dosed) if (d !== substance && d !== dose?.substance) others++;

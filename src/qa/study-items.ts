@@ -21,7 +21,6 @@ import { conversionFactorOrNull } from '../units/convert.js';
 import type { QaContext, RecomputedTimecourse } from './context.js';
 import { concentrationSeries } from './input-checks.js';
 import { canonicalUnit, type ParameterValue } from './parameters.js';
-import { subjectMarks } from './population.js';
 import { slipFamilyOfUnit } from './slip-factor.js';
 import { Numbering, Slots, type KeyPart } from './study-ids.js';
 import type { ReportedParameter } from './tolerances.js';
@@ -303,12 +302,13 @@ export function studyItems(ctx: QaContext): StudyItems {
     }
     return result;
   };
-  const marks = new Map<string, string>();
+  // The marks joined, once per list (the context keeps one list per subject).
+  const joined = new Map<readonly string[], string>();
   const marksOf = (o: OutputRecord): string => {
-    const key = `${o.group_pk}|${o.individual_pk}`;
-    let m = marks.get(key);
-    if (m === undefined) marks.set(key, (m = subjectMarks(ctx.dataset, o).join('+')));
-    return m;
+    const marks = ctx.subjectMarks(o);
+    let text = joined.get(marks);
+    if (text === undefined) joined.set(marks, (text = marks.join('+')));
+    return text;
   };
   // Loops by index: ~32,000 values, mostly before the loop is optimised, when for…of allocates per element.
   const parameters = ctx.parameters;

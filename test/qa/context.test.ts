@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../src/data/dataset.js';
 import { loadFixtures } from '../../src/data/fixtures.js';
 import { prepareContext } from '../../src/qa/context.js';
+import { marksPopulation, subjectMarks } from '../../src/qa/population.js';
 
 describe('prepareContext', () => {
   it('reports a dose time whose unit does not convert to the timecourse time unit as a unit finding on the dose', async () => {
@@ -21,5 +22,25 @@ describe('prepareContext', () => {
     expect(found.map((f) => f.subset_pk)).toContain(rt!.tc.subset_pk);
     expect(found[0]).toMatchObject({ severity: 'minor', culprit: 'dose' });
     expect(found[0].message).toContain("dose time 1 'gram' does not convert");
+  });
+
+  it('keeps one list of population marks per subject: an individual without marks of its own has its group’s', async () => {
+    const loaded = await loadFixtures();
+    // One individual of a group stripped of the characteristica that mark a population (its age and sex stay).
+    const first = loaded.tables.individuals.find((i) => i.group_pk !== null)!;
+    const individuals = loaded.tables.individuals.map((i) => (i === first ? { ...i, characteristica: i.characteristica.filter((c) => !marksPopulation(c)) } : i));
+    const fixtures = Dataset.fromTables({ ...loaded.tables, individuals }, loaded.source);
+    const ctx = prepareContext(fixtures);
+    const plain = fixtures.tables.individuals.find((i) => i.group_pk !== null && !i.characteristica.some(marksPopulation));
+    expect(plain?.pk).toBe(first.pk);
+    const record = { group_pk: null, individual_pk: plain!.pk };
+    const group = { group_pk: plain!.group_pk, individual_pk: null };
+    expect(ctx.subjectMarks(record)).toEqual(subjectMarks(fixtures, record));
+    expect(ctx.subjectMarks(record)).toBe(ctx.subjectMarks(group));
+    expect(ctx.subjectMarks(group)).toBe(ctx.subjectMarks(group));
+    for (const i of fixtures.tables.individuals) {
+      const r = { group_pk: null, individual_pk: i.pk };
+      expect(ctx.subjectMarks(r)).toEqual(subjectMarks(fixtures, r));
+    }
   });
 });
