@@ -9,22 +9,12 @@
  * report is replaced whole, so no stale plot survives; with `force`, only the
  * report's own names in a foreign folder are replaced and the other files
  * stay — a mistyped --out never deletes a user's files.
- *
- * The replaced report is kept inside the new one as a hidden folder (`SPARE`), whose files the next run
- * rewrites in its temporary folder instead of creating new ones: creating a file costs a file system far more
- * than rewriting one (on the machine the benchmarks run on, ~0.3–0.7 ms against ~0.04 ms; a report of the
- * shared export has ~960 files). What a rewritten spare holds beyond this run's files is removed before the
- * swap (`removeUnwritten`), so no stale plot survives.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-
-/** In a report folder: the previous report, rewritten by the next run (see the header). */
-export const SPARE = '.pkdb-qa-spare';
 
 /** Every top-level name a QA report writes (report.html: the single page of earlier versions). */
 export const REPORT_ENTRIES: ReadonlySet<string> = new Set([
-  SPARE,
   'findings.json',
   'findings.csv',
   'summary.json',
@@ -73,9 +63,9 @@ function alive(pid: number): boolean {
 }
 
 /**
- * A temporary folder beside `dir`: the spare of the report in `dir` when it has one (its files are rewritten),
- * else a new one. Leftovers of runs that were killed outright (SIGKILL, power loss) are recognised by name and
- * a dead process id, and removed.
+ * A fresh temporary folder beside `dir`. Leftovers of runs that were killed
+ * outright (SIGKILL, power loss) are recognised by name and a dead process id,
+ * and removed.
  */
 export function makeTempSibling(dir: string): string {
   const parent = dirname(resolve(dir));
@@ -87,32 +77,8 @@ export function makeTempSibling(dir: string): string {
   }
   const tmp = join(parent, `${prefix}${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
-  const spare = join(dir, SPARE);
-  if (statSync(spare, { throwIfNoEntry: false })?.isDirectory()) renameSync(spare, tmp);
-  else mkdirSync(tmp);
+  mkdirSync(tmp);
   return tmp;
-}
-
-/**
- * Removes from `tmp` every file that is not in `written` and every folder that is in neither `folders` nor on
- * the path of a written file (paths relative to `tmp`): what a rewritten spare holds beyond this run's report.
- */
-export function removeUnwritten(tmp: string, written: readonly string[], folders: readonly string[]): void {
-  const files = new Set(written);
-  const kept = new Set(folders);
-  for (const path of written) {
-    for (let up = dirname(path); up !== '.' && up !== '' && !kept.has(up); up = dirname(up)) kept.add(up);
-  }
-  const sweep = (folder: string) => {
-    for (const entry of readdirSync(join(tmp, folder), { withFileTypes: true })) {
-      const path = folder === '' ? entry.name : join(folder, entry.name);
-      if (!entry.isDirectory()) {
-        if (!files.has(path)) unlinkSync(join(tmp, path));
-      } else if (kept.has(path)) sweep(path);
-      else rmSync(join(tmp, path), { recursive: true, force: true });
-    }
-  };
-  sweep('');
 }
 
 /** Moves the complete report in `tmp` to `dir` (see the header); `tmp` is gone afterwards. */
@@ -133,8 +99,7 @@ export function commitTemp(tmp: string, dir: string, force: boolean): void {
       renameSync(old, dir);
       throw error;
     }
-    if (state === 'report') keepAsSpare(old, dir);
-    else rmSync(old, { recursive: true, force: true });
+    rmSync(old, { recursive: true, force: true });
     return;
   }
   // A forced foreign folder: replace the report's names one by one, keep everything else.
@@ -144,14 +109,6 @@ export function commitTemp(tmp: string, dir: string, force: boolean): void {
   for (const name of readdirSync(tmp)) renameSync(join(tmp, name), join(dir, name));
   rmSync(old, { recursive: true, force: true });
   rmSync(tmp, { recursive: true, force: true });
-}
-
-/** The replaced report `old` becomes the spare of the new one in `dir` (see the header). */
-function keepAsSpare(old: string, dir: string): void {
-  // The spare was taken for this run's temporary folder; an old one of its own is not kept.
-  rmSync(join(old, SPARE), { recursive: true, force: true });
-  rmSync(join(dir, SPARE), { recursive: true, force: true });
-  renameSync(old, join(dir, SPARE));
 }
 
 /** Removes a temporary folder (after an interruption or a failure). */

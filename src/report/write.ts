@@ -4,9 +4,7 @@
  * (report/index.html, report/studies/<sid>.html, report/assets/). Everything
  * is written into a temporary sibling folder that replaces `dir` only when
  * complete (output-dir.ts): an abort (`signal`) or a failure leaves the
- * previous report as it was. That folder is the previous report's spare when
- * there is one (output-dir.ts `SPARE`): rewriting a file costs far less than
- * creating one.
+ * previous report as it was.
  *
  * Data files go to libuv's thread pool while this thread builds the next one
  * (creating a file costs the kernel 0.1–0.25 ms, ~200 ms for the plots of the
@@ -25,7 +23,7 @@ import type { QaResult } from '../qa/run.js';
 import { CALCULATED_COLUMNS } from '../qa/to-findings.js';
 import { buildReportCharts } from './charts.js';
 import { toCsv } from './csv.js';
-import { checkTarget, commitTemp, discardTemp, makeTempSibling, removeUnwritten } from './output-dir.js';
+import { checkTarget, commitTemp, discardTemp, makeTempSibling } from './output-dir.js';
 import { DEFAULT_SERVE_URL } from './records.js';
 
 export type WritePhase = 'data files' | 'plots' | 'pages' | 'PNG';
@@ -56,10 +54,8 @@ export async function writeQaOutputs(result: QaResult, dir: string, options: Wri
   options.signal?.throwIfAborted();
   const tmp = makeTempSibling(dir);
   try {
-    const { written, folders } = await writeInto(result, tmp, options);
+    const written = await writeInto(result, tmp, options);
     options.signal?.throwIfAborted();
-    // The temporary folder may be the previous report's spare: what this run did not write goes (output-dir.ts).
-    removeUnwritten(tmp, written, folders);
     commitTemp(tmp, dir, force);
     return written;
   } catch (error) {
@@ -68,10 +64,8 @@ export async function writeQaOutputs(result: QaResult, dir: string, options: Wri
   }
 }
 
-/** Writes the outputs into `dir`; the files written and the folders made, relative to `dir`. */
-async function writeInto(result: QaResult, dir: string, options: WriteOptions): Promise<{ written: string[]; folders: string[] }> {
+async function writeInto(result: QaResult, dir: string, options: WriteOptions): Promise<string[]> {
   const { signal, onProgress } = options;
-  const folders = ['plots'];
   mkdirSync(join(dir, 'plots'), { recursive: true });
   const written: string[] = [];
   const pending: Promise<void>[] = [];
@@ -110,8 +104,7 @@ async function writeInto(result: QaResult, dir: string, options: WriteOptions): 
     ]);
     const studies = groupByStudy(findings);
     mkdirSync(join(dir, 'report', 'studies'), { recursive: true });
-    mkdirSync(join(dir, 'report', 'assets'), { recursive: true });
-    folders.push('report', join('report', 'studies'), join('report', 'assets'));
+    mkdirSync(join(dir, 'report', 'assets'));
     write(join('report', 'assets', 'vendor.js'), vendorBundle());
     write(join('report', 'assets', 'report.js'), REPORT_SCRIPT);
     write(join('report', 'assets', 'report.css'), REPORT_STYLE);
@@ -139,5 +132,5 @@ async function writeInto(result: QaResult, dir: string, options: WriteOptions): 
       onProgress?.('PNG', i + 1, plots.length);
     }
   }
-  return { written, folders };
+  return written;
 }

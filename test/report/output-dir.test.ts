@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkTarget, commitTemp, makeTempSibling, OutputDirError, removeUnwritten, SPARE, targetState } from '../../src/report/output-dir.js';
+import { checkTarget, commitTemp, makeTempSibling, OutputDirError, targetState } from '../../src/report/output-dir.js';
 
 describe('report output folder', () => {
   const root = mkdtempSync(join(tmpdir(), 'pkdb-outdir-'));
@@ -41,45 +41,13 @@ describe('report output folder', () => {
     expect(checkTarget(dir, true)).toBe('foreign');
   });
 
-  it('replaces a previous report whole, keeping it only as the hidden spare, and leaves no temporary folder', () => {
+  it('replaces a previous report whole, so stale plots are gone, and leaves no temporary folder', () => {
     const dir = folder({ 'findings.csv': 'old', 'plots/timecourse-2.vl.json': 'stale', 'report.html': 'old page' });
     commitTemp(newReport(dir, 'new'), dir, false);
-    expect(readdirSync(dir).sort()).toEqual([SPARE, 'findings.csv', 'plots']);
-    expect(readdirSync(join(dir, 'plots'))).toEqual(['timecourse-1.vl.json']);
-    expect(readFileSync(join(dir, 'findings.csv'), 'utf8')).toBe('new');
-    expect(readFileSync(join(dir, SPARE, 'findings.csv'), 'utf8')).toBe('old');
-    expect(targetState(dir)).toBe('report');
-    expect(readdirSync(root).filter((e) => e.includes('.pkdb-qa-tmp-'))).toEqual([]);
-  });
-
-  it("rewrites the spare's files in the next run's temporary folder, and keeps one spare", () => {
-    const dir = folder({ 'findings.csv': 'first', 'plots/timecourse-1.vl.json': 'first' });
-    commitTemp(newReport(dir, 'second'), dir, false);
-    const spareFile = statSync(join(dir, SPARE, 'findings.csv')).ino;
-    const tmp = makeTempSibling(dir);
-    expect(existsSync(join(dir, SPARE))).toBe(false);
-    expect(readFileSync(join(tmp, 'findings.csv'), 'utf8')).toBe('first');
-    writeFileSync(join(tmp, 'findings.csv'), 'third');
-    expect(statSync(join(tmp, 'findings.csv')).ino).toBe(spareFile);
-    commitTemp(tmp, dir, false);
-    expect(readFileSync(join(dir, 'findings.csv'), 'utf8')).toBe('third');
-    expect(readFileSync(join(dir, SPARE, 'findings.csv'), 'utf8')).toBe('second');
-    expect(existsSync(join(dir, SPARE, SPARE))).toBe(false);
-  });
-
-  it('removes what a rewritten spare holds beyond the files written and the folders made', () => {
-    const dir = folder({
-      'findings.csv': 'x', 'summary.json': 'old', 'plots/timecourse-1.vl.json': 'x', 'plots/timecourse-2.vl.json': 'stale',
-      'report/index.html': 'old', 'report/studies/S1.html': 'old',
-    });
-    mkdirSync(join(dir, 'report', 'assets'));
-    removeUnwritten(dir, ['findings.csv', join('plots', 'timecourse-1.vl.json')], ['plots', 'empty']);
     expect(readdirSync(dir).sort()).toEqual(['findings.csv', 'plots']);
     expect(readdirSync(join(dir, 'plots'))).toEqual(['timecourse-1.vl.json']);
-    mkdirSync(join(dir, 'plots', 'nested'));
-    removeUnwritten(dir, [join('plots', 'nested', 'a.json')], []);
-    expect(readdirSync(dir)).toEqual(['plots']);
-    expect(readdirSync(join(dir, 'plots'))).toEqual(['nested']);
+    expect(readFileSync(join(dir, 'findings.csv'), 'utf8')).toBe('new');
+    expect(readdirSync(root).filter((e) => e.includes('.pkdb-qa-tmp-'))).toEqual([]);
   });
 
   it('with force, replaces only the report entries of a foreign folder and keeps the rest', () => {

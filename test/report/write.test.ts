@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/data/dataset.js';
 import { loadFixtures } from '../../src/data/fixtures.js';
 import { runQa, type QaResult } from '../../src/qa/run.js';
-import { SPARE } from '../../src/report/output-dir.js';
 import { writeQaOutputs, type WritePhase } from '../../src/report/write.js';
 
 describe('writeQaOutputs', () => {
@@ -52,18 +51,6 @@ describe('writeQaOutputs', () => {
     expect(readFileSync(join(dir, 'findings.json'), 'utf8')).toBe(before);
     expect(readdirSync(join(dir, 'report', 'studies'))).toEqual(listing);
     expect(readdirSync(root).filter((e) => e.includes('.pkdb-qa-tmp-'))).toEqual([]);
-  });
-
-  it("a run over earlier reports rewrites the spare's files and leaves exactly its own", async () => {
-    const dir = join(root, 'rewrite');
-    await writeQaOutputs(result, dir, { html: true, png: false, dataset });
-    await writeQaOutputs(result, dir, { html: true, png: false, dataset });
-    expect(existsSync(join(dir, SPARE, 'report', 'index.html'))).toBe(true);
-    const other = { ...result, findings: result.findings.filter((f) => f.study_sid === 'SYN0002') };
-    const written = await writeQaOutputs(other, dir, { html: false, png: false });
-    expect(readdirSync(dir).filter((e) => e !== SPARE).sort()).toEqual(['calculated.csv', 'findings.csv', 'findings.json', 'plots', 'summary.json']);
-    expect(readdirSync(join(dir, 'plots')).map((p) => join('plots', p)).sort()).toEqual(written.filter((w) => w.startsWith('plots')).sort());
-    expect(JSON.parse(readFileSync(join(dir, 'findings.json'), 'utf8'))).toHaveLength(other.findings.length);
   });
 
   it('renders PNGs one at a time with their progress', async () => {
