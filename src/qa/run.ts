@@ -28,12 +28,15 @@ export interface QaResult {
   summary: QaSummary;
 }
 
+/** localeCompare's order (the default locale), from one collator rather than a lookup per comparison. */
+const byLocale = new Intl.Collator().compare;
+
 /** Most severe first, then by study, subset and output; equal ones keep the order of the checks. */
 export function sortFindings(findings: Finding[]): Finding[] {
   return findings.sort(
     (a, b) =>
       SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
-      (a.study_sid ?? '').localeCompare(b.study_sid ?? '') ||
+      byLocale(a.study_sid ?? '', b.study_sid ?? '') ||
       (a.subset_pk ?? 0) - (b.subset_pk ?? 0) ||
       (a.output_pk ?? 0) - (b.output_pk ?? 0),
   );
