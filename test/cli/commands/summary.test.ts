@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../../src/cli/main.js';
 import { countTables } from '../../../src/data/counts.js';
 import { parseCsv } from '../../../src/data/export/csv.js';
 import { writeExport } from '../../../src/data/export/write.js';
@@ -11,22 +10,8 @@ import { loadFixtures } from '../../../src/data/fixtures.js';
 import type { DatasetTables, OutputRecord } from '../../../src/data/model.js';
 import { filterStudies } from '../../../src/data/select.js';
 import { startServer, type RunningServer } from '../../../src/server/app.js';
+import { pkdb as run } from '../../helpers/cli.js';
 import { SHARED_EXPORT, describeShared } from '../../helpers/shared.js';
-
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const [write, writeErr] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-  process.stdout.write = ((chunk: string) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
-  try {
-    const code = await main(args);
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    process.stdout.write = write;
-    process.stderr.write = writeErr;
-  }
-}
 
 /** Distinct values of a column, from the CSV text. */
 function distinctColumn(text: string, column: string, where?: (cells: string[], at: (c: string) => number) => boolean): number {
