@@ -288,20 +288,18 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     });
   }
   for (const p of ctx.parameters) {
-    if (!CONCENTRATIONS.has(p.measurement_type) || p.unit !== 'gram / liter' || p.value === null || !(p.value > 0) || !CIRCULATING.has(p.tissue ?? '')) continue;
+    const bounded = CONCENTRATIONS.has(p.measurement_type) ? singleDoseCeiling(ctx, p, 'gram / liter', baseline) : null;
+    if (!bounded) continue;
+    const { value, dose, ceiling } = bounded;
     const o = p.output;
-    if (baseline.has(`${o.study_sid}|${o.substance}`)) continue;
-    const dose = singleDose(ctx.dosingOfSet(o.intervention_pks), o.substance);
-    const ceiling = dose && concentrationCeiling(ctx, dose, o, p.bodyWeightKg);
-    if (!dose || !ceiling) continue;
     ctx.examined('output', o.pk, CHECK);
     ctx.examined('dosing', dose.pk, CHECK);
-    if (p.value <= ceiling.ceiling * MARGIN) continue;
-    const excess = { value: p.value, ceiling: ceiling.ceiling, text: ceiling.text, dose, weightKg: p.bodyWeightKg };
+    if (value <= ceiling.ceiling * MARGIN) continue;
+    const excess = { value, ceiling: ceiling.ceiling, text: ceiling.text, dose, weightKg: p.bodyWeightKg };
     entry(p.key).cmax.push(excess);
     pending.push({
       key: p.key, excess, own: 'output', list: 'cmax', what: `${p.source} ${p.measurement_type}`,
-      base: { study_sid: o.study_sid, study_name: o.study_name, subset_pk: o.subset_pk, output_pk: o.pk, measurement_type: p.measurement_type, subject: p.subject, reported: p.value, reported_unit: p.unit },
+      base: { study_sid: o.study_sid, study_name: o.study_name, subset_pk: o.subset_pk, output_pk: o.pk, measurement_type: p.measurement_type, subject: p.subject, reported: value, reported_unit: p.unit },
     });
   }
   return pending.map(({ key, excess, base, what, own, list }) => {
@@ -311,6 +309,21 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     const doseToo = partners.some((q) => Math.abs(Math.log(q.value / excess.value)) <= Math.log(MARGIN));
     return excessFinding(ctx, excess, base, what, own, doseToo);
   });
+}
+
+/**
+ * The single dose of a positive value (in `unit`, of plasma, serum or blood, of a substance without a pre-dose
+ * level in its study) and the concentration ceiling it sets; null when the value cannot be bounded.
+ */
+function singleDoseCeiling(
+  ctx: QaContext, p: ParameterValue, unit: string, baseline: ReadonlySet<string>,
+): { value: number; dose: InterventionRecord; ceiling: { ceiling: number; text: string } } | null {
+  if (p.unit !== unit || p.value === null || !(p.value > 0) || !CIRCULATING.has(p.tissue ?? '')) return null;
+  const o = p.output;
+  if (baseline.has(`${o.study_sid}|${o.substance}`)) return null;
+  const dose = singleDose(ctx.dosingOfSet(o.intervention_pks), o.substance);
+  const ceiling = dose && concentrationCeiling(ctx, dose, o, p.bodyWeightKg);
+  return dose && ceiling ? { value: p.value, dose, ceiling } : null;
 }
 
 const AUCS: ReadonlySet<string> = new Set(['auc_inf', 'auc_end']);
@@ -335,18 +348,16 @@ function halfLifeOf(ctx: QaContext, p: ParameterValue): ParameterValue | null {
 export function aucFindings(ctx: QaContext, baseline: ReadonlySet<string>): Finding[] {
   const findings: Finding[] = [];
   for (const p of ctx.parameters) {
-    if (!AUCS.has(p.measurement_type) || p.unit !== 'gram * hour / liter' || p.value === null || !(p.value > 0) || !CIRCULATING.has(p.tissue ?? '')) continue;
+    const bounded = AUCS.has(p.measurement_type) ? singleDoseCeiling(ctx, p, 'gram * hour / liter', baseline) : null;
+    const half = bounded ? halfLifeOf(ctx, p) : null;
+    if (!bounded || !half) continue;
+    const { value, dose, ceiling } = bounded;
     const o = p.output;
-    if (baseline.has(`${o.study_sid}|${o.substance}`)) continue;
-    const dose = singleDose(ctx.dosingOfSet(o.intervention_pks), o.substance);
-    const ceiling = dose && concentrationCeiling(ctx, dose, o, p.bodyWeightKg);
-    const half = ceiling ? halfLifeOf(ctx, p) : null;
-    if (!dose || !ceiling || !half) continue;
     const thalf = half.measurement_type === 'thalf' ? (half.value as number) : Math.LN2 / (half.value as number);
     const bound = (ceiling.ceiling * thalf) / Math.LN2;
     ctx.examined('output', o.pk, CHECK);
-    if (p.value <= bound * MARGIN) continue;
-    const ratio = p.value / bound;
+    if (value <= bound * MARGIN) continue;
+    const ratio = value / bound;
     const mass = ctx.molarMass(o.substance);
     const inverse = (causes: SuspectedCause[]) => causes.map((c) => ({ ...c, factor: 1 / c.factor }));
     const own = fixingCause(slipFactors(p.measurement_type as 'auc_inf', { molarMass: mass }), ratio, true);
@@ -359,10 +370,10 @@ export function aucFindings(ctx: QaContext, baseline: ReadonlySet<string>): Find
     const causes = causeList([own, back(doseFix), halfFix], [`${p.source} ${p.measurement_type}`, 'dose', half.measurement_type]);
     findings.push(finding({
       kind: 'physiology', severity: own || doseFix || halfFix ? 'major' : 'minor', study_sid: o.study_sid, study_name: o.study_name,
-      subset_pk: o.subset_pk, output_pk: o.pk, measurement_type: o.measurement_type, subject: p.subject, reported: p.value,
+      subset_pk: o.subset_pk, output_pk: o.pk, measurement_type: o.measurement_type, subject: p.subject, reported: value,
       reported_unit: p.unit, recomputed: bound, recomputed_unit: p.unit, ratio, culprit: halfFix ? null : 'output', intervention_pk: dose.pk,
       suspected_cause: causes.text,
-      message: `${p.source} ${o.measurement_type} ${fmt(p.value)} g·h/L is ×${fmt(ratio)} the most a single dose can give with t½ ${fmt(thalf)} h (output ${half.output.pk}): ${ceiling.text} × t½ / ln 2 = ${fmt(bound)} g·h/L`,
+      message: `${p.source} ${o.measurement_type} ${fmt(value)} g·h/L is ×${fmt(ratio)} the most a single dose can give with t½ ${fmt(thalf)} h (output ${half.output.pk}): ${ceiling.text} × t½ / ln 2 = ${fmt(bound)} g·h/L`,
       details: { rule: 'auc-above-dose-per-plasma-clearance', dose_pk: dose.pk, thalf_output_pk: half.output.pk, cause_kinds: causes.kinds, cause_factors: causes.factors },
     }));
   }
