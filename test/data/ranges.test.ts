@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decimalInRange, numberInRange } from '../../src/data/export/ranges.js';
+import { bytesAre, decimalInRange, numberInBytes, numberInRange } from '../../src/data/export/ranges.js';
 
 /** Plain decimals as Python writes them: optional minus, integer digits, optional fraction. */
 const decimal = fc
@@ -91,5 +91,32 @@ describe('numberInRange', () => {
     for (const text of ['', '-', '+1', '.5', '5.', '1e', '1e+', '1E5', 'nan', 'inf', '-inf', '1.2.3', '0x10', '1,5', '1 ', ' 1', '1_0', 'None']) {
       expect(numberInRange(text, 0, text.length)).toBeNaN();
     }
+  });
+});
+
+describe('numberInBytes', () => {
+  const bytesOf = (text: string) => Buffer.from(text, 'latin1');
+
+  it('reads UTF-8 bytes as numberInRange reads the text: Number() on its grammar, NaN on anything else', () => {
+    const around2to53 = fc.bigInt({ min: 2n ** 53n - 2000n, max: 2n ** 53n + 2000n }).map(String);
+    fc.assert(
+      fc.property(fc.oneof(pythonRepr, reprLike, around2to53, fc.string({ maxLength: 8 })), fc.string({ maxLength: 3 }), (text, padding) => {
+        const line = bytesOf(`${padding}${text}${padding}`);
+        const value = numberInBytes(line, padding.length, padding.length + text.length);
+        expect(Object.is(value, numberInRange(text, 0, text.length))).toBe(true);
+      }),
+      { numRuns: 30_000 },
+    );
+    for (const text of ['1e-05', '0.005544781700000001', '9007199254740993', '-0.0', '6.0', '5e-324', '']) {
+      expect(Object.is(numberInBytes(bytesOf(text), 0, text.length), text === '' ? NaN : Number(text))).toBe(true);
+    }
+  });
+
+  it('bytesAre compares a range with an ASCII word', () => {
+    const line = bytesOf('x,True,Fals,False');
+    expect(bytesAre(line, 2, 6, 'True')).toBe(true);
+    expect(bytesAre(line, 7, 11, 'False')).toBe(false);
+    expect(bytesAre(line, 12, 17, 'False')).toBe(true);
+    expect(bytesAre(line, 2, 5, 'True')).toBe(false);
   });
 });

@@ -4,9 +4,10 @@
  * broken quote becomes an `ExportProblem` naming file, line and column, and
  * the row is skipped (or, in strict mode, the read stops with an `ExportError`).
  */
+import { isUtf8 } from 'node:buffer';
 import { cellNames, type Cells, type ColumnKind, type CsvSpec, type KindValue } from './columns.js';
 import { CsvScanner } from './csv.js';
-import { numberInRange, rangeIs } from './ranges.js';
+import { bytesAre, numberInBytes } from './ranges.js';
 import { asIntList, asNumberList, asStringList, parsePyNumber, parsePyNumberList, parsePyValue, type PyValue } from './pyrepr.js';
 
 export interface ExportProblem {
@@ -70,45 +71,55 @@ export class ProblemLog {
 }
 
 /**
- * A member's text. Valid UTF-8 without NUL (every real export) is decoded
- * strictly in one native pass; otherwise each bad byte sequence becomes
- * U+FFFD, as WHATWG decoding does, and `bad` finds the characters that mark
- * the rows `readRows` must report: U+FFFD for invalid UTF-8 (a Latin-1 `µ` is
- * the byte 0xB5), and NUL, which no CSV cell holds.
+ * A member's bytes, ready for `readRows`. Valid UTF-8 (every real export) is
+ * read as it is, checked in one native pass; otherwise each bad byte sequence
+ * becomes U+FFFD, as WHATWG decoding does, and the text is re-encoded. `bad`
+ * lists the byte sequences that mark the rows `readRows` must report: U+FFFD
+ * for invalid UTF-8 (a Latin-1 `µ` is the byte 0xB5), and NUL, which no CSV
+ * cell holds; null when there are none to look for.
  */
-export interface MemberText {
-  text: string;
-  bad: RegExp | null;
+export interface Member {
+  bytes: Buffer;
+  bad: BadBytes | null;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** What makes a row bad: the byte sequences to look for, and the characters they decode to in a cell (for the message). */
+interface BadBytes {
+  sequences: Buffer[];
+  characters: RegExp;
+}
+
 const lenientUtf8 = new TextDecoder('utf-8');
+const REPLACEMENT = Buffer.from('\uFFFD', 'utf8');
+const NUL = Buffer.from([0]);
 
-export function decodeMember(bytes: Uint8Array): MemberText {
+export function checkMember(data: Uint8Array): Member {
+  // A leading BOM is dropped here as a decoder would drop it (and the scanner skips one more, as it does in text).
+  const bom = data.length >= 3 && data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf ? 3 : 0;
+  let bytes = Buffer.from(data.buffer, data.byteOffset + bom, data.byteLength - bom);
   const nul = bytes.indexOf(0) >= 0;
-  let text: string;
-  let invalid = false;
-  try {
-    text = strictUtf8.decode(bytes);
-  } catch {
-    text = lenientUtf8.decode(bytes);
-    invalid = true;
+  const invalid = !isUtf8(bytes);
+  if (invalid) bytes = Buffer.from(lenientUtf8.decode(bytes), 'utf8');
+  const sequences = [...(nul ? [NUL] : []), ...(invalid ? [REPLACEMENT] : [])];
+  const characters = invalid ? (nul ? /[\0\uFFFD]/ : /\uFFFD/) : /\0/;
+  return { bytes, bad: sequences.length === 0 ? null : { sequences, characters } };
+}
+
+/** Position of the first bad sequence at or after `from`, or -1. */
+function findBad(bad: BadBytes, bytes: Buffer, from: number): number {
+  let first = -1;
+  for (const sequence of bad.sequences) {
+    const at = bytes.indexOf(sequence, from);
+    if (at >= 0 && (first < 0 || at < first)) first = at;
   }
-  const bad = invalid ? (nul ? /[\0\uFFFD]/g : /\uFFFD/g) : nul ? /\0/g : null;
-  return { text, bad };
+  return first;
 }
 
-/** Position of the first match of global `re` at or after `from`, or -1. */
-function findFrom(re: RegExp, text: string, from: number): number {
-  re.lastIndex = from;
-  return re.exec(text)?.index ?? -1;
-}
-
-/** The first cell of the scanner's row holding a match of global `re` (-1 when none), and why it is bad. */
-function badCell(scanner: CsvScanner, re: RegExp): { field: number; message: string } {
+/** The first cell of the scanner's row holding a bad character (-1 when none), and why it is bad. */
+function badCell(scanner: CsvScanner, bad: BadBytes): { field: number; message: string } {
   for (let i = 0; i < scanner.width; i++) {
     const cell = scanner.cell(i);
-    const at = findFrom(re, cell, 0);
+    const at = cell.search(bad.characters);
     if (at < 0) continue;
     const what = cell.charCodeAt(at) === 0 ? 'a NUL byte' : 'invalid UTF-8 (read as U+FFFD; Latin-1 text?)';
     return { field: i, message: `${what} at character ${at + 1} of ${quoted(cell)}` };
@@ -156,23 +167,91 @@ export interface Parsed<S extends CsvSpec> {
 }
 
 /**
- * Parses the rows of one CSV text by its spec, one at a time (so only the
+ * How a column's cells are typed in place, from the scanner's bytes (see
+ * `typeCell`); anything else, and every error, goes through `PARSERS` on the
+ * cell's text, so that results and messages are those of the string parsers.
+ */
+const enum Typing {
+  /** str, str?, text?: interned strings. */
+  Text,
+  /** int, int?, nint?, float?: numbers read in place. */
+  Number,
+  /** bool: True or False. */
+  Boolean,
+  /** Every other kind: PARSERS on the cell's text. */
+  Parsed,
+}
+
+/** One column of the file: where its cells are, where its values go in the row's Cells, and how they are typed. */
+interface Field {
+  name: string;
+  /** Position in the file's rows. */
+  at: number;
+  /** Position in the row's Cells. */
+  slot: number;
+  typing: Typing;
+  /** An empty cell is null (rather than given to `parse`, which reports it). */
+  nullable: boolean;
+  /** A number must be an integer. */
+  integral: boolean;
+  parse: (raw: string) => unknown;
+  /** The strings of a Text column (null for others). */
+  strings: StringTable | null;
+}
+
+function fieldOf(name: string, at: number, slot: number, kind: ColumnKind): Field {
+  const typing =
+    kind === 'str' || kind === 'str?' || kind === 'text?'
+      ? Typing.Text
+      : kind === 'int' || kind === 'int?' || kind === 'nint?' || kind === 'float?'
+        ? Typing.Number
+        : kind === 'bool'
+          ? Typing.Boolean
+          : Typing.Parsed;
+  const nullable = kind !== 'str' && kind !== 'int' && kind !== 'bool';
+  return { name, at, slot, typing, nullable, integral: kind !== 'float?', parse: PARSERS[kind], strings: typing === Typing.Text ? new StringTable() : null };
+}
+
+/**
+ * The value of cell `[start, end)` of `source` in `field`: strings, numbers
+ * and booleans in place (no intermediate string), every other cell through
+ * `field.parse` on its text, which also throws the message of a bad cell.
+ * One function with a switch rather than a parser per column, so that the
+ * call site stays monomorphic and the common cases are inlined.
+ */
+function typeCell(field: Field, source: Buffer, start: number, end: number): unknown {
+  if (start === end && field.nullable && field.typing !== Typing.Parsed) return null;
+  switch (field.typing) {
+    case Typing.Text:
+      if (start !== end) return field.strings!.get(source, start, end);
+      break;
+    case Typing.Number: {
+      if (start === end) break;
+      const n = numberInBytes(source, start, end);
+      if (Number.isNaN(n) || (field.integral && !Number.isInteger(n))) break;
+      return n;
+    }
+    case Typing.Boolean:
+      if (bytesAre(source, start, end, 'True')) return true;
+      if (bytesAre(source, start, end, 'False')) return false;
+      break;
+  }
+  return field.parse(source.toString('utf8', start, end));
+}
+
+/**
+ * Parses the rows of one CSV member by its spec, one at a time (so only the
  * records built from them stay in memory); columns are found by header name.
  * Throws ExportError when the header lacks a column of the spec.
  */
-export function* readRows<S extends CsvSpec>(
-  spec: S,
-  { text, bad }: MemberText,
-  log: ProblemLog,
-  archive: string,
-): Generator<Parsed<S>> {
-  const scanner = new CsvScanner(text);
+export function* readRows<S extends CsvSpec>(spec: S, { bytes, bad }: Member, log: ProblemLog, archive: string): Generator<Parsed<S>> {
+  const scanner = new CsvScanner(bytes);
   // An empty table: pandas writes an empty frame as the one empty header cell `""`
   // (write.ts: EMPTY_TABLE_CSV); a 0-byte file is read as empty too.
   if (!scanner.next()) return;
   const header = scanner.row().cells;
-  // Rows holding a bad character (see decodeMember) are reported and skipped; -1 when none is left.
-  let nextBad = bad === null ? -1 : findFrom(bad, text, 0);
+  // Rows holding a bad byte sequence (see checkMember) are reported and skipped; -1 when none is left.
+  let nextBad = bad === null ? -1 : findBad(bad, bytes, 0);
   if (nextBad >= 0 && nextBad < scanner.rowEnd) {
     const { field, message } = badCell(scanner, bad!);
     throw new ExportError(`${archive}: ${spec.file} line ${scanner.line}, header cell ${field + 1}: ${message}`);
@@ -186,12 +265,12 @@ export function* readRows<S extends CsvSpec>(
     throw new ExportError(`${archive}: ${spec.file} lacks column(s) ${missing.join(', ')}`);
   }
   // The columns the file has, each with where it is in the file and where its value goes in the row's Cells.
-  const fields: { name: string; at: number; slot: number; parse: RangeParser }[] = [];
+  const fields: Field[] = [];
   const names = cellNames(spec);
   const kinds: Record<string, ColumnKind> = { ...spec.optional, ...spec.columns };
   for (const [slot, name] of names.entries()) {
     const at = index.get(name);
-    if (at !== undefined) fields.push({ name, at, slot, parse: rangeParser(kinds[name]) });
+    if (at !== undefined) fields.push(fieldOf(name, at, slot, kinds[name]));
   }
   const cells: unknown[] = names.map(() => null);
   const parsed: Parsed<S> = { line: 0, row: cells };
@@ -204,7 +283,7 @@ export function* readRows<S extends CsvSpec>(
         const { field, message } = badCell(scanner, bad!);
         log.add({ file: spec.file, line, column: header[field] ?? null, message });
       }
-      nextBad = findFrom(bad!, text, scanner.rowEnd);
+      nextBad = findBad(bad!, bytes, scanner.rowEnd);
       continue;
     }
     if (scanner.error !== undefined) {
@@ -215,11 +294,12 @@ export function* readRows<S extends CsvSpec>(
       if (!log.countIfFull()) log.add({ file: spec.file, line, column: null, message: `expected ${width} cells, found ${scanner.width}` });
       continue;
     }
+    const source = scanner.source;
     for (let i = 0; i < count; i++) {
       const field = fields[i];
       const at = field.at;
       try {
-        cells[field.slot] = field.parse(scanner.source(at), scanner.start(at), scanner.end(at));
+        cells[field.slot] = typeCell(field, source, scanner.start(at), scanner.end(at));
       } catch (e) {
         log.add({ file: spec.file, line, column: field.name, message: (e as Error).message });
         continue rows;
@@ -230,78 +310,74 @@ export function* readRows<S extends CsvSpec>(
   }
 }
 
-/** Parses the cell in `[start, end)` of `text`. */
-type RangeParser = (text: string, start: number, end: number) => unknown;
-
-/**
- * The parser of `PARSERS[kind]` for one column, reading a cell in place:
- * plain decimals, booleans and strings need no intermediate slice; every other
- * cell (and every error) goes through `PARSERS` on the sliced text, so results
- * and messages are those of the string parsers.
- */
-function rangeParser(kind: ColumnKind): RangeParser {
-  const parse = PARSERS[kind];
-  const sliced: RangeParser = (text, start, end) => parse(text.slice(start, end));
-  switch (kind) {
-    case 'str':
-    case 'str?':
-    case 'text?':
-      return internedString(kind === 'str' ? sliced : () => null);
-    case 'int':
-    case 'int?':
-    case 'nint?':
-    case 'float?': {
-      const integral = kind !== 'float?';
-      const empty = kind === 'int' ? sliced : () => null;
-      return (text, start, end) => {
-        if (start === end) return empty(text, start, end);
-        const n = numberInRange(text, start, end);
-        return Number.isNaN(n) || (integral && !Number.isInteger(n)) ? sliced(text, start, end) : n;
-      };
-    }
-    case 'bool':
-      return (text, start, end) => (rangeIs(text, start, end, 'True') ? true : rangeIs(text, start, end, 'False') ? false : sliced(text, start, end));
-    default:
-      return sliced;
-  }
-}
-
 /** Distinct values a string column interns (a power of two); the table is kept at most half full. */
 const INTERN_SLOTS = 8192;
 
+/** Bytes of the values a string column keeps, in all: a longer value is not kept. */
+const INTERN_BYTES = 1024 * 1024;
+
 /**
- * A string column's parser that interns its cells: a cell equal to one seen
- * before in the column is handed back as that string, found by a hash of the
- * cell's characters in place, so study names, tissues, units and measurement
- * types cost no slice per cell and the records share one string per value
- * (fewer survivors for the garbage collector to copy). Memory is bounded: past
- * INTERN_SLOTS / 2 distinct values, new ones are sliced and not kept. `empty`
- * parses an empty cell.
+ * The strings of one column, interned: a cell equal to one seen before in the
+ * column is handed back as that string, found by a hash of the cell's bytes in
+ * place, so study names, tissues, units and measurement types cost no string
+ * per cell and the records share one string per value (fewer survivors for
+ * the garbage collector to copy). Each kept value's bytes are copied into
+ * `bytes` to compare cells with. Memory is bounded: past INTERN_SLOTS / 2
+ * values or INTERN_BYTES bytes, new values are decoded and not kept.
  */
-function internedString(empty: RangeParser): RangeParser {
-  const table: (string | undefined)[] = new Array(INTERN_SLOTS);
-  const mask = INTERN_SLOTS - 1;
-  let kept = 0;
-  let previous = '';
-  return (text, start, end) => {
-    if (start === end) return empty(text, start, end);
-    // Runs of one value (a study's rows) are the common case: no hash needed.
-    if (rangeIs(text, start, end, previous)) return previous;
-    // FNV-1a over the UTF-16 code units.
+class StringTable {
+  private readonly values: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS).fill(undefined);
+  private readonly hashes = new Int32Array(INTERN_SLOTS);
+  private readonly starts = new Int32Array(INTERN_SLOTS);
+  private readonly ends = new Int32Array(INTERN_SLOTS);
+  private bytes = Buffer.allocUnsafe(4096);
+  private used = 0;
+  private kept = 0;
+  /** The value last handed out and its bytes: runs of one value (a study's rows) are the common case, with no hash to compute. */
+  private previous = '';
+  private previousStart = 0;
+  private previousEnd = 0;
+
+  get(source: Buffer, start: number, end: number): string {
+    const known = this.bytes;
+    if (sameBytes(source, start, end, known, this.previousStart, this.previousEnd)) return this.previous;
+    // FNV-1a over the bytes.
     let hash = 0x811c9dc5;
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ source[i], 0x01000193);
+    const mask = INTERN_SLOTS - 1;
     let slot = hash & mask;
-    for (let known = table[slot]; known !== undefined; known = table[slot]) {
-      if (rangeIs(text, start, end, known)) return (previous = known);
+    for (let value = this.values[slot]; value !== undefined; value = this.values[slot]) {
+      if (this.hashes[slot] === hash && sameBytes(source, start, end, known, this.starts[slot], this.ends[slot])) {
+        this.previousStart = this.starts[slot];
+        this.previousEnd = this.ends[slot];
+        return (this.previous = value);
+      }
       slot = (slot + 1) & mask;
     }
-    previous = text.slice(start, end);
-    if (kept < INTERN_SLOTS / 2) {
-      table[slot] = previous;
-      kept++;
+    const value = source.toString('utf8', start, end);
+    const length = end - start;
+    if (this.kept < INTERN_SLOTS / 2 && this.used + length <= INTERN_BYTES) {
+      if (this.used + length > known.length) {
+        this.bytes = Buffer.allocUnsafe(Math.min(INTERN_BYTES, Math.max(2 * known.length, this.used + length)));
+        known.copy(this.bytes, 0, 0, this.used);
+      }
+      source.copy(this.bytes, this.used, start, end);
+      this.values[slot] = value;
+      this.hashes[slot] = hash;
+      this.starts[slot] = this.previousStart = this.used;
+      this.ends[slot] = this.previousEnd = this.used += length;
+      this.kept++;
+      this.previous = value;
     }
-    return previous;
-  };
+    return value;
+  }
+}
+
+/** Whether `a[aStart, aEnd)` and `b[bStart, bEnd)` hold the same bytes. */
+function sameBytes(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array, bStart: number, bEnd: number): boolean {
+  if (aEnd - aStart !== bEnd - bStart) return false;
+  for (let i = aStart, j = bStart; i < aEnd; i++, j++) if (a[i] !== b[j]) return false;
+  return true;
 }
 
 function quoted(raw: string): string {

@@ -12,7 +12,7 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
 import type { OutputRecord } from '../model.js';
-import { decodeMember, ExportError, ProblemLog, readRows, type ExportProblem } from './cells.js';
+import { checkMember, ExportError, ProblemLog, readRows, type ExportProblem } from './cells.js';
 import { OUTPUTS } from './columns.js';
 import { columnBuffers, outputColumns, outputsFromColumns, type OutputColumns } from './output-columns.js';
 import { buildOutputs } from './tables.js';
@@ -27,7 +27,7 @@ export interface OutputsPart {
 
 /** Reads outputs.csv into records, its problems into `log`: what either thread runs. */
 export function readOutputs(member: StoredMember, log: ProblemLog, archive: string): OutputRecord[] {
-  return buildOutputs(readRows(OUTPUTS, decodeMember(inflateStored(member, archive)), log, archive), log);
+  return buildOutputs(readRows(OUTPUTS, checkMember(inflateStored(member, archive)), log, archive), log);
 }
 
 /** Where a read types outputs.csv: see `ReadExportOptions.worker`. */

@@ -14,7 +14,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { DatasetTables, OutputRecord } from '../model.js';
-import { decodeMember, DEFAULT_MAX_PROBLEMS, ExportError, ProblemLog, readRows, type ExportProblem } from './cells.js';
+import { checkMember, DEFAULT_MAX_PROBLEMS, ExportError, ProblemLog, readRows, type ExportProblem } from './cells.js';
 import { EXPORT_CSVS, GROUPS, INDIVIDUALS, INTERVENTIONS, OUTPUTS, SCATTERS, STUDIES, TIMECOURSES } from './columns.js';
 import type { CsvSpec } from './columns.js';
 import { readOutputs, readOutputsInWorker, useWorker, WorkerUnavailableError, type WorkerChoice } from './outputs-thread.js';
@@ -110,7 +110,7 @@ type OtherTables = Omit<DatasetTables, 'outputs' | 'terms'>;
 
 /** Every member but outputs.csv, each inflated when its rows are read and its bytes dropped once decoded (one member at a time in memory). */
 function readOthers(members: ZipMembers, log: ProblemLog, archive: string): OtherTables {
-  const rowsOf = <S extends CsvSpec>(spec: S) => readRows(spec, decodeMember(members.read(spec.file)), log, archive);
+  const rowsOf = <S extends CsvSpec>(spec: S) => readRows(spec, checkMember(members.read(spec.file)), log, archive);
   const timecourses = buildTimecourses(rowsOf(TIMECOURSES), log);
   const scatters = buildScatters(rowsOf(SCATTERS), log);
   return {
