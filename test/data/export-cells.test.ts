@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkMember, ProblemLog, readRows } from '../../src/data/export/cells.js';
 import type { CsvSpec } from '../../src/data/export/columns.js';
 import { formatCsvLine } from '../../src/data/export/csv.js';
+import { asIntList, formatPyFloat, parsePyNumber, parsePyNumberList } from '../../src/data/export/pyrepr.js';
 
 const SPEC = {
   file: 't.csv',
@@ -99,5 +100,51 @@ describe('readRows', () => {
       [3, 's', 'invalid UTF-8 (read as U+FFFD; Latin-1 text?)'],
       [4, 'r', 'a NUL byte'],
     ]);
+  });
+
+  it('reads list columns in place as parsePyNumberList reads their text, errors included', () => {
+    const LISTS = { file: 'l.csv', columns: { i: 'ints', f: 'floats|float?', l: 'floats?' }, optional: {} } as const satisfies CsvSpec;
+    const item = fc.oneof(
+      fc.double({ noNaN: true }).map(formatPyFloat),
+      fc.integer().map(String),
+      fc.constantFrom('None', 'nan', 'inf', '', ' ', '+1', '.5', '5.', '1e5', '0x1', "'a'", '[2]', 'µ'),
+    );
+    const list = fc
+      .tuple(fc.array(item, { maxLength: 5 }), fc.constantFrom(', ', ',', ' , '), fc.constantFrom('[]', '()', '(,)', '[, ]'))
+      .map(([items, separator, [open, ...close]]) => `${open}${items.join(separator)}${close.join('')}`);
+    const cell = fc.oneof(list, item);
+    /** What the string parsers make of each column's text: the value, or the message of its error. */
+    const expected = (i: string, f: string, l: string): Record<string, unknown> | string => {
+      try {
+        if (i === '') throw new Error('missing value');
+        const number = (raw: string) => (raw === '' || raw === 'nan' ? null : (parsePyNumber(raw) ?? fail(`not a number: ${JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)}`)));
+        return {
+          i: asIntList(parsePyNumberList(i)),
+          f: f.startsWith('[') ? parsePyNumberList(f) : number(f),
+          l: l === '' ? null : parsePyNumberList(l),
+        };
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    const fail = (message: string): never => {
+      throw new Error(message);
+    };
+    fc.assert(
+      fc.property(fc.array(fc.tuple(cell, cell, cell), { minLength: 1, maxLength: 10 }), (rows) => {
+        const csv = formatCsvLine(['', 'i', 'f', 'l']) + rows.map(([i, f, l], k) => formatCsvLine([String(k), i, f, l])).join('');
+        const log = new ProblemLog('z', false);
+        const typed: (Record<string, unknown> | string)[] = [];
+        let problem = 0;
+        for (const { line, row } of readRows(LISTS, checkMember(Buffer.from(csv, 'utf8')), log, 'z')) {
+          while (typed.length < line - 2) typed.push(log.problems[problem++].message);
+          typed.push({ i: row[0], f: row[1], l: row[2] });
+        }
+        while (typed.length < rows.length) typed.push(log.problems[problem++].message);
+        // Only the first bad column of a row is reported; the expectation stops at the first too, in column order.
+        expect(typed).toEqual(rows.map(([i, f, l]) => expected(i, f, l)));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

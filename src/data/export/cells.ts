@@ -8,7 +8,7 @@ import { isUtf8 } from 'node:buffer';
 import { cellNames, type Cells, type ColumnKind, type CsvSpec, type KindValue } from './columns.js';
 import { CsvScanner } from './csv.js';
 import { bytesAre, numberInBytes } from './ranges.js';
-import { asIntList, asNumberList, asStringList, parsePyNumber, parsePyNumberList, parsePyValue, type PyValue } from './pyrepr.js';
+import { asIntList, asNumberList, asStringList, numberListInBytes, parsePyNumber, parsePyNumberList, parsePyValue, type PyValue } from './pyrepr.js';
 
 export interface ExportProblem {
   file: string;
@@ -178,6 +178,8 @@ const enum Typing {
   Number,
   /** bool: True or False. */
   Boolean,
+  /** ints, floats, floats?, floats|float? (a list): flat number lists read in place. */
+  List,
   /** Every other kind: PARSERS on the cell's text. */
   Parsed,
 }
@@ -192,8 +194,10 @@ interface Field {
   typing: Typing;
   /** An empty cell is null (rather than given to `parse`, which reports it). */
   nullable: boolean;
-  /** A number must be an integer. */
+  /** A number (or every number of a list) must be an integer. */
   integral: boolean;
+  /** Only a cell opening with `[` is a list (else `parse` reads it). */
+  listOnly: boolean;
   parse: (raw: string) => unknown;
   /** The strings of a Text column (null for others). */
   strings: StringTable | null;
@@ -207,9 +211,14 @@ function fieldOf(name: string, at: number, slot: number, kind: ColumnKind): Fiel
         ? Typing.Number
         : kind === 'bool'
           ? Typing.Boolean
-          : Typing.Parsed;
-  const nullable = kind !== 'str' && kind !== 'int' && kind !== 'bool';
-  return { name, at, slot, typing, nullable, integral: kind !== 'float?', parse: PARSERS[kind], strings: typing === Typing.Text ? new StringTable() : null };
+          : kind === 'ints' || kind === 'floats' || kind === 'floats?' || kind === 'floats|float?'
+            ? Typing.List
+            : Typing.Parsed;
+  const nullable = kind !== 'str' && kind !== 'int' && kind !== 'bool' && kind !== 'ints' && kind !== 'floats';
+  const integral = kind === 'int' || kind === 'int?' || kind === 'nint?' || kind === 'ints';
+  const strings = typing === Typing.Text ? new StringTable() : null;
+  // `floats|float?` holds a list or a scalar: only a cell opening with `[` is read as a list here.
+  return { name, at, slot, typing, nullable, integral, listOnly: kind === 'floats|float?', parse: PARSERS[kind], strings };
 }
 
 /**
@@ -235,6 +244,12 @@ function typeCell(field: Field, source: Buffer, start: number, end: number): unk
       if (bytesAre(source, start, end, 'True')) return true;
       if (bytesAre(source, start, end, 'False')) return false;
       break;
+    case Typing.List: {
+      if (start === end || (field.listOnly && source[start] !== 91)) break;
+      const list = numberListInBytes(source, start, end);
+      if (list === null) break;
+      return field.integral ? asIntList(list) : list;
+    }
   }
   return field.parse(source.toString('utf8', start, end));
 }

@@ -7,7 +7,7 @@
  * such as `[2-3H]glucose` or `(mor+m3g+m6g)/(cod+c6g)` also starts with a
  * bracket and must stay a string (PK-DB API notes §8).
  */
-import { numberInRange } from './ranges.js';
+import { numberInBytes } from './ranges.js';
 
 /** A parsed Python literal. Tuples become arrays; `None` and `nan` become null. */
 export type PyValue = number | string | boolean | null | PyValue[];
@@ -192,39 +192,47 @@ function isDigit(c: number): boolean {
 
 /**
  * A flat list of numbers and None (`[0.0, None, 1e-05]`, `(814,)`): the bulk
- * of timecourses.csv, read by splitting on `, ` instead of the general parser.
- * Anything else (nested, strings, odd spacing) goes through `parsePyValue`,
- * which also gives the error message.
+ * of timecourses.csv, read by splitting on `, ` instead of the general parser
+ * (`numberListInBytes`). Anything else (nested, strings, odd spacing) goes
+ * through `parsePyValue`, which also gives the error message.
  */
 export function parsePyNumberList(text: string): (number | null)[] {
-  const open = text.charCodeAt(0);
-  const close = text.charCodeAt(text.length - 1);
-  const bracketed = (open === 91 && close === 93) || (open === 40 && close === 41);
-  if (bracketed) {
-    // The items are read in place, between `, ` separators, without a string per item.
-    const stop = text.length - (text.charCodeAt(text.length - 2) === 44 ? 2 : 1);
-    if (stop === 1) return [];
-    const out: (number | null)[] = [];
-    let ok = true;
-    for (let from = 1; ok; ) {
-      let to = text.indexOf(', ', from);
-      if (to < 0 || to > stop) to = stop;
-      const item = listNumber(text, from, to);
-      ok = item !== undefined;
-      out.push(item as number | null);
-      if (to === stop) break;
-      from = to + 2;
-    }
-    if (ok) return out;
+  const bytes = Buffer.from(text, 'utf8');
+  return numberListInBytes(bytes, 0, bytes.length) ?? asNumberList(parsePyValue(text));
+}
+
+/**
+ * The flat list of numbers and None in the UTF-8 bytes `[start, end)`, read in
+ * place between `, ` separators without a string per item; null when it is
+ * anything else, which the caller gives to the general parser.
+ */
+export function numberListInBytes(bytes: Buffer, start: number, end: number): (number | null)[] | null {
+  const length = end - start;
+  if (length < 2) return null;
+  const open = bytes[start];
+  const close = bytes[end - 1];
+  if (!((open === 91 && close === 93) || (open === 40 && close === 41))) return null;
+  // The items end before the closing bracket, or before a tuple's trailing comma: `(814,)`.
+  const stop = end - (bytes[end - 2] === 44 ? 2 : 1);
+  if (stop === start + 1) return [];
+  const out: (number | null)[] = [];
+  for (let from = start + 1; ; ) {
+    // The next `, ` at or before `stop` (one further on counts as none).
+    let to = from;
+    while (to < stop && !(bytes[to] === 44 && bytes[to + 1] === 32)) to++;
+    const item = listNumber(bytes, from, to);
+    if (item === undefined) return null;
+    out.push(item);
+    if (to === stop) return out;
+    from = to + 2;
   }
-  return asNumberList(parsePyValue(text));
 }
 
 /** One item of a number list: a number, null for `None`/`nan`, undefined when it is neither. */
-function listNumber(text: string, from: number, to: number): number | null | undefined {
-  const n = numberInRange(text, from, to);
+function listNumber(bytes: Buffer, from: number, to: number): number | null | undefined {
+  const n = numberInBytes(bytes, from, to);
   if (!Number.isNaN(n)) return n;
-  const item = text.slice(from, to);
+  const item = bytes.toString('utf8', from, to);
   if (item === 'None' || item === 'nan') return null;
   return parsePyNumber(item) ?? undefined;
 }

@@ -127,7 +127,7 @@ export function numberInRange(text: string, start: number, end: number): number 
  * of the text; NaN for anything else. A byte loads faster than `charCodeAt`
  * reads a character, which is why the reader keeps its cells as bytes.
  */
-export function numberInBytes(bytes: Uint8Array, start: number, end: number): number {
+export function numberInBytes(bytes: Buffer, start: number, end: number): number {
   let i = start;
   const negative = bytes[i] === 45;
   if (negative) i++;
@@ -165,14 +165,9 @@ export function numberInBytes(bytes: Uint8Array, start: number, end: number): nu
     if (i === exponentStart) return NaN;
     power += sign === 45 ? -exponent : exponent;
   }
-  if (mantissa >= EXACT_MANTISSA_LIMIT || power > MAX_EXACT_POWER || power < -MAX_EXACT_POWER) return Number(latin1(bytes, start, end));
+  if (mantissa >= EXACT_MANTISSA_LIMIT || power > MAX_EXACT_POWER || power < -MAX_EXACT_POWER) return Number(bytes.toString('latin1', start, end));
   const value = power >= 0 ? mantissa * POWERS_OF_TEN[power] : mantissa / POWERS_OF_TEN[-power];
   return negative ? -value : value;
-}
-
-/** The text of ASCII bytes `[start, end)`. */
-function latin1(bytes: Uint8Array, start: number, end: number): string {
-  return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
 }
 
 /** Whether bytes `[start, end)` spell exactly the ASCII `word`. */
