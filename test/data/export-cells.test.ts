@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkMember, ProblemLog, readRows } from '../../src/data/export/cells.js';
 import type { CsvSpec } from '../../src/data/export/columns.js';
 import { formatCsvLine } from '../../src/data/export/csv.js';
-import { asIntList, formatPyFloat, parsePyNumber, parsePyNumberList } from '../../src/data/export/pyrepr.js';
+import { asIntList, asNumberList, formatPyFloat, parsePyNumber, parsePyNumberList, parsePyValue } from '../../src/data/export/pyrepr.js';
 
 const SPEC = {
   file: 't.csv',
@@ -143,6 +143,46 @@ describe('readRows', () => {
         while (typed.length < rows.length) typed.push(log.problems[problem++].message);
         // Only the first bad column of a row is reported; the expectation stops at the first too, in column order.
         expect(typed).toEqual(rows.map(([i, f, l]) => expected(i, f, l)));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("reads the scatters' py-int?, py-nint? and py-float? cells as the general parser reads them, errors included", () => {
+    const PY = { file: 'p.csv', columns: { i: 'py-int?', n: 'py-nint?', f: 'py-float?' }, optional: {} } as const satisfies CsvSpec;
+    const item = fc.oneof(fc.double({ noNaN: true }).map(formatPyFloat), fc.integer().map(String), fc.constantFrom('None', 'nan', 'inf', '', '1e5', "'a'", '[2]', 'True'));
+    const literal = fc
+      .tuple(fc.array(item, { maxLength: 4 }), fc.constantFrom(', ', ','), fc.constantFrom('[]', '()', '(,)', '[, ]'))
+      .map(([items, separator, [open, ...close]]) => `${open}${items.join(separator)}${close.join('')}`);
+    const cell = fc.oneof(literal, item);
+    const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+    const intOrList = (raw: string) => {
+      if (raw === '') return null;
+      const v = parsePyValue(raw);
+      if (isInt(v) || (Array.isArray(v) && v.every(isInt))) return v;
+      throw new Error(`expected an integer or a list of them, found ${JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)}`);
+    };
+    const expected = (i: string, n: string, f: string): Record<string, unknown> | string => {
+      try {
+        const ints = { i: intOrList(i), n: intOrList(n) };
+        const float = f === '' ? undefined : parsePyValue(f);
+        return { ...ints, f: float === undefined ? null : typeof float === 'number' ? float : asNumberList(float) };
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    fc.assert(
+      fc.property(fc.array(fc.tuple(cell, cell, cell), { minLength: 1, maxLength: 10 }), (rows) => {
+        const csv = formatCsvLine(['', 'i', 'n', 'f']) + rows.map(([i, n, f], k) => formatCsvLine([String(k), i, n, f])).join('');
+        const log = new ProblemLog('z', false);
+        const typed: (Record<string, unknown> | string)[] = [];
+        let problem = 0;
+        for (const { line, row } of readRows(PY, checkMember(Buffer.from(csv, 'utf8')), log, 'z')) {
+          while (typed.length < line - 2) typed.push(log.problems[problem++].message);
+          typed.push({ i: row[0], n: row[1], f: row[2] });
+        }
+        while (typed.length < rows.length) typed.push(log.problems[problem++].message);
+        expect(typed).toEqual(rows.map(([i, n, f]) => expected(i, n, f)));
       }),
       { numRuns: 2_000 },
     );

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ProblemLog } from '../../src/data/export/cells.js';
-import { OUTPUTS, rowCells, type SpecRow } from '../../src/data/export/columns.js';
-import { buildOutputs, OUTPUT_OWN_FIELDS } from '../../src/data/export/tables.js';
+import { GROUPS, INDIVIDUALS, OUTPUTS, rowCells, type SpecRow } from '../../src/data/export/columns.js';
+import { buildGroups, buildIndividuals, buildOutputs, OUTPUT_OWN_FIELDS } from '../../src/data/export/tables.js';
 import type { OutputRecord } from '../../src/data/model.js';
 
 type OutputRow = SpecRow<typeof OUTPUTS>;
@@ -176,5 +176,50 @@ describe('buildOutputs', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('buildGroups and buildIndividuals', () => {
+  const CHARACTERISTICA = { measurement_type: 'age', max: null, substance: null, count: 10, sd: null, unit: 'yr', se: null, min: null, cv: null, median: null, mean: 30, choice: null, value: null, calculation_type: null };
+  const GROUP: SpecRow<typeof GROUPS> = { ...CHARACTERISTICA, study_name: 'S', study_sid: 'PKDB1', group_count: 10, group_name: 'all', group_parent_pk: null, group_pk: 1, characteristica_pk: 5 };
+  const INDIVIDUAL: SpecRow<typeof INDIVIDUALS> = { ...CHARACTERISTICA, study_name: 'S', study_sid: 'PKDB1', individual_name: 'i1', individual_pk: 1, individual_group_pk: 2, characteristica_pk: 5 };
+
+  it('a repeated subject row that differs in any one of its own fields is reported by that column and skipped', () => {
+    const cases = [
+      ['group_name', 'name'],
+      ['group_count', 'count'],
+      ['group_parent_pk', 'parent_pk'],
+      ['study_sid', 'study_sid'],
+      ['study_name', 'study_name'],
+    ] as const;
+    for (const [column, field] of cases) {
+      const log = new ProblemLog('zip', false);
+      const changed = { ...GROUP, characteristica_pk: 6, [column]: other(GROUP[column]) } as SpecRow<typeof GROUPS>;
+      const groups = buildGroups([{ line: 2, row: rowCells(GROUPS, GROUP) }, { line: 3, row: rowCells(GROUPS, changed) }], log);
+      expect(groups).toHaveLength(1);
+      expect(groups[0].characteristica.map((c) => c.pk)).toEqual([5]);
+      expect(log.problems).toEqual([{ file: 'groups.csv', line: 3, column, message: `subject 1: ${field} is ${JSON.stringify(GROUP[column])} on line 2 but ${JSON.stringify(changed[column])} here` }]);
+    }
+    const individualCases = [
+      ['individual_name', 'name'],
+      ['individual_group_pk', 'group_pk'],
+      ['study_sid', 'study_sid'],
+      ['study_name', 'study_name'],
+    ] as const;
+    for (const [column, field] of individualCases) {
+      const log = new ProblemLog('zip', false);
+      const changed = { ...INDIVIDUAL, characteristica_pk: 6, [column]: other(INDIVIDUAL[column]) } as SpecRow<typeof INDIVIDUALS>;
+      const individuals = buildIndividuals([{ line: 2, row: rowCells(INDIVIDUALS, INDIVIDUAL) }, { line: 3, row: rowCells(INDIVIDUALS, changed) }], log);
+      expect(individuals).toHaveLength(1);
+      expect(log.problems).toEqual([{ file: 'individuals.csv', line: 3, column, message: `subject 1: ${field} is ${JSON.stringify(INDIVIDUAL[column])} on line 2 but ${JSON.stringify(changed[column])} here` }]);
+    }
+  });
+
+  it('rows repeating a subject add its characteristica', () => {
+    const log = new ProblemLog('zip', false);
+    const rows = [5, 6, 7].map((pk, k) => ({ line: k + 2, row: rowCells(INDIVIDUALS, { ...INDIVIDUAL, characteristica_pk: pk }) }));
+    const individuals = buildIndividuals(rows, log);
+    expect(log.count).toBe(0);
+    expect(individuals.map((i) => i.characteristica.map((c) => c.pk))).toEqual([[5, 6, 7]]);
   });
 });

@@ -178,10 +178,16 @@ const enum Typing {
   Number,
   /** bool: True or False. */
   Boolean,
-  /** ints, floats, floats?, floats|float? (a list): flat number lists read in place. */
+  /** ints, floats, floats?, floats|float?, py-int?, py-nint?, py-float? (a list): flat number lists read in place. */
   List,
   /** Every other kind: PARSERS on the cell's text. */
   Parsed,
+}
+
+const enum ListCells {
+  Any,
+  Bracket,
+  Literal,
 }
 
 /** One column of the file: where its cells are, where its values go in the row's Cells, and how they are typed. */
@@ -196,8 +202,14 @@ interface Field {
   nullable: boolean;
   /** A number (or every number of a list) must be an integer. */
   integral: boolean;
-  /** Only a cell opening with `[` is a list (else `parse` reads it). */
-  listOnly: boolean;
+  /**
+   * Which cells of a List column are read in place (the others go to `parse`):
+   * `ListCells.Any`, those opening with `[` (`ListCells.Bracket`, floats|float?,
+   * which may hold a scalar), or non-empty lists opening with `[` or `(`
+   * (`ListCells.Literal`, the scatters' py-* cells, which may hold a scalar, and
+   * where `(,)` is an error, not the empty tuple parsePyNumberList reads).
+   */
+  listCells: ListCells;
   parse: (raw: string) => unknown;
   /** The strings of a Text column (null for others). */
   strings: StringTable | null;
@@ -211,15 +223,26 @@ function fieldOf(name: string, at: number, slot: number, kind: ColumnKind): Fiel
         ? Typing.Number
         : kind === 'bool'
           ? Typing.Boolean
-          : kind === 'ints' || kind === 'floats' || kind === 'floats?' || kind === 'floats|float?'
+          : LIST_CELLS[kind] !== undefined
             ? Typing.List
             : Typing.Parsed;
   const nullable = kind !== 'str' && kind !== 'int' && kind !== 'bool' && kind !== 'ints' && kind !== 'floats';
-  const integral = kind === 'int' || kind === 'int?' || kind === 'nint?' || kind === 'ints';
+  // For a list, every element must be an integer: `ints` throws asIntList's error, py-int? and py-nint? leave the cell to `parse`.
+  const integral = kind === 'int' || kind === 'int?' || kind === 'nint?' || kind === 'ints' || kind === 'py-int?' || kind === 'py-nint?';
   const strings = typing === Typing.Text ? new StringTable() : null;
-  // `floats|float?` holds a list or a scalar: only a cell opening with `[` is read as a list here.
-  return { name, at, slot, typing, nullable, integral, listOnly: kind === 'floats|float?', parse: PARSERS[kind], strings };
+  return { name, at, slot, typing, nullable, integral, listCells: LIST_CELLS[kind] ?? ListCells.Any, parse: PARSERS[kind], strings };
 }
+
+/** The list kinds, and which of their cells are read in place. */
+const LIST_CELLS: Partial<Record<ColumnKind, ListCells>> = {
+  ints: ListCells.Any,
+  floats: ListCells.Any,
+  'floats?': ListCells.Any,
+  'floats|float?': ListCells.Bracket,
+  'py-int?': ListCells.Literal,
+  'py-nint?': ListCells.Literal,
+  'py-float?': ListCells.Literal,
+};
 
 /**
  * The value of cell `[start, end)` of `source` in `field`: strings, numbers
@@ -245,10 +268,16 @@ function typeCell(field: Field, source: Buffer, start: number, end: number): unk
       if (bytesAre(source, start, end, 'False')) return false;
       break;
     case Typing.List: {
-      if (start === end || (field.listOnly && source[start] !== 91)) break;
+      if (start === end) break;
+      const open = source[start];
+      if (field.listCells === ListCells.Bracket && open !== 91) break;
+      if (field.listCells === ListCells.Literal && open !== 91 && open !== 40) break;
       const list = numberListInBytes(source, start, end);
-      if (list === null) break;
-      return field.integral ? asIntList(list) : list;
+      if (list === null || (field.listCells === ListCells.Literal && list.length === 0)) break;
+      if (!field.integral) return list;
+      if (field.listCells !== ListCells.Literal) return asIntList(list);
+      if (list.every(isInt)) return list;
+      break;
     }
   }
   return field.parse(source.toString('utf8', start, end));

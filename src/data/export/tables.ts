@@ -74,13 +74,15 @@ function collapseSubjects<P extends SubjectSpec, R extends Subject>(
   groupCountOf: (row: Cells<P>) => number | null,
   /** The subject's own fields, which every row repeats, with the CSV column and reader of each. */
   subjectColumns: readonly [keyof R & string, string, (row: Cells<P>) => unknown][],
+  /** Whether the row repeats every one of `subjectColumns` (written out, as `sameOutput`: it runs for most rows). */
+  sameSubject: (subject: R, row: Cells<P>) => boolean,
 ): R[] {
   const bySubject = new Map<number, { subject: R; line: number }>();
   rows: for (const { line, row } of rows) {
     const pk = pkOf(row);
     const known = bySubject.get(pk);
-    // A repeated subject is compared field by field with the row, without building it again.
-    if (known) {
+    // A repeated subject is compared field by field with the row, without building it again; the field that differs is named.
+    if (known && !sameSubject(known.subject, row)) {
       for (const [field, column, read] of subjectColumns) {
         if (known.subject[field] === read(row)) continue;
         const message = `subject ${pk}: ${field} is ${JSON.stringify(known.subject[field])} on line ${known.line} but ${JSON.stringify(read(row))} here`;
@@ -144,6 +146,12 @@ export function buildGroups(rows: Iterable<Parsed<typeof GROUPS>>, log: ProblemL
       ['study_sid', 'study_sid', G.study_sid],
       ['study_name', 'study_name', G.study_name],
     ],
+    (group, row) =>
+      group.name === G.group_name(row) &&
+      group.count === G.group_count(row) &&
+      group.parent_pk === G.group_parent_pk(row) &&
+      group.study_sid === G.study_sid(row) &&
+      group.study_name === G.study_name(row),
   );
 }
 
@@ -169,6 +177,11 @@ export function buildIndividuals(rows: Iterable<Parsed<typeof INDIVIDUALS>>, log
       ['study_sid', 'study_sid', I.study_sid],
       ['study_name', 'study_name', I.study_name],
     ],
+    (individual, row) =>
+      individual.name === I.individual_name(row) &&
+      individual.group_pk === I.individual_group_pk(row) &&
+      individual.study_sid === I.study_sid(row) &&
+      individual.study_name === I.study_name(row),
   );
 }
 
