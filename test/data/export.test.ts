@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { strFromU8, unzipSync } from 'fflate';
+import { join } from 'node:path';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readExport, type ExportReadResult } from '../../src/data/export/read.js';
 import type { DatasetTables } from '../../src/data/model.js';
-import { SHARED_EXPORT, describeShared } from '../helpers/shared.js';
+import { PROJECT_ROOT, SHARED_EXPORT, describeShared } from '../helpers/shared.js';
 
 /**
  * Data lines of a CSV text counted independently of the reader: newlines
@@ -181,5 +182,34 @@ describe('readExport errors', () => {
     await expect(readExport(new TextEncoder().encode('hello'), { name: 'h.zip' })).rejects.toThrow(
       /^h\.zip: not a readable zip archive/,
     );
+  });
+});
+
+describe('readExport order', () => {
+  const fixture = unzipSync(readFileSync(join(PROJECT_ROOT, 'fixtures', 'pkdb-fixtures.zip')));
+  /** Member `file` with the cell `from` of its line `line` (1-based) replaced by `to`. */
+  const edit = (file: string, line: number, from: string, to: string) => {
+    const lines = strFromU8(fixture[file]).split('\n');
+    expect(lines[line - 1]).toContain(from);
+    lines[line - 1] = lines[line - 1].replace(from, to);
+    return strToU8(lines.join('\n'));
+  };
+
+  it('lists the problems of outputs.csv first and cuts them at maxProblems in that order, though it reads outputs.csv last', async () => {
+    const zip = zipSync({ ...fixture, 'outputs.csv': edit('outputs.csv', 5, ',True,', ',Maybe,'), 'groups.csv': edit('groups.csv', 3, ',', ',"') });
+    const all = await readExport(zip, { name: 'z.zip', worker: false });
+    expect(all.problems.map((p) => [p.file, p.line])).toEqual([
+      ['outputs.csv', 5],
+      ['groups.csv', 3],
+    ]);
+    const first = await readExport(zip, { name: 'z.zip', worker: false, maxProblems: 1 });
+    expect(first.problems.map((p) => p.file)).toEqual(['outputs.csv']);
+    expect(first.problemCount).toBe(2);
+  });
+
+  it('throws the error of outputs.csv first when other members fail too', async () => {
+    const broken = (file: string, from: string) => strToU8(strFromU8(fixture[file]).replace(from, `${from}_x`));
+    const zip = zipSync({ ...fixture, 'outputs.csv': broken('outputs.csv', ',tissue'), 'groups.csv': broken('groups.csv', ',group_name') });
+    await expect(readExport(zip, { name: 'z.zip', worker: false })).rejects.toThrow('z.zip: outputs.csv lacks column(s) tissue');
   });
 });

@@ -1,10 +1,11 @@
 /**
  * Reads a PK-DB filter-download zip (PK-DB API notes §8) into dataset tables.
  *
- * Each member is inflated and decoded whole (the largest, outputs.csv, is
- * 13 MB), one member at a time, then its rows are parsed one at a time into
- * records, so that only the records stay in memory: loading the shared export
- * peaks at about 220 MB RSS in a fresh process (bench/export.bench.ts).
+ * Each member is inflated whole (the largest, outputs.csv, is 13 MB), one
+ * member at a time, and its rows are typed from the bytes one at a time into
+ * records (no decoded copy of the text: ./cells.ts), so that only the records
+ * stay in memory: loading the shared export peaks at about 200 MB RSS in a
+ * fresh process (bench/export.bench.ts).
  * outputs.csv may be read by a worker thread meanwhile (./outputs-thread.ts,
  * `ReadExportOptions.worker`).
  *
@@ -17,7 +18,7 @@ import type { DatasetTables, OutputRecord } from '../model.js';
 import { checkMember, DEFAULT_MAX_PROBLEMS, ExportError, ProblemLog, readRows, type ExportProblem } from './cells.js';
 import { EXPORT_CSVS, GROUPS, INDIVIDUALS, INTERVENTIONS, OUTPUTS, SCATTERS, STUDIES, TIMECOURSES } from './columns.js';
 import type { CsvSpec } from './columns.js';
-import { readOutputs, readOutputsInWorker, useWorker, WorkerUnavailableError, type WorkerChoice } from './outputs-thread.js';
+import { readOutputs, readOutputsInWorker, useWorker, WorkerUnavailableError, type OutputsPart, type WorkerChoice } from './outputs-thread.js';
 import { buildScatters, buildTerms, buildTimecourses, linkTimecourseOutputs } from './subsets.js';
 import { buildGroups, buildIndividuals, buildInterventions, buildStudies } from './tables.js';
 import { DEFAULT_ZIP_LIMITS, openZip, type ZipLimits, type ZipMembers } from './zip.js';
@@ -64,9 +65,13 @@ export interface ExportReadResult {
  * unreadable file, a zip bomb, a missing member or a missing column; every
  * other defect is one `problem` per skipped row (or an ExportError when strict).
  *
- * outputs.csv is read first, then timecourses, scatters, studies, groups,
- * individuals and interventions: problems are listed, and the first error
- * thrown, in that order, whichever thread reads outputs.csv.
+ * Problems are listed, and the first error thrown, in the order outputs.csv,
+ * timecourses, scatters, studies, groups, individuals and interventions,
+ * whichever thread reads outputs.csv and when. On this thread it is read
+ * last (except in strict mode, which stops at the first problem in that
+ * order): the other members' rows run the typing code hot first, and the
+ * 80 000 rows of outputs.csv find it optimised (a cold read, the CLI's,
+ * costs less CPU that way).
  */
 export async function readExport(source: string | Uint8Array, options: ReadExportOptions = {}): Promise<ExportReadResult> {
   const archive = options.name ?? (typeof source === 'string' ? source : 'export zip');
@@ -82,26 +87,35 @@ export async function readExport(source: string | Uint8Array, options: ReadExpor
   const log = new ProblemLog(archive, strict, maxProblems);
   const outputsMember = members.stored(OUTPUTS.file);
   const threaded = !strict && useWorker(options.worker ?? 'auto', outputsMember.size);
-  if (!threaded) {
+  if (strict) {
     const outputs = readOutputs(outputsMember, log, archive);
     return { tables: withOutputs(readOthers(members, log, archive), outputs), problems: log.problems, problemCount: log.count };
   }
-  const inWorker = readOutputsInWorker(outputsMember, archive, maxProblems);
+  // outputs.csv is read by a worker meanwhile, or on this thread after the other members (whose 55 000 rows
+  // warm the typing code up first, see `readExport`), with its own log: its problems are listed first.
+  const inWorker = threaded ? readOutputsInWorker(outputsMember, archive, maxProblems) : null;
+  const readHere = (): OutputsPart => {
+    const outputsLog = new ProblemLog(archive, false, maxProblems);
+    return { outputs: readOutputs(outputsMember, outputsLog, archive), problems: outputsLog.problems, problemCount: outputsLog.count };
+  };
+  const outputsPart = async (): Promise<OutputsPart> =>
+    inWorker === null
+      ? readHere()
+      : inWorker.catch((error: unknown) => {
+          if (!(error instanceof WorkerUnavailableError)) throw error;
+          return readHere();
+        });
   let others: OtherTables;
   try {
     others = readOthers(members, log, archive);
   } catch (error) {
     // outputs.csv comes first: its error, if it has one, is the one to throw.
-    await inWorker.catch((outputsError: unknown) => {
+    await outputsPart().catch((outputsError: unknown) => {
       if (outputsError instanceof ExportError) throw outputsError;
     });
     throw error;
   }
-  const part = await inWorker.catch((error: unknown) => {
-    if (!(error instanceof WorkerUnavailableError)) throw error;
-    const outputsLog = new ProblemLog(archive, false, maxProblems);
-    return { outputs: readOutputs(outputsMember, outputsLog, archive), problems: outputsLog.problems, problemCount: outputsLog.count };
-  });
+  const part = await outputsPart();
   const problems = [...part.problems, ...log.problems].slice(0, maxProblems);
   return { tables: withOutputs(others, part.outputs), problems, problemCount: part.problemCount + log.count };
 }
