@@ -370,11 +370,13 @@ const INTERN_BYTES = 1024 * 1024;
  * values or INTERN_BYTES bytes, new values are decoded and not kept.
  */
 class StringTable {
-  private readonly values: (string | undefined)[] = new Array<string | undefined>(INTERN_SLOTS).fill(undefined);
-  private readonly hashes = new Int32Array(INTERN_SLOTS);
-  private readonly starts = new Int32Array(INTERN_SLOTS);
-  private readonly ends = new Int32Array(INTERN_SLOTS);
-  private bytes = Buffer.allocUnsafe(4096);
+  /** Open addressing, at most half full: a power-of-two number of slots, grown up to INTERN_SLOTS as values are kept. */
+  private values: (string | undefined)[] = new Array<string | undefined>(64).fill(undefined);
+  private hashes = new Int32Array(64);
+  /** Where each kept value's bytes are in `bytes`. */
+  private starts = new Int32Array(64);
+  private ends = new Int32Array(64);
+  private bytes = Buffer.allocUnsafe(256);
   private used = 0;
   private kept = 0;
   /** The value last handed out and its bytes: runs of one value (a study's rows) are the common case, with no hash to compute. */
@@ -388,9 +390,10 @@ class StringTable {
     // FNV-1a over the bytes.
     let hash = 0x811c9dc5;
     for (let i = start; i < end; i++) hash = Math.imul(hash ^ source[i], 0x01000193);
-    const mask = INTERN_SLOTS - 1;
+    const values = this.values;
+    const mask = values.length - 1;
     let slot = hash & mask;
-    for (let value = this.values[slot]; value !== undefined; value = this.values[slot]) {
+    for (let value = values[slot]; value !== undefined; value = values[slot]) {
       if (this.hashes[slot] === hash && sameBytes(source, start, end, known, this.starts[slot], this.ends[slot])) {
         this.previousStart = this.starts[slot];
         this.previousEnd = this.ends[slot];
@@ -400,20 +403,46 @@ class StringTable {
     }
     const value = source.toString('utf8', start, end);
     const length = end - start;
-    if (this.kept < INTERN_SLOTS / 2 && this.used + length <= INTERN_BYTES) {
-      if (this.used + length > known.length) {
-        this.bytes = Buffer.allocUnsafe(Math.min(INTERN_BYTES, Math.max(2 * known.length, this.used + length)));
-        known.copy(this.bytes, 0, 0, this.used);
-      }
-      source.copy(this.bytes, this.used, start, end);
-      this.values[slot] = value;
-      this.hashes[slot] = hash;
-      this.starts[slot] = this.previousStart = this.used;
-      this.ends[slot] = this.previousEnd = this.used += length;
-      this.kept++;
-      this.previous = value;
+    if (this.kept >= INTERN_SLOTS / 2 || this.used + length > INTERN_BYTES) return value;
+    if (this.used + length > known.length) {
+      this.bytes = Buffer.allocUnsafe(Math.min(INTERN_BYTES, Math.max(2 * known.length, this.used + length)));
+      this.bytes.set(known.subarray(0, this.used));
     }
+    // A loop rather than Buffer#copy, whose call costs more than a value's few bytes.
+    const bytes = this.bytes;
+    for (let i = start, j = this.used; i < end; i++, j++) bytes[j] = source[i];
+    this.previousStart = this.used;
+    this.previousEnd = this.used += length;
+    this.previous = value;
+    this.put(value, hash, this.previousStart, this.previousEnd);
     return value;
+  }
+
+  /** Keeps `value` (whose bytes are `bytes[start, end)`), doubling the slots first when they would be over half full. */
+  private put(value: string, hash: number, start: number, end: number): void {
+    if (2 * (this.kept + 1) > this.values.length) this.grow();
+    const mask = this.values.length - 1;
+    let slot = hash & mask;
+    while (this.values[slot] !== undefined) slot = (slot + 1) & mask;
+    this.values[slot] = value;
+    this.hashes[slot] = hash;
+    this.starts[slot] = start;
+    this.ends[slot] = end;
+    this.kept++;
+  }
+
+  private grow(): void {
+    const { values, hashes, starts, ends } = this;
+    const size = 2 * values.length;
+    this.values = new Array<string | undefined>(size).fill(undefined);
+    this.hashes = new Int32Array(size);
+    this.starts = new Int32Array(size);
+    this.ends = new Int32Array(size);
+    this.kept = 0;
+    for (let slot = 0; slot < values.length; slot++) {
+      const value = values[slot];
+      if (value !== undefined) this.put(value, hashes[slot], starts[slot], ends[slot]);
+    }
   }
 }
 
