@@ -54,6 +54,14 @@ describe('parseCsv', () => {
     expect(rows).toHaveLength(3);
   });
 
+  it('reads rows wider than its cell arrays start (64), quoted or not', () => {
+    const wide = Array.from({ length: 150 }, (_, i) => `c${i}`);
+    const quoted = wide.map((cell, i) => (i % 7 === 0 ? `x,${cell}` : cell));
+    const { header, rows } = parseCsv([wide, wide, quoted].map(formatCsvLine).join(''));
+    expect(header).toEqual(wide);
+    expect(rows.map((r) => r.cells)).toEqual([wide, quoted]);
+  });
+
   it('round-trips arbitrary cells through formatCsvLine', () => {
     fc.assert(
       fc.property(fc.array(fc.array(fc.string(), { minLength: 2, maxLength: 5 }), { minLength: 1, maxLength: 5 }), (table) => {

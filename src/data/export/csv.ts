@@ -77,14 +77,12 @@ export class CsvScanner {
   private scratch: Buffer = Buffer.allocUnsafe(256);
   private pos: number;
   private nextLine = 1;
-  private nextQuote: number;
 
   constructor(input: string | Uint8Array) {
     this.bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
     this.source = this.bytes;
     const b = this.bytes;
     this.pos = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
-    this.nextQuote = b.indexOf(QUOTE, this.pos);
   }
 
   /** Moves to the next row; false at the end of the text. */
@@ -93,17 +91,44 @@ export class CsvScanner {
     const n = bytes.length;
     while (this.pos < n) {
       const pos = this.pos;
-      let end = bytes.indexOf(LF, pos);
-      if (end < 0) end = n;
-      if (this.nextQuote >= 0 && this.nextQuote <= end) return this.readQuoted();
+      // One pass over the line: its commas recorded, its end found, a quote sending the row to readQuoted.
+      let k = 0;
+      let start = pos;
+      let end = pos;
+      for (;;) {
+        const starts = this.starts;
+        const ends = this.ends;
+        const capacity = starts.length;
+        for (; end < n; end++) {
+          const c = bytes[end];
+          // Letters, digits, `.` and `-` (nearly every byte) are above the comma: one test.
+          if (c > COMMA) continue;
+          if (c === COMMA) {
+            // Out of room: grown below, outside this loop (a call in it slows every byte down).
+            if (k === capacity) break;
+            starts[k] = start;
+            ends[k++] = end;
+            start = end + 1;
+          } else if (c === LF) {
+            break;
+          } else if (c === QUOTE) {
+            return this.readQuoted();
+          }
+        }
+        if (end === n || bytes[end] === LF) break;
+        this.grow();
+      }
       const stop = end > pos && bytes[end - 1] === CR ? end - 1 : end;
       const line = this.nextLine++;
       this.pos = end + 1;
       if (stop === pos) continue;
+      if (k === this.starts.length) this.grow();
+      this.starts[k] = start;
+      this.ends[k++] = stop;
+      this.width = k;
       this.line = line;
       this.error = undefined;
       this.source = bytes;
-      this.splitRange(pos, stop);
       return true;
     }
     return false;
@@ -137,26 +162,6 @@ export class CsvScanner {
       row.errorField = this.errorField;
     }
     return row;
-  }
-
-  /** Records the cells of a quote-free line `[from, stop)`, split at every comma. */
-  private splitRange(from: number, stop: number): void {
-    const bytes = this.bytes;
-    let k = 0;
-    let start = from;
-    // A byte loop rather than indexOf: cells are short, and a builtin call per cell costs more than the scan.
-    // One test per byte (the last cell, which no comma ends, is recorded after the loop).
-    for (let i = from; i < stop; i++) {
-      if (bytes[i] !== COMMA) continue;
-      if (k === this.starts.length) this.grow();
-      this.starts[k] = start;
-      this.ends[k++] = i;
-      start = i + 1;
-    }
-    if (k === this.starts.length) this.grow();
-    this.starts[k] = start;
-    this.ends[k++] = stop;
-    this.width = k;
   }
 
   private grow(): void {
@@ -272,7 +277,6 @@ export class CsvScanner {
     this.pos = pos;
     this.nextLine = line + 1;
     this.source = this.scratch;
-    if (this.nextQuote < pos) this.nextQuote = bytes.indexOf(QUOTE, pos);
     return true;
   }
 }
