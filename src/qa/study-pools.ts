@@ -79,9 +79,16 @@ export function curveLogRatio(a: CurveProfile, b: CurveProfile): number | null {
     if (cb === null) continue;
     count++;
     const r = Math.log(a.conc[k] / cb);
-    if (Number.isFinite(r)) ratioLogs[finite++] = r;
+    if (!Number.isFinite(r)) continue;
+    // Kept ascending by insertion (a curve has a few to a few dozen points): no sorted copy per pair.
+    let j = finite++;
+    while (j > 0 && ratioLogs[j - 1] > r) {
+      ratioLogs[j] = ratioLogs[j - 1];
+      j--;
+    }
+    ratioLogs[j] = r;
   }
-  return count >= MIN_OVERLAP ? medianOfSorted(ratioLogs.subarray(0, finite).sort()) : null;
+  return count >= MIN_OVERLAP ? medianOfSorted(ratioLogs, finite) : null;
 }
 
 /** Sets `log` (dose-normalised) and `rawLog` of every curve of a pool to its level among the others; curves without overlap are dropped. */
