@@ -50,8 +50,13 @@ const EMPTY_LINKED: LinkedOutputs = Object.freeze({ reported: [], calculated: []
 /** The string form of a link key; equal keys mean "same subject, dosing, substance and tissue". */
 export function linkKey(fields: LinkKeyFields): string {
   const subject = fields.group_pk != null ? `g${fields.group_pk}` : `i${fields.individual_pk ?? ''}`;
-  const interventions = [...fields.intervention_pks].sort((a, b) => a - b).join(',');
-  return [fields.study_sid, subject, interventions, fields.substance ?? '', fields.tissue ?? '', fields.method ?? ''].join('|');
+  return `${fields.study_sid}|${subject}|${ascendingPks(fields.intervention_pks)}|${fields.substance ?? ''}|${fields.tissue ?? ''}|${fields.method ?? ''}`;
+}
+
+/** Pks ascending, comma-separated; a list already ascending (most) is joined without a copy and a sort. */
+function ascendingPks(pks: readonly number[]): string {
+  for (let k = 1; k < pks.length; k++) if (pks[k - 1] > pks[k]) return [...pks].sort((a, b) => a - b).join(',');
+  return pks.join(',');
 }
 
 export function subjectOf(record: { group_pk: number | null; individual_pk: number | null }): SubjectRef | null {

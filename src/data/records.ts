@@ -18,7 +18,11 @@ export function statsOf(r: Stats): Stats {
  */
 export function indexFirst<T, K>(items: Iterable<T>, key: (item: T) => K): Map<K, T> {
   const map = new Map<K, T>();
-  for (const item of items) {
+  // Arrays by index: a table's index (58,000 outputs of the shared export) is built once, before the loop is
+  // optimised, when for…of allocates per element.
+  const list = Array.isArray(items) ? (items as readonly T[]) : [...items];
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
     const k = key(item);
     if (!map.has(k)) map.set(k, item);
   }
@@ -35,7 +39,8 @@ export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 /** Records by key, each list in input order. */
 export function groupBy<T, K>(items: Iterable<T>, key: (item: T) => K): Map<K, T[]> {
   const map = new Map<K, T[]>();
-  for (const item of items) pushTo(map, key(item), item);
+  const list = Array.isArray(items) ? (items as readonly T[]) : [...items];
+  for (let i = 0; i < list.length; i++) pushTo(map, key(list[i]), list[i]);
   return map;
 }
 

@@ -86,22 +86,27 @@ export function nearFactor(ratio: number, factor: number, tolerance = FACTOR_TOL
  * SCALE_FACTORS that applies to the parameter), or null.
  */
 export function unitFactorCause(ratio: number, parameter: SlipQuantity, options: CauseOptions = {}): SuspectedCause | null {
-  let best: { cause: SuspectedCause; distance: number } | null = null;
-  for (const sf of SCALE_FACTORS) {
+  // The closest factor and direction, by index: no list or text per factor tried (a call per comparison and value).
+  let best: ScaleFactor | null = null;
+  let bestFactor = 0;
+  let bestDistance = Infinity;
+  for (let i = 0; i < SCALE_FACTORS.length; i++) {
+    const sf = SCALE_FACTORS[i];
     if (sf.applies !== 'all' && !sf.applies.has(parameter)) continue;
     const tolerance = Math.max(sf.tolerance, options.tolerance ?? 0);
-    for (const [factor, sign] of [
-      [sf.factor, ''],
-      [1 / sf.factor, '1/'],
-    ] as const) {
+    for (let inverse = 0; inverse < 2; inverse++) {
+      const factor = inverse === 0 ? sf.factor : 1 / sf.factor;
       if (!nearFactor(ratio, factor, tolerance)) continue;
       const distance = foldDistance(ratio, factor);
-      if (best && best.distance <= distance) continue;
-      const label = sign ? sf.label.replace('×', '×1/') : sf.label;
-      best = { cause: { kind: 'unit-factor', factor, text: `${label} (${sf.explanation})` }, distance };
+      if (best !== null && bestDistance <= distance) continue;
+      best = sf;
+      bestFactor = factor;
+      bestDistance = distance;
     }
   }
-  return best?.cause ?? null;
+  if (best === null) return null;
+  const label = bestFactor === best.factor ? best.label : best.label.replace('×', '×1/');
+  return { kind: 'unit-factor', factor: bestFactor, text: `${label} (${best.explanation})` };
 }
 
 /**

@@ -29,21 +29,40 @@ export const RECORD_KINDS: readonly RecordKind[] = ['output', 'timecourse', 'dos
 export class CoverageLog {
   private readonly examinedBy = new Map<RecordKind, Map<string, Set<number>>>();
   private readonly reasons = new Map<RecordKind, Map<string, Map<number, string>>>();
+  /**
+   * Per kind, the check last marked and its set (or reasons): a check marks thousands of records in a row, often
+   * alternating kinds (an output, its timecourse, its dose), and the two map lookups per mark showed on the shared export.
+   */
+  private readonly lastExamined: Record<RecordKind, { check: string; pks: Set<number> } | null> = { output: null, timecourse: null, dosing: null };
+  private readonly lastReasons: Record<RecordKind, { check: string; byPk: Map<number, string> } | null> = { output: null, timecourse: null, dosing: null };
 
   examined(kind: RecordKind, pk: number, check: string): void {
+    const last = this.lastExamined[kind];
+    if (last !== null && last.check === check) {
+      last.pks.add(pk);
+      return;
+    }
     let byCheck = this.examinedBy.get(kind);
     if (!byCheck) this.examinedBy.set(kind, (byCheck = new Map()));
     let pks = byCheck.get(check);
     if (!pks) byCheck.set(check, (pks = new Set()));
+    this.lastExamined[kind] = { check, pks };
     pks.add(pk);
   }
 
   /** Why `check` could not compare the record (the first reason a check gives for a record is kept). */
   notExamined(kind: RecordKind, pk: number, check: string, reason: string): void {
-    let byCheck = this.reasons.get(kind);
-    if (!byCheck) this.reasons.set(kind, (byCheck = new Map()));
-    let byPk = byCheck.get(check);
-    if (!byPk) byCheck.set(check, (byPk = new Map()));
+    const last = this.lastReasons[kind];
+    let byPk: Map<number, string>;
+    if (last !== null && last.check === check) byPk = last.byPk;
+    else {
+      let byCheck = this.reasons.get(kind);
+      if (!byCheck) this.reasons.set(kind, (byCheck = new Map()));
+      const known = byCheck.get(check);
+      if (known) byPk = known;
+      else byCheck.set(check, (byPk = new Map()));
+      this.lastReasons[kind] = { check, byPk };
+    }
     if (!byPk.has(pk)) byPk.set(pk, reason);
   }
 

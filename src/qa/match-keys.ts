@@ -14,6 +14,31 @@ export function interventionSet(pks: readonly number[]): string {
   return [...pks].sort((a, b) => a - b).join(',');
 }
 
+/**
+ * interventionSet for one run, one string per set of one or two pks (most outputs'): 32,000 values of the shared
+ * export keep their set's text, and the maps keyed by it hash an interned string once.
+ */
+export class InterventionSets {
+  private readonly ones = new Map<number, string>();
+  private readonly twos = new Map<number, Map<number, string>>();
+
+  of(pks: readonly number[]): string {
+    if (pks.length === 1) {
+      let text = this.ones.get(pks[0]);
+      if (text === undefined) this.ones.set(pks[0], (text = interventionSet(pks)));
+      return text;
+    }
+    if (pks.length !== 2) return interventionSet(pks);
+    const low = pks[0] <= pks[1] ? pks[0] : pks[1];
+    const high = pks[0] <= pks[1] ? pks[1] : pks[0];
+    let byHigh = this.twos.get(low);
+    if (byHigh === undefined) this.twos.set(low, (byHigh = new Map()));
+    let text = byHigh.get(high);
+    if (text === undefined) byHigh.set(high, (text = interventionSet(pks)));
+    return text;
+  }
+}
+
 type ByTissue = Map<string | null, string>;
 type BySubstance = Map<string | null, ByTissue>;
 type BySet = Map<string, BySubstance>;

@@ -234,6 +234,38 @@ function checkLinked(kind: Kind, records: readonly Linkable[], identity: Identit
   }
 }
 
+/** What checkNormedUnits says of a normed record's type and unit (the same for every record of the pair). */
+interface UnitVerdict {
+  /** The parse error's message: the only finding. */
+  unparsed: string | null;
+  /** The unknownTypes key, when the normalised-unit table has no entry for the type. */
+  unknownType: string | null;
+  /** A unit that is odd (info) or not normalised (minor) for the type. */
+  unit: { severity: Severity; message: string } | null;
+  /** For a calculated record: the pkdb profile never produces the type, or not in this unit. */
+  calculated: string | null;
+}
+
+function unitVerdict(type: string, unitText: string): UnitVerdict {
+  const verdict: UnitVerdict = { unparsed: null, unknownType: null, unit: null, calculated: null };
+  const unit = parseUnitResult(unitText);
+  if (unit instanceof UnitError) {
+    verdict.unparsed = unit.message;
+    return verdict;
+  }
+  if (normalisedUnits(type) === null) {
+    verdict.unknownType = `${measurementTypeKey(type)}\u0000${unitText}`;
+  } else if (KNOWN_ODD_UNITS[unitText] !== undefined) {
+    verdict.unit = { severity: 'info', message: `'${unitText}' is not a normalised ${type} unit: ${KNOWN_ODD_UNITS[unitText]}` };
+  } else if (!isNormalisedUnit(type, unitText)) {
+    verdict.unit = { severity: 'minor', message: `'${unitText}' (${parseUnit(unitText).dimension.key}) is not a normalised ${type} unit (${normalisedUnits(type)?.join(', ')})` };
+  }
+  const profile = PKDB_PROFILE_UNITS[measurementTypeKey(type)];
+  if (!profile) verdict.calculated = `calculated ${type}, which the pkdb profile never produces`;
+  else if (!profile.includes(unitText)) verdict.calculated = `calculated ${type} in '${unitText}'; the pkdb profile stores ${profile.join(', ')}`;
+  return verdict;
+}
+
 type UnitCarrier = Pick<CharacteristicaRecord, 'pk' | 'measurement_type' | 'unit'> & { time_unit?: string | null; calculated?: boolean };
 
 /** Normed units: parse, are normalised units of their type; calculated outputs carry pkdb-profile units. */
@@ -249,31 +281,32 @@ function checkNormedUnits<T extends UnitCarrier>(
     ctx.findings.push(finding({ kind: 'unit', severity, ...locate(r), reported_unit: r.unit, message, details: { [kind]: r } }));
   // Built only for a finding (this runs for every normed record).
   const where = (r: T) => `normed ${kind} ${r.pk}`;
+  // What a type and unit (and a time unit) say, judged once per pair: ~58,000 outputs of the shared export share a few hundred.
+  const timeUnits = new Map<string, boolean>();
+  const verdicts = new Map<string, Map<string, UnitVerdict>>();
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
     if (r.time_unit) {
-      const isTime = parseUnitOrNull(r.time_unit)?.dimension.key === '[time]';
-      // pint reads `na` (surely "not available") as nano-year: parseable, yet worth a curator's look.
-      if (!isTime || r.time_unit === 'na') pushTo(badTimeUnits, r.time_unit, r.pk);
+      let bad = timeUnits.get(r.time_unit);
+      if (bad === undefined) {
+        // pint reads `na` (surely "not available") as nano-year: parseable, yet worth a curator's look.
+        bad = parseUnitOrNull(r.time_unit)?.dimension.key !== '[time]' || r.time_unit === 'na';
+        timeUnits.set(r.time_unit, bad);
+      }
+      if (bad) pushTo(badTimeUnits, r.time_unit, r.pk);
     }
     if (r.unit === null || r.unit === '') continue;
-    const unit = parseUnitResult(r.unit);
-    if (unit instanceof UnitError) {
-      report(r, 'minor', `${where(r)}: ${unit.message}`);
+    let byUnit = verdicts.get(r.measurement_type);
+    if (byUnit === undefined) verdicts.set(r.measurement_type, (byUnit = new Map()));
+    let verdict = byUnit.get(r.unit);
+    if (verdict === undefined) byUnit.set(r.unit, (verdict = unitVerdict(r.measurement_type, r.unit)));
+    if (verdict.unparsed !== null) {
+      report(r, 'minor', `${where(r)}: ${verdict.unparsed}`);
       continue;
     }
-    if (normalisedUnits(r.measurement_type) === null) {
-      pushTo(unknownTypes, `${measurementTypeKey(r.measurement_type)}\u0000${r.unit}`, r.pk);
-    } else if (KNOWN_ODD_UNITS[r.unit] !== undefined) {
-      report(r, 'info', `${where(r)}: '${r.unit}' is not a normalised ${r.measurement_type} unit: ${KNOWN_ODD_UNITS[r.unit]}`);
-    } else if (!isNormalisedUnit(r.measurement_type, r.unit)) {
-      report(r, 'minor', `${where(r)}: '${r.unit}' (${parseUnit(r.unit).dimension.key}) is not a normalised ${r.measurement_type} unit (${normalisedUnits(r.measurement_type)?.join(', ')})`);
-    }
-    if (r.calculated) {
-      const profile = PKDB_PROFILE_UNITS[measurementTypeKey(r.measurement_type)];
-      if (!profile) report(r, 'minor', `${where(r)}: calculated ${r.measurement_type}, which the pkdb profile never produces`);
-      else if (!profile.includes(r.unit)) report(r, 'minor', `${where(r)}: calculated ${r.measurement_type} in '${r.unit}'; the pkdb profile stores ${profile.join(', ')}`);
-    }
+    if (verdict.unknownType !== null) pushTo(unknownTypes, verdict.unknownType, r.pk);
+    else if (verdict.unit !== null) report(r, verdict.unit.severity, `${where(r)}: ${verdict.unit.message}`);
+    if (r.calculated && verdict.calculated !== null) report(r, 'minor', `${where(r)}: ${verdict.calculated}`);
   }
   for (const [key, pks] of unknownTypes) {
     const [type, unit] = key.split('\u0000');

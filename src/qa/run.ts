@@ -31,15 +31,46 @@ export interface QaResult {
 /** localeCompare's order (the default locale), from one collator rather than a lookup per comparison. */
 const byLocale = new Intl.Collator().compare;
 
-/** Most severe first, then by study, subset and output; equal ones keep the order of the checks. */
+/**
+ * Each distinct study sid's place in localeCompare's order (sids the collator calls equal share one): the sort
+ * then compares numbers. A collator comparison per pair of findings cost ~50 ms on the shared export (4,700
+ * findings, 360 studies).
+ */
+function studyRanks(findings: readonly Finding[]): Map<string, number> {
+  const sids = [...new Set(findings.map((f) => f.study_sid ?? ''))].sort(byLocale);
+  const ranks = new Map<string, number>();
+  let rank = 0;
+  for (let k = 0; k < sids.length; k++) {
+    if (k > 0 && byLocale(sids[k - 1], sids[k]) !== 0) rank++;
+    ranks.set(sids[k], rank);
+  }
+  return ranks;
+}
+
+/**
+ * Most severe first, then by study, subset and output; equal ones keep the order of the checks. Sorts in place
+ * (and returns the array): a stable sort on numeric keys gives the one order the comparison defines.
+ */
 export function sortFindings(findings: Finding[]): Finding[] {
-  return findings.sort(
-    (a, b) =>
-      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
-      byLocale(a.study_sid ?? '', b.study_sid ?? '') ||
-      (a.subset_pk ?? 0) - (b.subset_pk ?? 0) ||
-      (a.output_pk ?? 0) - (b.output_pk ?? 0),
-  );
+  const n = findings.length;
+  const ranks = studyRanks(findings);
+  const severity = new Float64Array(n);
+  const study = new Float64Array(n);
+  const subset = new Float64Array(n);
+  const output = new Float64Array(n);
+  const order: number[] = new Array(n);
+  for (let k = 0; k < n; k++) {
+    const f = findings[k];
+    severity[k] = SEVERITY_RANK[f.severity];
+    study[k] = ranks.get(f.study_sid ?? '') as number;
+    subset[k] = f.subset_pk ?? 0;
+    output[k] = f.output_pk ?? 0;
+    order[k] = k;
+  }
+  order.sort((a, b) => severity[b] - severity[a] || study[a] - study[b] || subset[a] - subset[b] || output[a] - output[b] || a - b);
+  const sorted = order.map((k) => findings[k]);
+  for (let k = 0; k < n; k++) findings[k] = sorted[k];
+  return findings;
 }
 
 /** The comparisons, or none when computing them threw (the reported-vs-recomputed check has said so). */

@@ -5,7 +5,7 @@
  * hashing key text per item and lookup.
  */
 
-export type KeyPart = string | number | null;
+export type KeyPart = string | number | null | undefined;
 
 /**
  * Numbers for keys of several parts, in order of first appearance: a tree of maps with one lookup per part,

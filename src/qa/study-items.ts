@@ -119,6 +119,13 @@ interface ArmSetting {
   drugCondition: number;
 }
 
+/** Whether two lists of pks are the same, in the same order. */
+function samePks(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
 /** Whether the non-null times of a timecourse are out of order somewhere. */
 function unsortedTimes(times: readonly (number | null)[]): boolean {
   let previous: number | null = null;
@@ -276,7 +283,7 @@ export function studyItems(ctx: QaContext): StudyItems {
   const byArm = new Map<string, { pks: readonly number[]; substance: string | null; setting: ArmSetting }>();
   const settingOfArm = (arm: string, pks: readonly number[], substance: string | null) => {
     const hit = byArm.get(arm);
-    if (hit !== undefined && hit.substance === substance && hit.pks.length === pks.length && hit.pks.every((pk, k) => pk === pks[k])) return hit.setting;
+    if (hit !== undefined && hit.substance === substance && samePks(hit.pks, pks)) return hit.setting;
     const setting = settingOf(pks, substance);
     byArm.set(arm, { pks, substance, setting });
     return setting;
@@ -288,17 +295,28 @@ export function studyItems(ctx: QaContext): StudyItems {
     const row = calculated[i];
     if (row.output_pk !== null && row.subset_pk !== null) subsetOfCalculated.set(row.output_pk, row.subset_pk);
   }
+  // One record string per timecourse: its stored calculated outputs and its curve share it (fewer strings, hashed once).
+  const timecourseRecords = new Map<number, string>();
+  const timecourseRecord = (subset: number): string => {
+    let record = timecourseRecords.get(subset);
+    if (record === undefined) timecourseRecords.set(subset, (record = `timecourse:${subset}`));
+    return record;
+  };
+  const subsetOf = (p: ParameterValue): number | undefined =>
+    p.output.subset_pk ?? subsetOfCalculated.get(p.output.pk) ?? ctx.timecoursesByKey.get(p.key)?.[0]?.tc.subset_pk;
   const recordOf = (p: ParameterValue): string => {
     if (p.source === 'reported') return `output:${p.output.pk}`;
-    const subset = p.output.subset_pk ?? subsetOfCalculated.get(p.output.pk) ?? ctx.timecoursesByKey.get(p.key)?.[0]?.tc.subset_pk;
-    return subset === undefined ? `calculated:${p.key}` : `timecourse:${subset}`;
+    const subset = subsetOf(p);
+    return subset === undefined ? `calculated:${p.key}` : timecourseRecord(subset);
   };
-  const unsorted = new Map<string, boolean>();
-  const unsortedCalculated = (record: string): boolean => {
-    let result = unsorted.get(record);
+  // By subset pk: whether the timecourse's times are out of order (a calculated value without one is not).
+  const unsorted = new Map<number, boolean>();
+  const unsortedCalculated = (subset: number | undefined): boolean => {
+    if (subset === undefined) return false;
+    let result = unsorted.get(subset);
     if (result === undefined) {
-      const tc = record.startsWith('timecourse:') ? ctx.timecourseBySubset.get(Number(record.slice('timecourse:'.length)))?.tc : undefined;
-      unsorted.set(record, (result = tc ? unsortedTimes(tc.time) : false));
+      const tc = ctx.timecourseBySubset.get(subset)?.tc;
+      unsorted.set(subset, (result = tc ? unsortedTimes(tc.time) : false));
     }
     return result;
   };
@@ -325,8 +343,12 @@ export function studyItems(ctx: QaContext): StudyItems {
     // A calculated AUC to the last sample depends on the sampling grid, and PK-DB integrated unsorted times in list order.
     // A calculated tmax is the first sample of every IV curve: no grid to compare.
     if (p.source === 'calculated' && (p.measurement_type === 'auc_end' || p.measurement_type === 'tmax')) continue;
-    const record = recordOf(p);
-    if (p.source === 'calculated' && unsortedCalculated(record)) continue;
+    let record: string;
+    if (p.source === 'calculated') {
+      const subset = subsetOf(p);
+      if (unsortedCalculated(subset)) continue;
+      record = subset === undefined ? `calculated:${p.key}` : timecourseRecord(subset);
+    } else record = `output:${p.output.pk}`;
     const o = p.output;
     const measure = p.measurement_type as ItemMeasure;
     const setting = settingOfArm(p.key, o.intervention_pks, o.substance);
@@ -349,7 +371,7 @@ export function studyItems(ctx: QaContext): StudyItems {
     if (!curve) continue;
     const setting = settingOfArm(rt.key, rt.tc.intervention_pk, member.substance);
     const base = bases.of(baseParts(rt.tc.study_sid, 'curve', member.substance, member.tissue, 'curve', curve.unit, ''));
-    const record = `timecourse:${rt.tc.subset_pk}`;
+    const record = timecourseRecord(rt.tc.subset_pk);
     items.push({
       arm: rt.key, record, measure: 'curve', source: 'curve', type: 'concentration', family: 'cmax',
       pool: poolOf(base, setting.condition), base, kind: rt.tc.individual_pk === null ? 'group' : 'individual',

@@ -54,9 +54,15 @@ export interface Deviation {
   partner?: StudyItem;
 }
 
+/** Scratch for curveLogRatio's log ratios (a pool's curves are compared pairwise: no list per pair); grown as needed. */
+let ratioLogs = new Float64Array(64);
+
 /** Median log ratio of curve a to curve b at a's sampling times within b's range; null with fewer than MIN_OVERLAP. */
 export function curveLogRatio(a: CurveProfile, b: CurveProfile): number | null {
-  const logs: number[] = [];
+  if (a.time.length > ratioLogs.length) ratioLogs = new Float64Array(2 * a.time.length);
+  // `count` ratios found; the first `finite` slots hold those that are finite (robust.ts `median` ignores the others).
+  let count = 0;
+  let finite = 0;
   const times = b.time;
   const n = times.length;
   // interpolateLog at each of a's times, b's interval found by one walk along b while a's times ascend (a curve's
@@ -70,9 +76,19 @@ export function curveLogRatio(a: CurveProfile, b: CurveProfile): number | null {
     if (n === 0 || t < times[0] || t > times[n - 1]) continue;
     while (hi < n - 1 && times[hi] < t) hi++;
     const cb = logLinearAt(times, b.conc, t, hi);
-    if (cb !== null) logs.push(Math.log(a.conc[k] / cb));
+    if (cb === null) continue;
+    count++;
+    const r = Math.log(a.conc[k] / cb);
+    if (!Number.isFinite(r)) continue;
+    // Kept ascending by insertion (a curve has a few to a few dozen points): no sorted copy per pair.
+    let j = finite++;
+    while (j > 0 && ratioLogs[j - 1] > r) {
+      ratioLogs[j] = ratioLogs[j - 1];
+      j--;
+    }
+    ratioLogs[j] = r;
   }
-  return logs.length >= MIN_OVERLAP ? median(logs) : null;
+  return count >= MIN_OVERLAP ? medianOfSorted(ratioLogs, finite) : null;
 }
 
 /** Sets `log` (dose-normalised) and `rawLog` of every curve of a pool to its level among the others; curves without overlap are dropped. */

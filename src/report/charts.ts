@@ -209,20 +209,71 @@ export function rangeSpec(f: Finding, range: FindingRange): TopLevelSpec {
   });
 }
 
-export function buildReportCharts(result: QaResult): ReportCharts {
+/** One plot file of a report: its name (without `.vl.json`) and its spec, built when asked for. */
+export interface PlotJob {
+  name: string;
+  spec: () => TopLevelSpec;
+}
+
+/**
+ * The report's plots in file order (overview, timecourses, reference ranges), each spec built only when asked
+ * for: a writer that serialises one at a time holds one spec in memory instead of all of them (~950 timecourse
+ * plots of the shared export, ~10 MB of JSON, otherwise alive together and copied by every young-generation GC).
+ * The same plots, in the same order, as buildReportCharts (`chartPlots`).
+ */
+export function reportPlots(result: QaResult): PlotJob[] {
   const points = comparisonPoints(result.comparisons);
+  const bySubset = comparisonsBySubset(result.comparisons);
+  const jobs: PlotJob[] = [
+    { name: 'overview-scatter', spec: () => overviewScatterSpec(points) },
+    { name: 'overview-histogram', spec: () => ratioHistogramSpec(points) },
+  ];
+  // Keyed as buildReportCharts' maps are: a repeated key keeps its first place and its last value.
+  const timecourses = new Map<number, RecomputedTimecourse>();
   const flagged = flaggedSubsets(result);
+  for (const rt of result.timecourses) if (flagged.has(rt.tc.subset_pk)) timecourses.set(rt.tc.subset_pk, rt);
+  timecourses.forEach((rt, pk) => jobs.push({ name: `timecourse-${pk}`, spec: () => timecourseChart(rt, bySubset) }));
+  const ranges = new Map<string, { f: Finding; range: FindingRange }>();
+  for (const f of result.findings) {
+    const range = f.id ? findingRange(f) : null;
+    if (range && f.id) ranges.set(f.id, { f, range });
+  }
+  ranges.forEach(({ f, range }, id) => jobs.push({ name: `range-${id}`, spec: () => rangeSpec(f, range) }));
+  return jobs;
+}
+
+/** The plots of charts already built, in the order of reportPlots. */
+export function chartPlots(charts: ReportCharts): PlotJob[] {
+  return [
+    ...charts.overview.map((c) => ({ name: c.id, spec: () => c.spec })),
+    ...[...charts.timecourses].map(([pk, spec]) => ({ name: `timecourse-${pk}`, spec: () => spec })),
+    ...[...charts.ranges].map(([id, spec]) => ({ name: `range-${id}`, spec: () => spec })),
+  ];
+}
+
+function comparisonsBySubset(comparisons: readonly Comparison[]): Map<number, Comparison[]> {
   const bySubset = new Map<number, Comparison[]>();
-  for (const c of result.comparisons) {
+  for (const c of comparisons) {
     const pk = c.timecourse.tc.subset_pk;
     const list = bySubset.get(pk);
     if (list) list.push(c);
     else bySubset.set(pk, [c]);
   }
+  return bySubset;
+}
+
+function timecourseChart(rt: RecomputedTimecourse, bySubset: ReadonlyMap<number, Comparison[]>): TopLevelSpec {
+  return timecourseSpec(timecoursePlotInput(rt, bySubset.get(rt.tc.subset_pk) ?? []));
+}
+
+export function buildReportCharts(result: QaResult): ReportCharts {
+  const points = comparisonPoints(result.comparisons);
+  const flagged = flaggedSubsets(result);
+  const bySubset = comparisonsBySubset(result.comparisons);
   const timecourses = new Map<number, TopLevelSpec>();
   for (const rt of result.timecourses) {
     if (!flagged.has(rt.tc.subset_pk)) continue;
-    timecourses.set(rt.tc.subset_pk, timecourseSpec(timecoursePlotInput(rt, bySubset.get(rt.tc.subset_pk) ?? [])));
+    timecourses.set(rt.tc.subset_pk, timecourseChart(rt, bySubset));
   }
   const ranges = new Map<string, TopLevelSpec>();
   for (const f of result.findings) {

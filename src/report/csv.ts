@@ -6,9 +6,16 @@ export function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** A header line and one line per row, columns in the given order. */
-export function toCsv<T extends object, K extends keyof T & string>(columns: readonly K[], rows: readonly T[]): string {
+/**
+ * A header line and one line per row, columns in the given order; `cell` reads a column of a row (default: the
+ * row's property), so that a column can be computed per row without a copy of every row.
+ */
+export function toCsv<T extends object, K extends string>(
+  columns: readonly K[],
+  rows: readonly T[],
+  cell: (row: T, column: K) => unknown = (row, column) => (row as Record<string, unknown>)[column],
+): string {
   const lines = [columns.join(',')];
-  for (const row of rows) lines.push(columns.map((c) => csvField(row[c])).join(','));
+  for (const row of rows) lines.push(columns.map((c) => csvField(cell(row, c))).join(','));
   return `${lines.join('\n')}\n`;
 }

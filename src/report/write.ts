@@ -14,14 +14,13 @@
 import { mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TopLevelSpec } from 'vega-lite';
 import type { Dataset } from '../data/dataset.js';
 import { reviewState, reviewSummary, reviewedFinding, type FindingReview } from '../qa/accepted.js';
 import { FINDING_COLUMNS } from '../qa/finding.js';
 import { withFindingIds } from '../qa/finding-id.js';
 import type { QaResult } from '../qa/run.js';
 import { CALCULATED_COLUMNS } from '../qa/to-findings.js';
-import { buildReportCharts } from './charts.js';
+import { buildReportCharts, chartPlots, reportPlots } from './charts.js';
 import { toCsv } from './csv.js';
 import { checkTarget, commitTemp, discardTemp, makeTempSibling } from './output-dir.js';
 import { DEFAULT_SERVE_URL } from './records.js';
@@ -78,25 +77,22 @@ async function writeInto(result: QaResult, dir: string, options: WriteOptions): 
   result = { ...result, findings };
   const review = options.review;
   write('findings.json', `${JSON.stringify(findings.map((f) => reviewedFinding(f, review?.review)), null, 1)}\n`);
-  write('findings.csv', toCsv(FINDINGS_CSV_COLUMNS, findings.map((f) => ({ ...f, review: reviewState(f, review?.review) }))));
+  write('findings.csv', toCsv(FINDINGS_CSV_COLUMNS, findings, (f, c) => (c === 'review' ? reviewState(f, review?.review) : f[c])));
   const summary = review ? { ...result.summary, review: reviewSummary(findings, review.review, review.file) } : result.summary;
   write('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
   write('calculated.csv', toCsv(CALCULATED_COLUMNS, result.calculated));
   onProgress?.('data files', 4, 4);
 
-  const charts = buildReportCharts(result);
-  const plots: [string, TopLevelSpec][] = [
-    ...charts.overview.map((c) => [c.id, c.spec] as [string, TopLevelSpec]),
-    ...[...charts.timecourses].map(([pk, spec]) => [`timecourse-${pk}`, spec] as [string, TopLevelSpec]),
-    ...[...charts.ranges].map(([id, spec]) => [`range-${id}`, spec] as [string, TopLevelSpec]),
-  ];
-  plots.forEach(([name, spec], i) => {
-    write(join('plots', `${name}.vl.json`), `${JSON.stringify(spec)}\n`);
+  // The pages need every chart at once; without them each plot is built, written and dropped in turn.
+  const charts = options.html ? buildReportCharts(result) : null;
+  const plots = charts ? chartPlots(charts) : reportPlots(result);
+  plots.forEach((plot, i) => {
+    write(join('plots', `${plot.name}.vl.json`), `${JSON.stringify(plot.spec())}\n`);
     onProgress?.('plots', i + 1, plots.length);
   });
 
-  if (options.html) {
-    // The page modules load only for HTML: a --no-html run does without them.
+  if (charts) {
+    // Only with options.html. The page modules load only for HTML: a --no-html run does without them.
     const [{ REPORT_SCRIPT, REPORT_STYLE }, { groupByStudy, renderIndexPage, renderStudyPage }, { vendorBundle }] = await Promise.all([
       import('./page-assets.js'),
       import('./pages.js'),
@@ -125,9 +121,9 @@ async function writeInto(result: QaResult, dir: string, options: WriteOptions): 
     const { renderPng } = await import('../plots/render.js');
     for (let i = 0; i < plots.length; i++) {
       signal?.throwIfAborted();
-      const [name, spec] = plots[i];
-      const file = join('plots', `${name}.png`);
-      await writeFile(join(dir, file), await renderPng(spec));
+      // Without pages, the spec is built again here (one at a time, as for the JSON).
+      const file = join('plots', `${plots[i].name}.png`);
+      await writeFile(join(dir, file), await renderPng(plots[i].spec()));
       written.push(file);
       onProgress?.('PNG', i + 1, plots.length);
     }

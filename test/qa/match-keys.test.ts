@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchKey } from '../../src/qa/context.js';
-import { interventionSet, MatchKeys } from '../../src/qa/match-keys.js';
+import { interventionSet, InterventionSets, MatchKeys } from '../../src/qa/match-keys.js';
 
 const fields = (over: Partial<Parameters<typeof matchKey>[0]> = {}) => ({
   study_sid: 'S1', group_pk: 3, individual_pk: null, intervention_pks: [12, 7], substance: 'caffeine', tissue: 'plasma', method: null, ...over,
@@ -31,5 +31,14 @@ describe('MatchKeys', () => {
     expect(keys.of(fields({ tissue: 'urine' }))).toBe('S1|g3|7,12|caffeine|urine|');
     expect(keys.of(fields({ substance: null }))).toBe('S1|g3|7,12||plasma|');
     expect(keys.of(fields({ study_sid: 'S2' }))).toBe('S2|g3|7,12|caffeine|plasma|');
+  });
+});
+
+describe('InterventionSets', () => {
+  it('gives interventionSet of every list, the same string for the same set of one or two pks', () => {
+    const sets = new InterventionSets();
+    for (const pks of [[], [7], [12, 3], [3, 12], [5, 5], [9, 2, 4]]) expect(sets.of(pks)).toBe(interventionSet(pks));
+    expect(sets.of([12, 3])).toBe('3,12');
+    expect(sets.of([9, 2, 4])).toBe('2,4,9');
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fitLine, type TimecoursePlotInput } from '../../src/plots/timecourse.js';
-import { findingRange, inDisplayUnit } from '../../src/report/charts.js';
+import { Dataset } from '../../src/data/dataset.js';
+import { loadFixtures } from '../../src/data/fixtures.js';
+import { runQa } from '../../src/qa/run.js';
+import { buildReportCharts, chartPlots, findingRange, inDisplayUnit, reportPlots } from '../../src/report/charts.js';
 
 describe('timecourse plots in display units', () => {
   const input: TimecoursePlotInput = {
@@ -43,5 +46,17 @@ describe('findingRange', () => {
     });
     expect(findingRange({ reported_unit: 'hour', details: { low: 1 } })).toBeNull();
     expect(findingRange({ reported_unit: 'hour' })).toBeNull();
+  });
+});
+
+describe('reportPlots', () => {
+  it('gives the plots of buildReportCharts, by the same names, in the order they are written', async () => {
+    const fixtures = await loadFixtures();
+    const result = runQa(Dataset.fromTables(fixtures.tables, fixtures.source));
+    const lazy = reportPlots(result);
+    const built = chartPlots(buildReportCharts(result));
+    expect(lazy.length).toBeGreaterThan(2);
+    expect(lazy.map((p) => p.name)).toEqual(built.map((p) => p.name));
+    lazy.forEach((p, i) => expect(JSON.stringify(p.spec())).toBe(JSON.stringify(built[i].spec())));
   });
 });
