@@ -5,6 +5,7 @@
 import type { QaCheck } from '../check.js';
 import { calculatedCheck } from './calculated.js';
 import { doseLabelCheck } from './dose-label.js';
+import { groupMembersCheck } from './group-members.js';
 import { inputCheck } from './input.js';
 import { normedVsRawCheck } from './normed-vs-raw.js';
 import { pkIdentitiesCheck } from './pk-identities.js';
@@ -27,6 +28,7 @@ export const CHECKS: readonly QaCheck[] = [
   urineCheck,
   pkIdentitiesCheck,
   withinStudyCheck,
+  groupMembersCheck,
   timeAxisCheck,
   swapsCheck,
   referenceRangeCheck,
