@@ -11,6 +11,9 @@
  *   (digitising and rounding: within ×IDENTITY_SLACK).
  * - Partial (m < n): values are ≥ 0, so Σ of the curated ones ≤ n·μ (within
  *   ×IDENTITY_SLACK). Only a sum too high is a contradiction.
+ * - Samuelson's inequality, where the group reports its SD s (reported values):
+ *   no one of n values lies further than s·(n−1)/√n from their mean, so each
+ *   curated individual is within that of μ (×IDENTITY_SLACK), complete or not.
  * For a curve, x and μ at each shared time, the residual the median over those
  * times (a digitised point or two off does not decide).
  *
@@ -43,8 +46,11 @@ import { isReportedParameter } from '../tolerances.js';
 
 /** The arithmetic holds within this factor (digitised means, rounded individual values). */
 export const IDENTITY_SLACK = 1.2;
-/** A member this far from the median of its fellow members may hold a slip. */
-export const MEMBER_OUTLIER = 5;
+/**
+ * A member this far from the median of its fellow members may hold a slip: less than within-study's ×5, as the
+ * arithmetic, not the spread, is the evidence here (a ×3.5 molar slip of one of six makes their mean ×1.4 the group's).
+ */
+export const MEMBER_OUTLIER = 3;
 /** A slip factor must bring the member (or the group) back within this factor of the others. */
 export const MEMBER_BACK = 3;
 /** Smallest factor named on a group mean against a partial set of its members. */
@@ -63,6 +69,8 @@ export interface MemberSet {
   n: number;
   mean: readonly number[];
   members: readonly (readonly number[])[];
+  /** The group's SD at each point, when it reports one (Samuelson's bound). */
+  sd?: readonly number[] | null;
 }
 
 /**
@@ -80,10 +88,32 @@ export function arithmeticResidual(set: MemberSet, divisors: readonly number[] =
   return median(logs);
 }
 
-/** Whether the arithmetic holds: within ×IDENTITY_SLACK either way when complete, below n·μ·IDENTITY_SLACK when partial. */
-export function arithmeticHolds(set: MemberSet, residual: number): boolean {
+/**
+ * Samuelson's inequality: the largest distance of a member (÷ its divisor) from μ in units of s·(n−1)/√n, the median
+ * over the points; null without an SD. Above IDENTITY_SLACK no sample of n with this mean and SD can hold it.
+ */
+export function samuelsonExcess(set: MemberSet, divisors: readonly number[] = set.members.map(() => 1)): number | null {
+  const sd = set.sd;
+  if (!sd || set.n < 2) return null;
+  const reach = (set.n - 1) / Math.sqrt(set.n);
+  let worst = 0;
+  for (let j = 0; j < set.members.length; j++) {
+    const excess = median(set.mean.map((mu, t) => Math.abs(set.members[j][t] / divisors[j] - mu) / (sd[t] * reach)));
+    worst = Math.max(worst, excess);
+  }
+  return worst;
+}
+
+/**
+ * Whether the arithmetic holds: within ×IDENTITY_SLACK either way when complete, below n·μ·IDENTITY_SLACK when
+ * partial; and every member within Samuelson's reach (×IDENTITY_SLACK) when the group reports an SD.
+ */
+export function arithmeticHolds(set: MemberSet, residual: number, divisors?: readonly number[]): boolean {
   const slack = Math.log(IDENTITY_SLACK);
-  return set.members.length === set.n ? Math.abs(residual) <= slack : residual <= slack;
+  const sums = set.members.length === set.n ? Math.abs(residual) <= slack : residual <= slack;
+  if (!sums) return false;
+  const excess = samuelsonExcess(set, divisors);
+  return excess === null || excess <= IDENTITY_SLACK;
 }
 
 /** ln of member k's distance from the median of its fellow members, the median over the points. */
@@ -117,7 +147,7 @@ export function judge(set: MemberSet, factorsOf: (member: number) => readonly Su
         if (Math.abs(deviation - Math.log(cause.factor)) > back) continue;
         const divisors = set.members.map((_, j) => (j === k ? cause.factor : 1));
         const fixed = arithmeticResidual(set, divisors);
-        if (arithmeticHolds(set, fixed) && (best === null || Math.abs(fixed) < Math.abs(best.fixed))) best = { cause, fixed };
+        if (arithmeticHolds(set, fixed, divisors) && (best === null || Math.abs(fixed) < Math.abs(best.fixed))) best = { cause, fixed };
       }
       if (best) candidates.push({ index: k, deviation, ...best });
     }
@@ -166,6 +196,12 @@ function groupOfIndividual(ctx: QaContext, individualPk: number): number | null 
   return ctx.dataset.individual(individualPk)?.group_pk ?? null;
 }
 
+/** The group's SD in the canonical unit, when it reports a positive one. */
+function sdOf(p: (QaContext['parameters'])[number]): number[] | null {
+  const sd = p.output.sd;
+  return sd !== null && sd > 0 && p.factor !== null ? [sd * p.factor] : null;
+}
+
 /** Reported values: a group's arithmetic mean and its individuals' values of the same key (one value each). */
 function outputComparisons(ctx: QaContext): Comparison[] {
   const groups = new Map<string, (typeof ctx.parameters)[number]>();
@@ -199,7 +235,7 @@ function outputComparisons(ctx: QaContext): Comparison[] {
       kind: 'output',
       group: { output: g.output, rt: null, value: g.value },
       members: list.map((p) => ({ output: p.output, rt: null, value: p.value, bodyWeightKg: p.bodyWeightKg })),
-      set: { n, mean: [g.value as number], members: list.map((p) => [p.value as number]) },
+      set: { n, mean: [g.value as number], members: list.map((p) => [p.value as number]), sd: sdOf(g) },
       type: g.measurement_type, unit: g.unit as string, family, substance: g.substance,
     });
   }
@@ -270,6 +306,11 @@ function verdictFinding(c: Comparison, v: NonNullable<Verdict>): Finding {
   const arithmetic = complete
     ? `the mean of its ${c.set.n} individuals is ×${fmt(Math.exp(v.residual))} the group's mean${c.kind === 'curve' ? ' (median over the shared times)' : ''}`
     : `the ${c.set.members.length} curated of its ${c.set.n} individuals sum to ×${fmt(Math.exp(v.residual))} n × the group's mean${c.kind === 'curve' ? ' (median over the shared times)' : ''}, which a sum of part of the group cannot exceed`;
+  const excess = samuelsonExcess(c.set);
+  const samuelson =
+    excess !== null && excess > IDENTITY_SLACK
+      ? `; a member lies ×${fmt(excess)} as far from the mean as the group's SD allows any of ${c.set.n} (Samuelson: s·(n−1)/√n)`
+      : '';
   const who =
     v.culprit === 'member'
       ? `individual ${record.individual_pk}'s ${what} is ×${fmt(Math.exp(v.deviation))} the median of the group's other individuals; ${v.cause.text.split(' (')[0]} brings it back and the arithmetic to ×${fmt(Math.exp(v.fixed))}`
@@ -292,7 +333,7 @@ function verdictFinding(c: Comparison, v: NonNullable<Verdict>): Finding {
     ratio: v.cause.factor,
     suspected_cause: v.cause.text,
     culprit: c.kind === 'curve' ? 'timecourse' : 'output',
-    message: `group ${c.group.output?.group_pk ?? c.group.rt?.tc.group_pk} (n = ${c.set.n}) and its individuals disagree: ${arithmetic}; ${who}`,
+    message: `group ${c.group.output?.group_pk ?? c.group.rt?.tc.group_pk} (n = ${c.set.n}) and its individuals disagree: ${arithmetic}${samuelson}; ${who}`,
     details: {
       group_record: c.group.output ? `output:${c.group.output.pk}` : `timecourse:${c.group.rt?.tc.subset_pk}`,
       member_records: c.members.map((x) => (x.output ? `output:${x.output.pk}` : `timecourse:${x.rt?.tc.subset_pk}`)),
