@@ -142,14 +142,18 @@ export function judge(set: MemberSet, factorsOf: (member: number) => readonly Su
     for (let k = 0; k < m; k++) {
       const deviation = memberDeviation(set, k);
       if (Math.abs(deviation) < Math.log(MEMBER_OUTLIER)) continue;
-      let best: { cause: SuspectedCause; fixed: number } | null = null;
+      // Of several factors that restore it, the closest: complete, by the identity's residual; partial (a bound), by
+      // how near the member comes to its fellows.
+      let best: { cause: SuspectedCause; fixed: number; score: number } | null = null;
       for (const cause of factorsOf(k)) {
-        if (Math.abs(deviation - Math.log(cause.factor)) > back) continue;
+        const distance = Math.abs(deviation - Math.log(cause.factor));
+        if (distance > back) continue;
         const divisors = set.members.map((_, j) => (j === k ? cause.factor : 1));
         const fixed = arithmeticResidual(set, divisors);
-        if (arithmeticHolds(set, fixed, divisors) && (best === null || Math.abs(fixed) < Math.abs(best.fixed))) best = { cause, fixed };
+        const score = m === set.n ? Math.abs(fixed) : distance;
+        if (arithmeticHolds(set, fixed, divisors) && (best === null || score < best.score)) best = { cause, fixed, score };
       }
-      if (best) candidates.push({ index: k, deviation, ...best });
+      if (best) candidates.push({ index: k, deviation, cause: best.cause, fixed: best.fixed });
     }
   }
   if (candidates.length === 1) return { culprit: 'member', residual, ...candidates[0] };
