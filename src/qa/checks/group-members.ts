@@ -348,6 +348,20 @@ function verdictFinding(c: Comparison, v: NonNullable<Verdict>): Finding {
   });
 }
 
+/**
+ * The slip factors of a quantity (causes.ts slipFactors) plus a decimal slip ×10 where its family leaves it out
+ * (a tmax: ×10 between a reported and a recomputed tmax may be another definition; here both sides are the authors'
+ * numbers of one quantity, so an individual ×10 that the arithmetic convicts is a decimal slip).
+ */
+export function memberSlipFactors(family: ReportedParameter, molarMass: number | null, bodyWeightKg: number | null): SuspectedCause[] {
+  const causes = slipFactors(family, { molarMass, bodyWeightKg });
+  if (!causes.some((c) => c.kind === 'unit-factor' && c.factor === 10)) {
+    const text = 'a decimal point slip';
+    causes.push({ kind: 'unit-factor', factor: 10, text: `×10 (${text})` }, { kind: 'unit-factor', factor: 0.1, text: `×1/10 (${text})` });
+  }
+  return causes;
+}
+
 /** Coverage: the group's record and every member's were set against each other. */
 function markExamined(ctx: QaContext, c: Comparison): void {
   for (const x of [c.group, ...c.members]) {
@@ -364,9 +378,9 @@ export const groupMembersCheck: QaCheck = {
     for (const c of [...outputComparisons(ctx), ...curveComparisons(ctx)]) {
       markExamined(ctx, c);
       const molarMass = ctx.molarMass(c.substance);
-      const factorsOf = (j: number) => slipFactors(c.family, { molarMass, bodyWeightKg: c.members[j].bodyWeightKg });
+      const factorsOf = (j: number) => memberSlipFactors(c.family, molarMass, c.members[j].bodyWeightKg);
       const groupWeight = c.group.output ? ctx.bodyWeightKg(c.group.output) : c.group.rt ? ctx.bodyWeightKg(c.group.rt.tc) : null;
-      const v = judge(c.set, factorsOf, slipFactors(c.family, { molarMass, bodyWeightKg: groupWeight }));
+      const v = judge(c.set, factorsOf, memberSlipFactors(c.family, molarMass, groupWeight));
       if (v) findings.push(verdictFinding(c, v));
     }
     return findings;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { GroupRecord, IndividualRecord, InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
 import { slipFactors } from '../../../src/qa/causes.js';
-import { arithmeticHolds, arithmeticResidual, groupMembersCheck, judge, samuelsonExcess, type MemberSet } from '../../../src/qa/checks/group-members.js';
+import { arithmeticHolds, arithmeticResidual, groupMembersCheck, judge, memberSlipFactors, samuelsonExcess, type MemberSet } from '../../../src/qa/checks/group-members.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 
@@ -116,6 +116,18 @@ function run(outputs: OutputRecord[], curves: { tc: TimecourseRecord; points: Ou
   };
   return groupMembersCheck.run(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })));
 }
+
+describe('group-members: memberSlipFactors', () => {
+  it('adds a decimal slip where the family leaves it out (tmax), once', () => {
+    const tmax = memberSlipFactors('tmax', null, null).map((c) => c.factor);
+    expect(tmax).toEqual(expect.arrayContaining([60, 1 / 60, 24, 10, 0.1]));
+    expect(memberSlipFactors('cmax', null, null).filter((c) => c.factor === 10)).toHaveLength(1);
+    // a group tmax curated as 15 h against six individuals of 1–2 h (mean 1.5 h): ×10
+    const v = judge(one([1, 1.5, 2, 1.5, 1, 2], 15), () => memberSlipFactors('tmax', null, null), memberSlipFactors('tmax', null, null));
+    expect(v).toMatchObject({ culprit: 'group' });
+    expect(v!.cause.factor).toBe(10);
+  });
+});
 
 describe('group-members: the check', () => {
   it("names an individual's Cmax ×10 of the group's mean of four, pointing at its output", () => {
