@@ -30,6 +30,7 @@
  *   timecourse), AUClast above AUC∞ by more than AUC_ORDER_MAJOR (10 %) is
  *   major, by more than AUC_ORDER_MINOR (1 %, rounding to three digits) minor.
  * - AUC(0–t) > Cmax · t: reported values of one key (see `aucCmaxFindings`).
+ * - an oral tmax within minutes of the dose (see `earlyOralTmaxFinding`).
  */
 import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
@@ -253,9 +254,37 @@ export function aucCmaxFindings(parameters: readonly ParameterValue[]): Finding[
   return findings;
 }
 
+/**
+ * The earliest tmax an oral dose allows: the drug must dissolve, leave the stomach and cross the gut wall before its
+ * plasma level peaks; the fastest oral peaks (solutions on an empty stomach: paracetamol, caffeine) come after
+ * 10–20 min. Under 5 min it cannot have been observed. Only route `oral` (sublingual, rectal solutions and injections
+ * peak within minutes).
+ */
+export const MIN_ORAL_TMAX_HOURS = 5 / 60;
+/** The usual window of an oral tmax (h): a factor is named only when it brings the value inside. */
+export const ORAL_TMAX_WINDOW: readonly [number, number] = [0.1, 24];
+
+/**
+ * A reported tmax after an oral dose below MIN_ORAL_TMAX_HOURS (and above 0: a 0 is the pre-dose rule's): major,
+ * naming ×1/60 (hours read as minutes: 30 min curated as 0.5 h read in minutes) or ×1/24 when undoing it brings the
+ * value into ORAL_TMAX_WINDOW; without such a factor minor.
+ */
+export function earlyOralTmaxFinding(p: ParameterValue): Finding | null {
+  if (p.measurement_type !== 'tmax' || p.source !== 'reported' || p.route !== 'oral' || p.unit !== HOUR) return null;
+  const v = p.value;
+  if (v === null || !(v > 0) || v >= MIN_ORAL_TMAX_HOURS) return null;
+  const [lo, hi] = ORAL_TMAX_WINDOW;
+  const cause = [1 / 60, 1 / 24].map((f) => unitFactorCause(f, 'tmax')).find((c) => c !== null && v / c.factor >= lo && v / c.factor <= hi) ?? null;
+  return plausibilityFinding(p, cause ? 'major' : 'minor', 'tmax-too-early-oral', `${fmt(v * 60)} min after an oral dose: no oral dose peaks within ${fmt(MIN_ORAL_TMAX_HOURS * 60)} min`, {
+    recomputed: cause ? v / cause.factor : null, recomputed_unit: cause ? HOUR : null, ratio: cause?.factor ?? null,
+    suspected_cause: cause ? `${cause.text}: minutes and hours exchanged?` : null,
+    details: { cause_kinds: cause ? ['unit-factor'] : [], cause_factors: cause ? [cause.factor] : [] },
+  });
+}
+
 export const plausibilityCheck: QaCheck = {
   kind: 'plausibility',
-  description: 'definitional bounds: negative or zero values of positive quantities, tmax before the dose or after the last sample, fractions above 1, AUC∞ below AUClast, AUC(0–t) above Cmax · t',
+  description: 'definitional bounds: negative or zero values of positive quantities, tmax before the dose or after the last sample, an oral tmax within minutes, fractions above 1, AUC∞ below AUClast, AUC(0–t) above Cmax · t',
   run(ctx) {
     const findings: Finding[] = [];
     for (const p of ctx.parameters) {
@@ -264,6 +293,8 @@ export const plausibilityCheck: QaCheck = {
       const fraction = fractionFinding(p);
       if (fraction) findings.push(fraction);
       findings.push(...tmaxFindings(ctx, p));
+      const early = earlyOralTmaxFinding(p);
+      if (early) findings.push(early);
     }
     findings.push(...aucOrderFindings(ctx.parameters));
     findings.push(...aucCmaxFindings(ctx.parameters));

@@ -113,6 +113,26 @@ describe('plausibility: tmax', () => {
   });
 });
 
+describe('plausibility: an oral tmax within minutes', () => {
+  it('names a reported oral tmax of 0.5 min ×1/60 (30 min: hours read as minutes), leaves 10 min and an IV tmax alone', () => {
+    // 0.5 curated in minutes: 0.00833 h, below 5 min; ×60 brings it to 0.5 h, inside 0.1–24 h
+    const slip = output({ measurement_type: 'tmax', unit: 'minute', value: 0.5 });
+    const fast = output({ measurement_type: 'tmax', unit: 'minute', value: 10 });
+    const iv = output({ measurement_type: 'tmax', unit: 'minute', value: 1, intervention_pks: [2] });
+    const findings = run([slip, fast, iv], [], [dosing(1), { ...dosing(2), route: 'iv' }]);
+    expect(about(findings, slip)).toMatchObject([{ severity: 'major', ratio: 1 / 60, details: { rule: 'tmax-too-early-oral', cause_factors: [1 / 60] } }]);
+    expect(about(findings, slip)[0].recomputed).toBeCloseTo(0.5, 12);
+    expect(about(findings, fast)).toEqual([]);
+    expect(about(findings, iv)).toEqual([]);
+  });
+
+  it('is minor when neither ×1/60 nor ×1/24 brings it into 0.1–24 h (a few seconds)', () => {
+    // 0.05 min = 3 s: ×60 gives 0.05 h (below 0.1 h), ×24 gives 0.02 h
+    const seconds = output({ measurement_type: 'tmax', unit: 'minute', value: 0.05 });
+    expect(about(run([seconds]), seconds)).toMatchObject([{ severity: 'minor', suspected_cause: null }]);
+  });
+});
+
 describe('plausibility: AUC∞ ≥ AUClast', () => {
   it('flags AUC∞ below AUClast of the same key: minor within 10 %, major beyond, ×1/1000 named', () => {
     const end = (substance: string) => output({ measurement_type: 'auc_end', unit: 'gram * hour / liter', mean: 0.01, substance });
