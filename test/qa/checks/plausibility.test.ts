@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
-import { plausibilityCheck } from '../../../src/qa/checks/plausibility.js';
+import { impossibleDoseFinding, plausibilityCheck } from '../../../src/qa/checks/plausibility.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 
@@ -130,6 +130,26 @@ describe('plausibility: an oral tmax within minutes', () => {
     // 0.05 min = 3 s: ×60 gives 0.05 h (below 0.1 h), ×24 gives 0.02 h
     const seconds = output({ measurement_type: 'tmax', unit: 'minute', value: 0.05 });
     expect(about(run([seconds]), seconds)).toMatchObject([{ severity: 'minor', suspected_cause: null }]);
+  });
+});
+
+describe('plausibility: a dose beyond any human', () => {
+  it('flags 400 g (5.7 g/kg for 70 kg) and 4 g/kg, naming the dose slips that bring it under 0.5 g/kg', () => {
+    // ketoconazole 400 mg curated as 400 g: ×10 gives 40 g (0.57 g/kg, above 0.5), ×1000 gives 0.4 g
+    const keto = impossibleDoseFinding({ ...dosing(7), substance: 'ketoconazole', value: 400 }, null)!;
+    expect(keto).toMatchObject({ kind: 'plausibility', severity: 'major', culprit: 'dose', intervention_pk: 7, details: { rule: 'dose-beyond-human', cause_factors: [1000, 1e6] } });
+    expect(keto.ratio).toBeCloseTo(400 / 70 / 5, 12);
+    // 6 mg/kg curated as 6 g/kg (PK-DB's per-kg count, kg/kg: 0.006): ×1000 → 6 mg/kg fits, ×10 → 0.6 g/kg does not
+    const perKg = impossibleDoseFinding({ ...dosing(8), value: 0.006, unit: 'count' }, null)!;
+    expect(perKg.details).toMatchObject({ cause_factors: [1000, 1e6] });
+    // 4 g/kg is below the bound
+    expect(impossibleDoseFinding({ ...dosing(8), value: 0.004, unit: 'count' }, null)).toBeNull();
+  });
+
+  it('leaves a 100 g overdose, a 75 g glucose load, 1 g/kg and a rate alone', () => {
+    expect(impossibleDoseFinding({ ...dosing(1), value: 100 }, null)).toBeNull();
+    expect(impossibleDoseFinding({ ...dosing(1), value: 0.001, unit: 'count' }, null)).toBeNull();
+    expect(impossibleDoseFinding({ ...dosing(1), value: 500, unit: 'gram / hour' }, null)).toBeNull();
   });
 });
 
