@@ -27,6 +27,8 @@ export type FindingKind =
   | 'physiology'
   /** A group's mean against its own individuals' values (checks/group-members.ts). */
   | 'group-members'
+  /** Two concentration timecourses of one match key against each other (checks/curve-pairs.ts). */
+  | 'curve-pair'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

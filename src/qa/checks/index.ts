@@ -5,6 +5,7 @@
 import type { QaCheck } from '../check.js';
 import { calculatedCheck } from './calculated.js';
 import { doseLabelCheck } from './dose-label.js';
+import { curvePairsCheck } from './curve-pairs.js';
 import { groupMembersCheck } from './group-members.js';
 import { inputCheck } from './input.js';
 import { normedVsRawCheck } from './normed-vs-raw.js';
@@ -29,6 +30,7 @@ export const CHECKS: readonly QaCheck[] = [
   pkIdentitiesCheck,
   withinStudyCheck,
   groupMembersCheck,
+  curvePairsCheck,
   timeAxisCheck,
   swapsCheck,
   referenceRangeCheck,
