@@ -25,7 +25,8 @@
  * - else the group's mean, when its members agree among themselves (all
  *   within ×MEMBER_BACK of their median) and the mean × a slip factor is their
  *   mean (complete), or for a partial set a factor of ×10 and more (a subset's
- *   mean is not the whole group's, but not tenfold): the group's value (major);
+ *   mean is not the whole group's, but not tenfold) with the sum above n·μ (a
+ *   mean too low) or Samuelson broken (too high): the group's value (major);
  * - else nothing is named (a group mean that is a geometric mean or a median
  *   curated as the mean, individuals from another table): no finding.
  * It cannot see a slip shared by the group and its members, a group without
@@ -163,10 +164,13 @@ export function judge(set: MemberSet, factorsOf: (member: number) => readonly Su
   const complete = m === set.n;
   // ln(mean of members / μ): complete, the residual itself; partial, the subset's mean against μ.
   const offBy = complete ? residual : residual + Math.log(set.n / m);
+  // A partial set tells a mean too low by its sum (above n·μ), one too high only by the SD (Samuelson: every member
+  // further below μ than s·(n−1)/√n allows; a mean curated ×10 with its SD still leaves its members far below).
+  const samuelsonBroken = (samuelsonExcess(set) ?? 0) > IDENTITY_SLACK;
   let best: SuspectedCause | null = null;
   for (const cause of groupFactors) {
     const f = Math.log(cause.factor);
-    if (!complete && (f > -Math.log(PARTIAL_GROUP_FACTOR) || residual <= 0)) continue;
+    if (!complete && (Math.abs(f) < Math.log(PARTIAL_GROUP_FACTOR) || (f < 0 ? residual <= 0 : !samuelsonBroken))) continue;
     const distance = Math.abs(offBy + f);
     if (distance <= (complete ? Math.log(IDENTITY_SLACK) : Math.log(MEMBER_BACK / 2)) && (best === null || distance < Math.abs(offBy + Math.log(best.factor)))) best = cause;
   }

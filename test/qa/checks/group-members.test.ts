@@ -65,6 +65,16 @@ describe('group-members: judge', () => {
     expect(v!.cause.factor).toBe(10);
   });
 
+  it("names a group's mean ×10 against a partial set only with its SD (Samuelson), the SD curated ×10 too", () => {
+    // 4 of 10 members around 2; the mean 2 and SD 0.5 curated as 20 and 5: reach 5·9/√10 = 14.2, members 18 below
+    const set = one([2, 1.8, 2.2, 2], 20, 10, 5);
+    const v = judge(set, cmaxFactors, cmaxFactors());
+    expect(v).toMatchObject({ culprit: 'group' });
+    expect(v!.cause.factor).toBe(10);
+    // without an SD the sum (8 of n·μ = 200) says nothing
+    expect(judge(one([2, 1.8, 2.2, 2], 20, 10), cmaxFactors, cmaxFactors())).toBeNull();
+  });
+
   it('names nothing when the arithmetic holds, or when no single record with a slip factor explains it', () => {
     expect(judge(one([2, 1.8, 2.2], 2), cmaxFactors, cmaxFactors())).toBeNull();
     // the members' mean is ×1.5 the group's, no member an outlier, no slip factor of ×1.5: a geometric mean?
