@@ -205,6 +205,34 @@ export function molarMassSlips(molarMass: number): { factor: number; label: stri
     .map((s) => ({ ...s, label: `×${+s.factor.toPrecision(s.factor >= 100 ? 4 : 3)}` }));
 }
 
+/**
+ * How close a ratio must be to a molar ↔ mass factor below SMALL_MOLAR_FACTOR (×2–10) to name it where the
+ * ratio is exact, i.e. both values measure the same thing for the same subject (a reported value against its own
+ * timecourse, CL = dose/AUC∞): such a slip moves the ratio by exactly M·10³ᵏ, while an ordinary difference
+ * (method, rounding, λz window) lands within 3 % of one given factor rarely. Measured on the shared export: 1 of
+ * 729 disagreeing reported-vs-recomputed comparisons of Cmax, AUC, CL or V (Kharasch2004, already major).
+ */
+export const EXACT_MOLAR_TOLERANCE = 0.03;
+
+/**
+ * Molar ↔ mass for an exact ratio (see EXACT_MOLAR_TOLERANCE): the molar ↔ mass slips of the molar mass below
+ * SMALL_MOLAR_FACTOR (molarMassSlips, both directions) within EXACT_MOLAR_TOLERANCE, the closest first; the larger
+ * ones are molarMassCause's. Only quantities that carry an amount.
+ */
+export function exactMolarCause(ratio: number, parameter: SlipQuantity, molarMass: number | null): SuspectedCause | null {
+  if (!AMOUNT_BEARING.has(parameter) || molarMass === null || !(molarMass > 0) || !(ratio > 0) || !Number.isFinite(ratio)) return null;
+  let best: { cause: SuspectedCause; distance: number } | null = null;
+  for (const slip of molarMassSlips(molarMass)) {
+    if (slip.factor >= SMALL_MOLAR_FACTOR) continue;
+    for (const [factor, label] of [[slip.factor, slip.label], [1 / slip.factor, slip.label.replace('×', '×1/')]] as const) {
+      if (!nearFactor(ratio, factor, EXACT_MOLAR_TOLERANCE)) continue;
+      const distance = foldDistance(ratio, factor);
+      if (best === null || distance < best.distance) best = { cause: { kind: 'molar-mass', factor, text: `${label} (${slip.explanation})` }, distance };
+    }
+  }
+  return best?.cause ?? null;
+}
+
 /** A body weight for per-kg slips of a subject whose weight is not curated: a typical adult. */
 export const TYPICAL_BODY_WEIGHT_KG = 70;
 

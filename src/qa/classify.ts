@@ -4,7 +4,7 @@
  * expected. Pure: both values must already be in the same unit.
  */
 import type { Severity } from './finding.js';
-import { ratioCauses, type SuspectedCause } from './causes.js';
+import { exactMolarCause, ratioCauses, type SuspectedCause } from './causes.js';
 import { FACTOR_TOLERANCE, TOLERANCES, type ReportedParameter } from './tolerances.js';
 
 export type Classification = 'agree' | 'minor' | 'major';
@@ -23,6 +23,8 @@ export interface ComparisonContext {
   /** auc_end: the end of the reported interval and of the timecourse, same unit (null when unknown). */
   reportedIntervalEnd?: number | null;
   timecourseEnd?: number | null;
+  /** Molar mass (g/mol) of the substance: a ratio of exactly a molar ↔ mass factor names it (causes.ts exactMolarCause). */
+  molarMass?: number | null;
 }
 
 export interface Verdict {
@@ -117,6 +119,11 @@ export function classify(ctx: ComparisonContext): Verdict {
   const fold = Math.abs(Math.log(ratio));
   if (fold <= Math.log(tolerance.agree)) return { classification: 'agree', ratio, causes: [], expected: null };
   const causes = ratioCauses(ratio, ctx.parameter, ctx.bodyWeightKg);
+  // Both values are of one subject and curve, so a molar ↔ mass slip shows as its exact factor (×2–10 included).
+  if (causes.length === 0) {
+    const molar = exactMolarCause(ratio, ctx.parameter, ctx.molarMass ?? null);
+    if (molar) causes.push(molar);
+  }
   if (causes.length > 0) return { classification: 'major', ratio, causes, expected: null };
   const interval = differentInterval(ctx);
   if (interval) return { classification: 'minor', ratio, causes, expected: interval };

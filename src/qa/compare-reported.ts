@@ -142,6 +142,8 @@ export function compareReported(
     recomputed: chosen.value,
     subject: subjectKind,
     bodyWeightKg: context.bodyWeightKg,
+    // A partial area interpolates between samples: not exact enough to name a molar ↔ mass factor of ×2–10.
+    molarMass: note === null ? context.molarMass : null,
     ...(parameter === 'tmax' ? { samplingTimes: samplingTimes(rt, unit) } : {}),
     ...intervalEnds,
   });

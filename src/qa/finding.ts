@@ -25,6 +25,10 @@ export type FindingKind =
   | 'dose-label'
   /** A physiological bound: a volume below the plasma volume, a concentration above dose / plasma volume (checks/physiology.ts). */
   | 'physiology'
+  /** A group's mean against its own individuals' values (checks/group-members.ts). */
+  | 'group-members'
+  /** Two concentration timecourses of one match key against each other (checks/curve-pairs.ts). */
+  | 'curve-pair'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  exactMolarCause,
   MIN_MOLAR_FACTOR,
   molarMassCause,
   molarMassSlips,
@@ -83,5 +84,21 @@ describe('unknownWeightPerKgCause', () => {
     expect(unknownWeightPerKgCause(1 / 30)).toBeNull(); // a child, or something else: not named
     expect(unknownWeightPerKgCause(1 / 150)).toBeNull();
     expect(unknownWeightPerKgCause(0)).toBeNull();
+  });
+});
+
+describe('exactMolarCause', () => {
+  it('names a molar ↔ mass factor of ×2–10 within 3 % only, both directions', () => {
+    // nordazepam, M = 270.7: µmol/L ↔ mg/L is ×1000/270.7 = ×3.694
+    expect(exactMolarCause(3.689, 'clearance', 270.7)).toMatchObject({ kind: 'molar-mass' });
+    expect(exactMolarCause(3.689, 'clearance', 270.7)!.factor).toBeCloseTo(1000 / 270.7, 9);
+    expect(exactMolarCause(1 / 3.72, 'cmax', 270.7)!.factor).toBeCloseTo(270.7 / 1000, 9);
+    // 5 % off: an ordinary difference, not named
+    expect(exactMolarCause(3.694 * 1.05, 'cmax', 270.7)).toBeNull();
+    // ×18 (glucose mmol/L as mg/dL) and beyond are molarMassCause's, with its own window
+    expect(exactMolarCause(18, 'cmax', 180.16)).toBeNull();
+    // a time does not carry an amount; no molar mass, nothing
+    expect(exactMolarCause(3.694, 'thalf', 270.7)).toBeNull();
+    expect(exactMolarCause(3.694, 'cmax', null)).toBeNull();
   });
 });

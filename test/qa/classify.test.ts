@@ -87,3 +87,16 @@ describe('classify', () => {
     expect(slip.causes[0].factor).toBe(60);
   });
 });
+
+describe('classify: an exact molar ↔ mass ratio', () => {
+  it('is major with its cause when the molar mass is known; minor without it', () => {
+    // simvastatin, M = 418.6: reported AUC ×2.385 its own curve's, µmol/L read as mg/L would be ×2.389
+    const named = classify({ ...base, parameter: 'auc_inf', reported: 2.385, recomputed: 1, molarMass: 418.6 });
+    expect(named.classification).toBe('major');
+    expect(named.causes[0]).toMatchObject({ kind: 'molar-mass' });
+    expect(named.causes[0].factor).toBeCloseTo(1000 / 418.6, 9);
+    expect(classify({ ...base, parameter: 'auc_inf', reported: 2.385, recomputed: 1 }).classification).toBe('minor');
+    // ×2.2: 8 % from the factor, an ordinary λz difference
+    expect(classify({ ...base, parameter: 'auc_inf', reported: 2.2, recomputed: 1, molarMass: 418.6 }).classification).toBe('minor');
+  });
+});

@@ -5,6 +5,8 @@
 import type { QaCheck } from '../check.js';
 import { calculatedCheck } from './calculated.js';
 import { doseLabelCheck } from './dose-label.js';
+import { curvePairsCheck } from './curve-pairs.js';
+import { groupMembersCheck } from './group-members.js';
 import { inputCheck } from './input.js';
 import { normedVsRawCheck } from './normed-vs-raw.js';
 import { pkIdentitiesCheck } from './pk-identities.js';
@@ -27,6 +29,8 @@ export const CHECKS: readonly QaCheck[] = [
   urineCheck,
   pkIdentitiesCheck,
   withinStudyCheck,
+  groupMembersCheck,
+  curvePairsCheck,
   timeAxisCheck,
   swapsCheck,
   referenceRangeCheck,

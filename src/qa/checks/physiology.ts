@@ -54,6 +54,14 @@ export const MARGIN = 2;
 export const ADULT_AGE_YEARS = 18;
 /** Tissues whose concentrations are at most the plasma's share of the dose (blood: its volume exceeds the plasma's). */
 export const CIRCULATING: ReadonlySet<string> = new Set(['plasma', 'serum', 'blood']);
+/**
+ * Tissues whose concentrations the single-dose ceiling D / Vp bounds too (not volumes nor AUCs): saliva, an
+ * ultrafiltrate of plasma that the unbound drug enters by diffusion. Its ratio to plasma is fu·(1 + 10^(pKa−6.5)) /
+ * (1 + 10^(pKa−7.4)) for a base, at most ~8 (fu = 1); such bases have volumes ≫ Vp (a plasma Cmax ≤ D / V), and acids
+ * or bound drugs with small volumes have ratios ≪ 1 (fu small, ion trapping the other way), so a saliva
+ * concentration beyond D / Vp (×MARGIN) is no physiology either.
+ */
+export const CONCENTRATION_TISSUES: ReadonlySet<string> = new Set([...CIRCULATING, 'saliva']);
 const VOLUMES: ReadonlySet<string> = new Set(['vd', 'vd_ss']);
 /** Single values bounded by dose / plasma volume: the peak, and any concentration at a time after the dose. */
 const CONCENTRATIONS: ReadonlySet<string> = new Set(['cmax', 'concentration']);
@@ -271,7 +279,7 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
   const pending: { key: string; excess: Excess; base: Partial<Finding>; what: string; own: Culprit; list: 'tc' | 'cmax' }[] = [];
   for (const rt of ctx.timecourses) {
     const tc = rt.tc;
-    if (rt.key === null || !CIRCULATING.has(tc.tissue ?? '') || baseline.has(`${tc.study_sid}|${tc.substance}`)) continue;
+    if (rt.key === null || !CONCENTRATION_TISSUES.has(tc.tissue ?? '') || baseline.has(`${tc.study_sid}|${tc.substance}`)) continue;
     const dose = singleDose(ctx.dosingOfSet(tc.intervention_pk), tc.substance);
     if (!dose) continue;
     const ceiling = concentrationCeiling(ctx, dose, tc, ctx.bodyWeightKg(tc));
@@ -288,7 +296,7 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     });
   }
   for (const p of ctx.parameters) {
-    const bounded = CONCENTRATIONS.has(p.measurement_type) ? singleDoseCeiling(ctx, p, 'gram / liter', baseline) : null;
+    const bounded = CONCENTRATIONS.has(p.measurement_type) ? singleDoseCeiling(ctx, p, 'gram / liter', baseline, CONCENTRATION_TISSUES) : null;
     if (!bounded) continue;
     const { value, dose, ceiling } = bounded;
     const o = p.output;
@@ -312,13 +320,13 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
 }
 
 /**
- * The single dose of a positive value (in `unit`, of plasma, serum or blood, of a substance without a pre-dose
+ * The single dose of a positive value (in `unit`, of `tissues`: plasma, serum or blood unless told, of a substance without a pre-dose
  * level in its study) and the concentration ceiling it sets; null when the value cannot be bounded.
  */
 function singleDoseCeiling(
-  ctx: QaContext, p: ParameterValue, unit: string, baseline: ReadonlySet<string>,
+  ctx: QaContext, p: ParameterValue, unit: string, baseline: ReadonlySet<string>, tissues: ReadonlySet<string> = CIRCULATING,
 ): { value: number; dose: InterventionRecord; ceiling: { ceiling: number; text: string } } | null {
-  if (p.unit !== unit || p.value === null || !(p.value > 0) || !CIRCULATING.has(p.tissue ?? '')) return null;
+  if (p.unit !== unit || p.value === null || !(p.value > 0) || !tissues.has(p.tissue ?? '')) return null;
   const o = p.output;
   if (baseline.has(`${o.study_sid}|${o.substance}`)) return null;
   const dose = singleDose(ctx.dosingOfSet(o.intervention_pks), o.substance);

@@ -30,14 +30,19 @@
  *   timecourse), AUClast above AUC∞ by more than AUC_ORDER_MAJOR (10 %) is
  *   major, by more than AUC_ORDER_MINOR (1 %, rounding to three digits) minor.
  * - AUC(0–t) > Cmax · t: reported values of one key (see `aucCmaxFindings`).
+ * - an oral tmax within minutes of the dose (see `earlyOralTmaxFinding`).
+ * - a dose no human can be given (see `impossibleDoseFinding`).
  */
+import type { InterventionRecord } from '../../data/model.js';
+import { representativeValue } from '../../data/records.js';
 import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
-import { SCALE_FACTORS, unitFactorCause } from '../causes.js';
+import { SCALE_FACTORS, slipFactors, unitFactorCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding, type Severity } from '../finding.js';
 import type { ParameterValue } from '../parameters.js';
 import { TOLERANCES } from '../tolerances.js';
+import { doseUnitFactor } from './pk-identities.js';
 
 export const FRACTION_NOISE = 0.3;
 export const TMAX_END_TOLERANCE = 0.05;
@@ -253,9 +258,68 @@ export function aucCmaxFindings(parameters: readonly ParameterValue[]): Finding[
   return findings;
 }
 
+/**
+ * The earliest tmax an oral dose allows: the drug must dissolve, leave the stomach and cross the gut wall before its
+ * plasma level peaks; the fastest oral peaks (solutions on an empty stomach: paracetamol, caffeine) come after
+ * 10–20 min. Under 5 min it cannot have been observed. Only route `oral` (sublingual, rectal solutions and injections
+ * peak within minutes).
+ */
+export const MIN_ORAL_TMAX_HOURS = 5 / 60;
+/** The usual window of an oral tmax (h): a factor is named only when it brings the value inside. */
+export const ORAL_TMAX_WINDOW: readonly [number, number] = [0.1, 24];
+
+/**
+ * A reported tmax after an oral dose below MIN_ORAL_TMAX_HOURS (and above 0: a 0 is the pre-dose rule's): major,
+ * naming ×1/60 (hours read as minutes: 30 min curated as 0.5 h read in minutes) or ×1/24 when undoing it brings the
+ * value into ORAL_TMAX_WINDOW; without such a factor minor.
+ */
+export function earlyOralTmaxFinding(p: ParameterValue): Finding | null {
+  if (p.measurement_type !== 'tmax' || p.source !== 'reported' || p.route !== 'oral' || p.unit !== HOUR) return null;
+  const v = p.value;
+  if (v === null || !(v > 0) || v >= MIN_ORAL_TMAX_HOURS) return null;
+  const [lo, hi] = ORAL_TMAX_WINDOW;
+  const cause = [1 / 60, 1 / 24].map((f) => unitFactorCause(f, 'tmax')).find((c) => c !== null && v / c.factor >= lo && v / c.factor <= hi) ?? null;
+  return plausibilityFinding(p, cause ? 'major' : 'minor', 'tmax-too-early-oral', `${fmt(v * 60)} min after an oral dose: no oral dose peaks within ${fmt(MIN_ORAL_TMAX_HOURS * 60)} min`, {
+    recomputed: cause ? v / cause.factor : null, recomputed_unit: cause ? HOUR : null, ratio: cause?.factor ?? null,
+    suspected_cause: cause ? `${cause.text}: minutes and hours exchanged?` : null,
+    details: { cause_kinds: cause ? ['unit-factor'] : [], cause_factors: cause ? [cause.factor] : [] },
+  });
+}
+
+/**
+ * The most of anything a human can be given at once, per kg of body weight: glucose tolerance tests give 1 g/kg
+ * (the shared export's largest per-kg dose), the largest paracetamol overdoses reach ~1.5 g/kg (100 g, its largest
+ * absolute dose), and drugs kill far below (caffeine from ~0.15 g/kg). 5 g/kg (350 g for 70 kg) is beyond all.
+ */
+export const MAX_DOSE_G_PER_KG = 5;
+export const TYPICAL_WEIGHT_KG = 70;
+
+/**
+ * A dosing amount above MAX_DOSE_G_PER_KG (absolute: × TYPICAL_WEIGHT_KG; molar with the molar mass; rates and
+ * activities are not bounded): major, culprit the dose, naming the dose slips (×10, ×1000, ×10⁶) that bring it under a
+ * tenth of the bound (a dose as large as a glucose load).
+ */
+export function impossibleDoseFinding(d: InterventionRecord, molarMass: number | null): Finding | null {
+  if (!d.normed || d.measurement_type !== 'dosing' || !d.unit) return null;
+  const value = representativeValue(d);
+  const unit = value !== null && value > 0 ? doseUnitFactor(d.unit, molarMass) : null;
+  if (unit === null) return null;
+  const perKg = (value as number) * unit.factor * (unit.kgPower === 0 ? 1 / TYPICAL_WEIGHT_KG : 1);
+  if (perKg <= MAX_DOSE_G_PER_KG) return null;
+  const causes = slipFactors('dose').filter((c) => c.kind === 'unit-factor' && c.factor > 1 && perKg / c.factor <= MAX_DOSE_G_PER_KG / 10);
+  const per = unit.kgPower === 0 ? ` (${fmt(perKg)} g/kg for ${TYPICAL_WEIGHT_KG} kg)` : '';
+  return finding({
+    kind: 'plausibility', check: 'plausibility/dose', severity: 'major', study_sid: d.study_sid, study_name: d.study_name,
+    measurement_type: 'dosing', reported: value, reported_unit: d.unit, ratio: perKg / MAX_DOSE_G_PER_KG,
+    suspected_cause: causes.length ? `the dose: ${causes.map((c) => c.text).join(' or ')}` : null, culprit: 'dose', intervention_pk: d.pk,
+    message: `dosing ${d.name}: ${fmt(value as number)} ${d.unit}${per} is more than any human can be given at once (${MAX_DOSE_G_PER_KG} g/kg)`,
+    details: { rule: 'dose-beyond-human', cause_kinds: causes.length ? ['dose'] : [], cause_factors: causes.map((c) => c.factor) },
+  });
+}
+
 export const plausibilityCheck: QaCheck = {
   kind: 'plausibility',
-  description: 'definitional bounds: negative or zero values of positive quantities, tmax before the dose or after the last sample, fractions above 1, AUC∞ below AUClast, AUC(0–t) above Cmax · t',
+  description: 'definitional bounds: negative or zero values of positive quantities, tmax before the dose or after the last sample, an oral tmax within minutes, a dose beyond 5 g/kg, fractions above 1, AUC∞ below AUClast, AUC(0–t) above Cmax · t',
   run(ctx) {
     const findings: Finding[] = [];
     for (const p of ctx.parameters) {
@@ -264,6 +328,12 @@ export const plausibilityCheck: QaCheck = {
       const fraction = fractionFinding(p);
       if (fraction) findings.push(fraction);
       findings.push(...tmaxFindings(ctx, p));
+      const early = earlyOralTmaxFinding(p);
+      if (early) findings.push(early);
+    }
+    for (const d of ctx.tables.interventions) {
+      const dose = impossibleDoseFinding(d, ctx.molarMass(d.substance));
+      if (dose) findings.push(dose);
     }
     findings.push(...aucOrderFindings(ctx.parameters));
     findings.push(...aucCmaxFindings(ctx.parameters));

@@ -148,6 +148,21 @@ describe('physiology: concentrations above dose / plasma volume', () => {
   });
 });
 
+describe('physiology: saliva', () => {
+  it('bounds a saliva concentration by the same dose / plasma volume, but not a saliva AUC or urine', () => {
+    // 100 mg, 70 kg: ceiling 0.0357 g/L; saliva Cmax 5 g/L (caffeine 5 mg/L curated ×1000) is ×140
+    const groups = [group(1, [characteristic('weight', 70, 'kilogram')])];
+    const saliva = output({ mean: 5, tissue: 'saliva' });
+    const findings = run([saliva], { groups });
+    expect(about(findings, saliva)).toMatchObject([{ kind: 'physiology', severity: 'major', culprit: 'output' }]);
+    expect(about(findings, saliva)[0].ratio).toBeCloseTo(5 / (0.1 / 2.8), 6);
+    const urine = output({ mean: 5, tissue: 'urine' });
+    const auc = output({ measurement_type: 'auc_inf', unit: 'gram * hour / liter', mean: 500, tissue: 'saliva' });
+    const thalf = output({ measurement_type: 'thalf', unit: 'hour', mean: 4, tissue: 'saliva' });
+    expect(run([urine, auc, thalf], { groups })).toEqual([]);
+  });
+});
+
 describe('physiology: salts and single concentrations', () => {
   it('takes a salt of the measured substance as the substance itself, not a metabolite', () => {
     // 30 mg codeine phosphate, 70 kg: ceiling 0.03 / 2.8 = 0.0107 g/L; a volume of 0.9 L is below 1.4 L.

@@ -156,5 +156,10 @@ describe('pk-identity check', () => {
     expect(candidateCauses({ node: cl, factor: 1 / 95, interval: [1 / 110, 1 / 80] }, 70, null)).toEqual([]);
     expect(candidateCauses({ node: cl, factor: 1 / 35, interval: [1 / 40, 1 / 30] }, null, null)).toEqual([]); // a child, or no slip
     expect(candidateCauses({ node: { ...cl, slot: 'thalf' }, factor: 1 / 95, interval: [1 / 110, 1 / 80] }, null, null)).toEqual([]);
+    // An AUC∞ ×2.38 by CL = dose/AUC∞ (simvastatin, M = 418.6: µmol/L ↔ mg/L is ×2.389, 0.4 % off): molar ↔ mass;
+    // ×2.2 (8 % off) is not
+    const auc = { ...cl, slot: 'auc_inf' as const };
+    expect(candidateCauses({ node: auc, factor: 2.38, interval: [2.38 / 1.5, 2.38 * 1.5] }, null, 418.6)).toMatchObject([{ kind: 'molar-mass' }]);
+    expect(candidateCauses({ node: auc, factor: 2.2, interval: [2.2 / 1.5, 2.2 * 1.5] }, null, 418.6)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
-import { plausibilityCheck } from '../../../src/qa/checks/plausibility.js';
+import { impossibleDoseFinding, plausibilityCheck } from '../../../src/qa/checks/plausibility.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 
@@ -110,6 +110,46 @@ describe('plausibility: tmax', () => {
     const findings = run([calcNegative, calcEarly], [negative, early], [dosing(1), { ...dosing(3, '1'), substance: 'y' }]);
     expect(about(findings, calcNegative)).toMatchObject([{ severity: 'major', details: { rule: 'negative', source: 'calculated' } }]);
     expect(about(findings, calcEarly)).toMatchObject([{ severity: 'major', recomputed: 1, details: { rule: 'tmax-before-dose' } }]);
+  });
+});
+
+describe('plausibility: an oral tmax within minutes', () => {
+  it('names a reported oral tmax of 0.5 min ×1/60 (30 min: hours read as minutes), leaves 10 min and an IV tmax alone', () => {
+    // 0.5 curated in minutes: 0.00833 h, below 5 min; ×60 brings it to 0.5 h, inside 0.1–24 h
+    const slip = output({ measurement_type: 'tmax', unit: 'minute', value: 0.5 });
+    const fast = output({ measurement_type: 'tmax', unit: 'minute', value: 10 });
+    const iv = output({ measurement_type: 'tmax', unit: 'minute', value: 1, intervention_pks: [2] });
+    const findings = run([slip, fast, iv], [], [dosing(1), { ...dosing(2), route: 'iv' }]);
+    expect(about(findings, slip)).toMatchObject([{ severity: 'major', ratio: 1 / 60, details: { rule: 'tmax-too-early-oral', cause_factors: [1 / 60] } }]);
+    expect(about(findings, slip)[0].recomputed).toBeCloseTo(0.5, 12);
+    expect(about(findings, fast)).toEqual([]);
+    expect(about(findings, iv)).toEqual([]);
+  });
+
+  it('is minor when neither ×1/60 nor ×1/24 brings it into 0.1–24 h (a few seconds)', () => {
+    // 0.05 min = 3 s: ×60 gives 0.05 h (below 0.1 h), ×24 gives 0.02 h
+    const seconds = output({ measurement_type: 'tmax', unit: 'minute', value: 0.05 });
+    expect(about(run([seconds]), seconds)).toMatchObject([{ severity: 'minor', suspected_cause: null }]);
+  });
+});
+
+describe('plausibility: a dose beyond any human', () => {
+  it('flags 400 g (5.7 g/kg for 70 kg) and 4 g/kg, naming the dose slips that bring it under 0.5 g/kg', () => {
+    // ketoconazole 400 mg curated as 400 g: ×10 gives 40 g (0.57 g/kg, above 0.5), ×1000 gives 0.4 g
+    const keto = impossibleDoseFinding({ ...dosing(7), substance: 'ketoconazole', value: 400 }, null)!;
+    expect(keto).toMatchObject({ kind: 'plausibility', severity: 'major', culprit: 'dose', intervention_pk: 7, details: { rule: 'dose-beyond-human', cause_factors: [1000, 1e6] } });
+    expect(keto.ratio).toBeCloseTo(400 / 70 / 5, 12);
+    // 6 mg/kg curated as 6 g/kg (PK-DB's per-kg count, kg/kg: 0.006): ×1000 → 6 mg/kg fits, ×10 → 0.6 g/kg does not
+    const perKg = impossibleDoseFinding({ ...dosing(8), value: 0.006, unit: 'count' }, null)!;
+    expect(perKg.details).toMatchObject({ cause_factors: [1000, 1e6] });
+    // 4 g/kg is below the bound
+    expect(impossibleDoseFinding({ ...dosing(8), value: 0.004, unit: 'count' }, null)).toBeNull();
+  });
+
+  it('leaves a 100 g overdose, a 75 g glucose load, 1 g/kg and a rate alone', () => {
+    expect(impossibleDoseFinding({ ...dosing(1), value: 100 }, null)).toBeNull();
+    expect(impossibleDoseFinding({ ...dosing(1), value: 0.001, unit: 'count' }, null)).toBeNull();
+    expect(impossibleDoseFinding({ ...dosing(1), value: 500, unit: 'gram / hour' }, null)).toBeNull();
   });
 });
 
