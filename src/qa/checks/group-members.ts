@@ -11,7 +11,7 @@
  *   (digitising and rounding: within ×IDENTITY_SLACK).
  * - Partial (m < n): values are ≥ 0, so Σ of the curated ones ≤ n·μ (within
  *   ×IDENTITY_SLACK). Only a sum too high is a contradiction.
- * - Samuelson's inequality, where the group reports its SD s (reported values):
+ * - Samuelson's inequality (Samuelson 1968), where the group reports its SD s (reported values):
  *   no one of n values lies further than s·(n−1)/√n from their mean, so each
  *   curated individual is within that of μ (×IDENTITY_SLACK), complete or not.
  * For a curve, x and μ at each shared time, the residual the median over those
