@@ -76,6 +76,20 @@ describe('plot specs', () => {
     expect(line[4].conc).toBeCloseTo(Math.exp(-2), 12);
   });
 
+  it('draws the fit line to 6 significant digits, the observed points as given', () => {
+    const panels = (timecourse as { hconcat: { layer: { data: { values: { time: number; conc: number }[] } }[] }[] }).hconcat;
+    const exact = fitLine({ lambda_z: 0.2, intercept: Math.log(10), start: 4, end: 12 });
+    for (const panel of panels) {
+      const drawn = panel.layer[2].data.values;
+      expect(drawn).toHaveLength(exact.length);
+      drawn.forEach((p, i) => {
+        expect(p.conc).toBe(Number(p.conc.toPrecision(6)));
+        expect(Math.abs(p.conc / exact[i].conc - 1)).toBeLessThan(5e-6);
+      });
+    }
+    expect(panels[0].layer[0].data.values).toEqual(profile);
+  });
+
   it('renders a PNG with text (fonts loaded)', async () => {
     const png = await renderPng(specs.histogram);
     expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
