@@ -29,13 +29,18 @@
  * arm moves the same way (then it is the arm, not a slip); ×10, ×16.7 and ×24
  * are major only when another record of the arm that biology would move along
  * with it is in line (an AUC ×10 with the same arm's CL or t½ in line cannot be
- * physiology), or when the dose is the culprit; otherwise minor.
+ * physiology), or when the dose is the culprit; otherwise minor. A record whose
+ * own value the other studies of its substance place in range, and that undoing
+ * the factor would throw out of it (reference-ranges.ts `referenceRefutes`), is
+ * minor: the arms it was set against hold the slip (a group's total clearance
+ * beside its individuals' curated renal clearances), and their own values reach
+ * the reference-range check.
  */
 import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
-import { referenceBacks } from './reference-ranges.js';
+import { referenceBacks, referenceRefutes } from './reference-ranges.js';
 import { curveLevels, MIN_ARMS, PAIR_ARMS, poolDeviations, type Deviation } from '../study-pools.js';
 import { studyItems, WIDER_FACTORS, type ItemMeasure, type StudyItem } from '../study-items.js';
 
@@ -181,7 +186,12 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
  */
 export type Backing = (record: string, factor: number) => string | null;
 
-export function armFindings(arm: readonly Deviation[], molarMassOf: MolarMassOf = () => null, backs: Backing = () => null): Finding[] {
+export function armFindings(
+  arm: readonly Deviation[],
+  molarMassOf: MolarMassOf = () => null,
+  backs: Backing = () => null,
+  refutes: Backing = () => null,
+): Finding[] {
   // Most arms have no outlier: nothing to group (an outlier is so whatever the molar mass).
   if (!arm.some(isOutlier)) return [];
   const byRecord = new Map<string, Deviation[]>();
@@ -209,7 +219,12 @@ export function armFindings(arm: readonly Deviation[], molarMassOf: MolarMassOf 
     let reason: string;
     // A time axis slip stretches the AUC with the half-life; a half-life alone may be a flat tail's λz.
     const timeOnly = off.lead.item.source === 'calculated' && TIME_MEASURES.has(off.lead.item.measure) && !off.devs.some((d) => d.item.measure.startsWith('auc'));
-    if (sameWay.length > 0 && !dose) {
+    // The other studies place the record's own value in range and the corrected one far out: the arms it was set against hold the slip.
+    const refuted = dose ? null : refutes(off.record, off.slip.factor);
+    if (refuted) {
+      severity = 'minor';
+      reason = `but the other studies put this value in range (${refuted}): the other arms are the likelier holders of a slip`;
+    } else if (sameWay.length > 0 && !dose) {
       severity = 'minor';
       reason = `but ${sameWay.map(describe).join(', ')} of the same arm move the same way: a different population or treatment rather than a slip?`;
     } else if (timeOnly) {
@@ -351,7 +366,9 @@ export const withinStudyCheck: QaCheck = {
     const pairs = new Set<string>();
     for (const arm of armDeviations(ctx).values()) {
       markExamined(ctx, arm);
-      for (const f of armFindings(arm, molarMassOf, (record, factor) => referenceBacks(ctx, record, factor))) {
+      const backs: Backing = (record, factor) => referenceBacks(ctx, record, factor);
+      const refutes: Backing = (record, factor) => referenceRefutes(ctx, record, factor);
+      for (const f of armFindings(arm, molarMassOf, backs, refutes)) {
         if (f.culprit === 'output' && f.output_pk !== null && named.has(f.output_pk)) continue;
         const pair = f.details?.pair_record as string | undefined;
         if (pair !== undefined) {

@@ -152,6 +152,23 @@ describe('within-study: curves and doses', () => {
   });
 });
 
+describe('within-study: the other studies refute the record it would blame', () => {
+  it('does not blame an arm in range of the other studies when the arms it is set against are off by the factor', () => {
+    // Six other studies: Cmax 2 mg/L for 100 mg. In W1 three arms report 0.002 mg/L (µg/L curated as mg/L) and one 2 mg/L:
+    // the 2 mg/L arm is ×1000 the centre of the others, but it is the one the other studies agree with.
+    const others = ['A', 'B', 'C', 'D', 'E', 'F'].flatMap((sid, k) => {
+      const d = { ...dosing(100 + k, 0.1), study_sid: sid, study_name: sid };
+      return { d, o: { ...output(100 + k, d.pk, 'cmax', 'milligram / liter', 2 * [1, 1.1, 0.9, 1.05, 0.95, 1][k]), study_sid: sid, study_name: sid } };
+    });
+    const groups = [1, 2, 3, 4].map((g) => output(g, 1, 'cmax', 'milligram / liter', [0.002, 0.0024, 0.0018, 2][g - 1]));
+    const alone = run(groups, [dosing(1, 0.1)]);
+    expect(alone).toMatchObject([{ severity: 'major', output_pk: groups[3].pk, details: { factor: 1000 } }]);
+    const withOthers = run([...groups, ...others.map((x) => x.o)], [dosing(1, 0.1), ...others.map((x) => x.d)]).filter((f) => f.kind === 'within-study' && f.study_sid === 'W1');
+    expect(withOthers).toMatchObject([{ severity: 'minor', output_pk: groups[3].pk }]);
+    expect(withOthers[0].message).toMatch(/but the other studies put this value in range \(6 other studies' x cmax per dose .* robust z 0, -\d+(\.\d+)? with the factor undone\): the other arms are the likelier holders of a slip/);
+  });
+});
+
 describe('within-study: measurement types that are no PK parameter', () => {
   const renal = (group: number, intervention: number, value: number) => ({ ...output(group, intervention, 'clearance_renal', 'liter / hour', value), tissue: 'urine' });
 
