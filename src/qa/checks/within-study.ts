@@ -34,7 +34,9 @@
  * the factor would throw out of it (reference-ranges.ts `referenceRefutes`), is
  * minor: the arms it was set against hold the slip (a group's total clearance
  * beside its individuals' curated renal clearances), and their own values reach
- * the reference-range check.
+ * the reference-range check. So is a record below BIG_FACTOR that its own arm's
+ * PK identities predict (`identityExplains`: a V ×0.13 beside its CL ×0.54 and
+ * kel ×3): the arm differs, not the record alone.
  */
 import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
@@ -87,6 +89,39 @@ const CORROBORATING: Record<ItemMeasure, readonly ItemMeasure[]> = {
   // Not a PK parameter: nothing of its arm tells a slip from biology (only BIG_FACTOR is major).
   other: [],
 };
+
+/**
+ * The PK identities of one arm, on the log scale of its deviations from its siblings (pk-identities.ts states them
+ * on values): V = CL/kel = CL·t½/ln 2, CL = V·kel, t½ = ln 2/kel, and for exposure per dose AUC = dose/CL (F alike).
+ * Each entry predicts a measure's deviation from two (or one) others of the same arm.
+ */
+const IDENTITIES: Partial<Record<ItemMeasure, readonly (readonly [ItemMeasure, number][])[]>> = {
+  vd: [[['clearance', 1], ['kel', -1]], [['clearance', 1], ['thalf', 1]]],
+  clearance: [[['vd', 1], ['kel', 1]], [['vd', 1], ['thalf', -1]], [['auc_inf', -1]]],
+  kel: [[['thalf', -1]], [['clearance', 1], ['vd', -1]]],
+  thalf: [[['kel', -1]], [['vd', 1], ['clearance', -1]]],
+  auc_inf: [[['clearance', -1]]],
+};
+
+/** How close an identity's prediction must come to the record's deviation to explain it (×2: rounding, methods). */
+export const IDENTITY_EXPLAINS = Math.log(2);
+
+/**
+ * Whether the arm's own other records predict the off record's deviation through a PK identity (a V ×0.13 beside
+ * its CL ×0.54 and kel ×3.0: CL/kel ×0.18): then the record is consistent with its arm, its deviation the arm's
+ * physiology (or a slip elsewhere that a check of those records names), not a slip of its own. Returns the words.
+ */
+export function identityExplains(lead: Deviation, arm: readonly Deviation[]): string | null {
+  const byMeasure = new Map<ItemMeasure, Deviation>();
+  for (const d of arm) if (d.item.record !== lead.item.record && !byMeasure.has(d.item.measure)) byMeasure.set(d.item.measure, d);
+  for (const terms of IDENTITIES[lead.item.measure] ?? []) {
+    const parts = terms.map(([measure, power]) => [byMeasure.get(measure), power] as const);
+    if (parts.some(([dev]) => dev === undefined)) continue;
+    const predicted = parts.reduce((sum, [dev, power]) => sum + power * dev!.d, 0);
+    if (Math.abs(predicted - lead.d) <= IDENTITY_EXPLAINS) return `${parts.map(([dev]) => describe(dev!)).join(' and ')} of the same arm give ×${fmt(Math.exp(predicted))}`;
+  }
+  return null;
+}
 
 /** The molar mass (g/mol) of an item's substance, when known: molar ↔ mass slips need it. */
 export type MolarMassOf = (item: Deviation['item']) => number | null;
@@ -221,9 +256,14 @@ export function armFindings(
     const timeOnly = off.lead.item.source === 'calculated' && TIME_MEASURES.has(off.lead.item.measure) && !off.devs.some((d) => d.item.measure.startsWith('auc'));
     // The other studies place the record's own value in range and the corrected one far out: the arms it was set against hold the slip.
     const refuted = dose ? null : refutes(off.record, off.slip.factor);
+    // Not for a factor beyond biology: a per-kg row (CL and V both ×1/70) keeps its identities and is still a slip.
+    const explained = dose || refuted || big ? null : identityExplains(off.lead, arm);
     if (refuted) {
       severity = 'minor';
       reason = `but the other studies put this value in range (${refuted}): the other arms are the likelier holders of a slip`;
+    } else if (explained) {
+      severity = 'minor';
+      reason = `but ${explained}: its own PK identities hold, so the arm differs, not this record alone`;
     } else if (sameWay.length > 0 && !dose) {
       severity = 'minor';
       reason = `but ${sameWay.map(describe).join(', ')} of the same arm move the same way: a different population or treatment rather than a slip?`;
