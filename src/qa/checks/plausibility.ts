@@ -130,10 +130,14 @@ function hoursPer(unit: string): number | null {
   return conversionFactorOrNull(unit, HOUR);
 }
 
-/** The sampled window after the dose (first positive and last time), in hours, over the key's timecourses; null when unknown. */
-function sampledWindowHours(ctx: QaContext, key: string): { first: number; last: number } | null {
+/**
+ * The sampled window after the dose (first positive and last time), in hours, over the key's timecourses, and the
+ * last time on the study's own clock (`lastOnClock`, not re-anchored at a later dose); null when unknown.
+ */
+function sampledWindowHours(ctx: QaContext, key: string): { first: number; last: number; lastOnClock: number } | null {
   let last: number | null = null;
   let first: number | null = null;
+  let lastOnClock = -Infinity;
   for (const rt of ctx.timecoursesByKey.get(key) ?? []) {
     const unit = rt.tc.time_unit;
     if (!unit) continue;
@@ -144,10 +148,11 @@ function sampledWindowHours(ctx: QaContext, key: string): { first: number; last:
       if (t === null || !Number.isFinite(t)) continue;
       const h = (t - shift) * factor;
       if (last === null || h > last) last = h;
+      lastOnClock = Math.max(lastOnClock, t * factor);
       if (h > 0 && (first === null || h < first)) first = h;
     }
   }
-  return last === null || first === null ? null : { first, last };
+  return last === null || first === null ? null : { first, last, lastOnClock };
 }
 
 /** A stored calculated tmax before its timecourse's dose time; a reported tmax after the last sample. */
@@ -167,12 +172,15 @@ export function tmaxFindings(ctx: QaContext, p: ParameterValue): Finding[] {
   const window = sampledWindowHours(ctx, p.key);
   if (window === null || p.value <= window.last * (1 + TMAX_END_TOLERANCE)) return [];
   const { first, last } = window;
+  // A tmax read on the study's clock (the second of three doses 2 h apart: samples at 2.1–3.7 h, tmax 2.75 h) was
+  // observed: a convention to check, not a value that cannot be.
+  const onClock = p.value <= window.lastOnClock * (1 + TMAX_END_TOLERANCE);
   // A factor is named only when it puts tmax inside the sampled window, not merely before its end.
   const inside = (t: number) => t >= first * (1 - TMAX_END_TOLERANCE) && t <= last * (1 + TMAX_END_TOLERANCE);
   const factor = [60, 1000].find((f) => inside(p.value! / f));
   const cause = factor ? unitFactorCause(factor, 'tmax') : null;
   return [
-    plausibilityFinding(p, 'major', 'tmax-after-last-sample', `${fmt(p.value)} h is after the last sample of its timecourse (${fmt(last)} h after the dose): it cannot have been observed`, {
+    plausibilityFinding(p, onClock ? 'minor' : 'major', 'tmax-after-last-sample', `${fmt(p.value)} h is after the last sample of its timecourse (${fmt(last)} h after the dose): ${onClock ? `observed only if read on the study's clock (samples to ${fmt(window.lastOnClock)} h), not from its dose` : 'it cannot have been observed'}`, {
       recomputed: last, recomputed_unit: HOUR, ratio: p.value / last, suspected_cause: cause ? `${cause.text}?` : null,
       details: { cause_kinds: cause ? ['unit-factor'] : [], cause_factors: cause ? [factor] : [] },
     }),

@@ -97,9 +97,14 @@ describe('plausibility: tmax', () => {
 
   it('measures the last sample from the dose: samples to 8 h after a dose at 2 h end 6 h after it', () => {
     const tc = timecourse(1, 'x', 2, [2, 3, 4, 6, 8]);
-    const tmax = output({ measurement_type: 'tmax', unit: 'hour', mean: 7, intervention_pks: [2] });
+    const tmax = output({ measurement_type: 'tmax', unit: 'hour', mean: 9, intervention_pks: [2] });
     const findings = run([tmax], [tc], [dosing(2, '2')]);
     expect(about(findings, tmax)).toMatchObject([{ severity: 'major', recomputed: 6 }]);
+    // 7 h is after the last sample from the dose, but inside the samples on the study's clock (2–8 h): minor
+    const onClock = output({ measurement_type: 'tmax', unit: 'hour', mean: 7, intervention_pks: [2] });
+    const clock = run([onClock], [tc], [dosing(2, '2')]);
+    expect(about(clock, onClock)).toMatchObject([{ severity: 'minor', recomputed: 6 }]);
+    expect(about(clock, onClock)[0].message).toMatch(/observed only if read on the study's clock \(samples to 8 h\), not from its dose/);
   });
 
   it('reports a stored calculated tmax before the dose: negative, or earlier than a dose at 1 h', () => {
