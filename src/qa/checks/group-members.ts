@@ -43,6 +43,7 @@ import { slipFactors, type SuspectedCause } from '../causes.js';
 import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { median } from '../robust.js';
+import { roundingHalfStep } from '../rounding.js';
 import { slipFamilyOfUnit } from '../slip-factor.js';
 import { curveProfile } from '../study-items.js';
 import type { ReportedParameter } from '../tolerances.js';
@@ -106,18 +107,6 @@ export function samuelsonExcess(set: MemberSet, divisors: readonly number[] = se
     worst = Math.max(worst, excess);
   }
   return worst;
-}
-
-/**
- * Half the last decimal place a reported value was written with: 0.004 → 0.0005, 0.0038 → 0.00005, 12 → 0.5. Read
- * from its 12-significant-digit form, so that a unit conversion's binary noise (0.0028800000000000003) is not taken
- * for precision; an integer's trailing zeros count as written (1200 → 0.5), the cautious reading.
- */
-export function roundingHalfStep(x: number): number {
-  if (!Number.isFinite(x) || x === 0) return 0;
-  const [mantissa, exponent] = Math.abs(x).toExponential(11).split('e');
-  const digits = mantissa.replace('.', '').replace(/0+$/, '').length;
-  return 0.5 * Math.min(10 ** (Number(exponent) - digits + 1), 1);
 }
 
 /**

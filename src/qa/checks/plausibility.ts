@@ -42,6 +42,7 @@ import type { QaContext } from '../context.js';
 import { finding, type Finding, type Severity } from '../finding.js';
 import type { ParameterValue } from '../parameters.js';
 import { TOLERANCES } from '../tolerances.js';
+import { roundingHalfStep } from '../rounding.js';
 import { doseUnitFactor } from './pk-identities.js';
 
 export const FRACTION_NOISE = 0.3;
@@ -250,7 +251,11 @@ export function aucCmaxFindings(parameters: readonly ParameterValue[]): Finding[
       // A reported Cmax may sit below the subjects' true peaks as much as its own tolerance allows (a group's Cmax
       // of the mean curve, rounding): only beyond that is the bound broken for certain.
       const slack = TOLERANCES.cmax[p.output.individual_pk === null ? 'group' : 'individual'].minor;
-      const severity: Severity = ratio > slack ? 'major' : 'minor';
+      // And as far as their written digits allow (rounding.ts): an AUC of 2e-5 beside a Cmax of 1e-6 proves little.
+      const auc = p.value as number;
+      const peak = highest.value as number;
+      const roundedRatio = (auc - roundingHalfStep(auc)) / ((peak + roundingHalfStep(peak)) * t);
+      const severity: Severity = roundedRatio > slack ? 'major' : 'minor';
       const causes = SCALE_FACTORS.filter((sf) => sf.applies === 'all' || sf.applies.has('auc_end'))
         .filter((sf) => ratio / sf.factor <= 1 && ratio / sf.factor > AUC_CMAX_LOWEST)
         .map((sf) => `AUC ${sf.label} or Cmax ${sf.label.replace('×', '×1/')} (${sf.explanation})`);

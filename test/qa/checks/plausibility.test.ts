@@ -198,5 +198,11 @@ describe('plausibility: AUC(0–t) ≤ Cmax · t', () => {
     expect(about(findings, c[1])).toMatchObject([{ severity: 'minor' }]);
     expect(about(findings, d[1])).toMatchObject([{ severity: 'major' }]);
     expect(about(findings, e[1])).toEqual([]);
+    // An individual's AUC 0.017 over 10 h beside Cmax 0.0011: ×1.55 as written, ×1.43 at most within their last
+    // digits (0.0165 / (0.00115 × 10)): minor
+    const f = [cmax('f', 0.0011, true), auc('f', 0.017, 10, true)];
+    const rounded = about(run(f), f[1]);
+    expect(rounded).toMatchObject([{ severity: 'minor' }]);
+    expect(rounded[0].ratio).toBeCloseTo(0.017 / 0.011, 12);
   });
 });
