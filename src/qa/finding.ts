@@ -29,6 +29,8 @@ export type FindingKind =
   | 'group-members'
   /** Two concentration timecourses of one match key against each other (checks/curve-pairs.ts). */
   | 'curve-pair'
+  /** A curve's pre-dose level against the study's other arms' (checks/baselines.ts). */
+  | 'baseline'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

@@ -3,6 +3,7 @@
  * this order). A new check is one file in this folder and one line here.
  */
 import type { QaCheck } from '../check.js';
+import { baselinesCheck } from './baselines.js';
 import { calculatedCheck } from './calculated.js';
 import { doseLabelCheck } from './dose-label.js';
 import { curvePairsCheck } from './curve-pairs.js';
@@ -31,6 +32,7 @@ export const CHECKS: readonly QaCheck[] = [
   withinStudyCheck,
   groupMembersCheck,
   curvePairsCheck,
+  baselinesCheck,
   timeAxisCheck,
   swapsCheck,
   referenceRangeCheck,
