@@ -6,6 +6,7 @@ import type { QaCheck } from '../check.js';
 import { baselinesCheck } from './baselines.js';
 import { calculatedCheck } from './calculated.js';
 import { doseLabelCheck } from './dose-label.js';
+import { doseSiblingsCheck } from './dose-siblings.js';
 import { curvePairsCheck } from './curve-pairs.js';
 import { groupMembersCheck } from './group-members.js';
 import { inputCheck } from './input.js';
@@ -37,4 +38,5 @@ export const CHECKS: readonly QaCheck[] = [
   swapsCheck,
   referenceRangeCheck,
   doseLabelCheck,
+  doseSiblingsCheck,
 ];
