@@ -3,7 +3,9 @@
  * substance in one study (same unit) against each other. A study that gives a
  * substance in several arms gives it at one dose, or at a ladder of doses; a
  * dosing exactly a slip factor (×10, ×1000, ×10⁶, molar ↔ mass; within
- * FACTOR_TOLERANCE, as doses are round numbers) away from at least MIN_SIBLINGS
+ * FACTOR_TOLERANCE, as doses are round numbers), or an adult body weight
+ * (×1/40–1/120: the amount per kg curated as the absolute amount, or the
+ * reverse; causes.ts `unknownWeightPerKgCause`) away from at least MIN_SIBLINGS
  * other dosings that all agree with each other (within FACTOR_TOLERANCE) is a
  * value typed ×10 or in the wrong prefix. Measured on the shared export: of 61
  * study substances dosed three times or more, no dosing lies ×10 or more from
@@ -19,7 +21,7 @@
  */
 import type { InterventionRecord } from '../../data/model.js';
 import type { QaCheck } from '../check.js';
-import { nearFactor, slipFactors } from '../causes.js';
+import { nearFactor, slipFactors, unknownWeightPerKgCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { median } from '../robust.js';
@@ -50,7 +52,7 @@ export function oddDoses(values: readonly number[], factors: readonly number[]):
     const others = values.filter((_, j) => j !== i);
     if (!others.every((v) => nearFactor(v / others[0], 1, FACTOR_TOLERANCE))) continue;
     const ratio = values[i] / median(others);
-    const factor = factors.find((f) => Math.abs(Math.log(f)) >= Math.log(2) && nearFactor(ratio, f, FACTOR_TOLERANCE));
+    const factor = factors.find((f) => Math.abs(Math.log(f)) >= Math.log(2) && nearFactor(ratio, f, FACTOR_TOLERANCE)) ?? unknownWeightPerKgCause(ratio)?.factor;
     if (factor !== undefined) odd.push({ index: i, ratio, factor });
   }
   return odd;
@@ -110,7 +112,15 @@ export function doseSiblingFindings(ctx: QaContext): Finding[] {
         if (exposureScales(values, theirs, ratio)) scales = true;
       }
       if (scales) continue;
-      const text = factor === 10 || factor === 0.1 ? 'a decimal slip in the dose' : factor >= 1000 || factor <= 1e-3 ? 'a prefix slip in the dose (mg↔g, µg↔mg)' : 'molar ↔ mass in the dose';
+      const perKg = unknownWeightPerKgCause(ratio);
+      const text =
+        perKg && perKg.factor === factor
+          ? perKg.text.split(' (')[1].replace(/\)$/, '')
+          : factor === 10 || factor === 0.1
+            ? 'a decimal slip in the dose'
+            : factor >= 1000 || factor <= 1e-3
+              ? 'a prefix slip in the dose (mg↔g, µg↔mg)'
+              : 'molar ↔ mass in the dose';
       findings.push(
         finding({
           kind: 'dose-siblings',

@@ -55,3 +55,14 @@ describe('dose-siblings: the check', () => {
     expect(run([cmax(1, 2), cmax(2, 2.2), cmax(3, 19)])).toEqual([]);
   });
 });
+
+describe('dose-siblings: per kg', () => {
+  it('finds 7.14 mg beside two 500 mg dosings (×1/70: 500 mg/70 kg, the amount per kg curated as absolute)', () => {
+    const odd = oddDoses([0.5, 0.5, 0.5 / 70], factors);
+    expect(odd).toHaveLength(1);
+    expect(odd[0].index).toBe(2);
+    expect(odd[0].factor).toBeCloseTo(1 / 70, 12);
+    // ×1/20 is neither a slip factor nor an adult weight
+    expect(oddDoses([0.5, 0.5, 0.025], factors)).toEqual([]);
+  });
+});
