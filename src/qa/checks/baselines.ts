@@ -16,7 +16,8 @@
  * the bolus's C0), in the canonical unit with the molar mass. A
  * baseline counts only when it is an endogenous level, not a drug's pre-dose
  * noise or a multiple-dose trough: B ≥ MIN_SHARE of the curve's own highest
- * point, positive, and no `multiple dose` in the arm.
+ * point, positive, no `multiple dose` in the arm, and not off from the others
+ * by its dose's ratio to theirs (`scalesWithDose`: a trough of earlier doses).
  *
  * A curve is off when at least MIN_OTHERS other curves of the study (same
  * substance and tissue) have a baseline, they agree with each other within
@@ -116,6 +117,19 @@ export function judgeBaseline(level: number, others: readonly number[], causes: 
   return { log, centre, cause };
 }
 
+/**
+ * Whether a baseline off by exp(log) is off by its dose of the measured substance against the others' (same
+ * unit, ×2 apart or more, the ratios within ×1.5): a trough left by earlier doses, not an endogenous level.
+ */
+export function scalesWithDose(log: number, b: Pick<Baseline, 'rt'>, others: readonly Pick<Baseline, 'rt'>[]): boolean {
+  const dose = b.rt.dose;
+  if (dose === null) return false;
+  const theirs = others.map((o) => o.rt.dose).filter((d) => d !== null && d.unit === dose.unit).map((d) => (d as NonNullable<typeof d>).value);
+  if (theirs.length === 0) return false;
+  const doseLog = Math.log(dose.value / median(theirs));
+  return Math.abs(doseLog) >= Math.log(2) && Math.abs(log - doseLog) <= Math.log(1.5);
+}
+
 function multipleDose(ctx: QaContext, tc: TimecourseRecord): boolean {
   return tc.intervention_pk.some((pk) => ctx.dataset.intervention(pk)?.application === 'multiple dose');
 }
@@ -178,7 +192,7 @@ export function baselineFindings(ctx: QaContext): Finding[] {
     for (const b of list) {
       const others = list.filter((o) => o !== b);
       const verdict = judgeBaseline(b.level, others.map((o) => o.level), causes);
-      if (verdict) findings.push(baselineFinding(b, others, verdict));
+      if (verdict && !scalesWithDose(verdict.log, b, others)) findings.push(baselineFinding(b, others, verdict));
     }
   }
   return findings;

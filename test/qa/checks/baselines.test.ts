@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
 import { slipFactors } from '../../../src/qa/causes.js';
-import { baselinesCheck, judgeBaseline, preDoseLevel } from '../../../src/qa/checks/baselines.js';
+import { baselinesCheck, judgeBaseline, preDoseLevel, scalesWithDose } from '../../../src/qa/checks/baselines.js';
 import { prepareContext } from '../../../src/qa/context.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
@@ -68,5 +68,16 @@ describe('baseline: the check', () => {
     const findings = baselinesCheck.run(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })));
     expect(findings).toMatchObject([{ kind: 'baseline', severity: 'major', culprit: 'timecourse', subset_pk: 4 }]);
     expect(findings[0].ratio).toBeCloseTo(1000 / GLUCOSE, 6);
+  });
+});
+
+describe('baseline: a trough that scales with the dose', () => {
+  it('is no slip: ×10 the others with a dose ×10 theirs (within ×1.5), but a slip with the same dose', () => {
+    const rt = (value: number | null) => ({ rt: { dose: value === null ? null : { value, unit: 'gram' } } }) as never;
+    expect(scalesWithDose(Math.log(10), rt(1), [rt(0.1), rt(0.1)])).toBe(true);
+    expect(scalesWithDose(Math.log(10), rt(0.1), [rt(0.1), rt(0.1)])).toBe(false);
+    expect(scalesWithDose(Math.log(10), rt(null), [rt(0.1)])).toBe(false);
+    // ×10 at a dose ×3 theirs: the dose explains ×3, not ×10
+    expect(scalesWithDose(Math.log(10), rt(0.3), [rt(0.1), rt(0.1)])).toBe(false);
   });
 });
