@@ -318,11 +318,29 @@ function markExamined(ctx: ComparisonSources, c: Comparison): void {
   }
 }
 
-/** The best comparison of every reported output that has a timecourse of its match key. */
+/**
+ * Serum and plasma carry the same concentration of a drug (serum is plasma without its clotting proteins; a
+ * drug's binding to fibrinogen is negligible), and papers name either for one assay: a reported plasma Cmax is
+ * the serum curve's. Blood is not (its concentration differs by the blood-to-plasma ratio).
+ */
+export const TISSUE_TWINS: ReadonlyMap<string, string> = new Map([
+  ['plasma', 'serum'],
+  ['serum', 'plasma'],
+]);
+
+/** The timecourses of the output's key with serum for plasma (or the reverse), when the key itself has none. */
+export function twinTissueTimecourses(ctx: ComparisonSources, o: OutputRecord): readonly RecomputedTimecourse[] | undefined {
+  const twin = o.tissue === null ? undefined : TISSUE_TWINS.get(o.tissue);
+  if (twin === undefined) return undefined;
+  const { study_sid, group_pk, individual_pk, intervention_pks, substance } = o;
+  return ctx.timecoursesByKey.get(ctx.matchKey({ study_sid, group_pk, individual_pk, intervention_pks, substance, tissue: twin, method: null }));
+}
+
+/** The best comparison of every reported output that has a timecourse of its match key (or of its serum/plasma twin). */
 export function compareAll(ctx: ComparisonSources): Comparison[] {
   const comparisons: Comparison[] = [];
   for (const [key, outputs] of reportedByKey(ctx)) {
-    const candidates = ctx.timecoursesByKey.get(key);
+    const candidates = ctx.timecoursesByKey.get(key) ?? twinTissueTimecourses(ctx, outputs[0]);
     if (!candidates) {
       for (const o of outputs) ctx.notExamined('output', o.pk, REPORTED_VS_RECOMPUTED, 'no concentration timecourse of the same subject, interventions, substance and tissue');
       continue;

@@ -29,6 +29,10 @@ export type FindingKind =
   | 'group-members'
   /** Two concentration timecourses of one match key against each other (checks/curve-pairs.ts). */
   | 'curve-pair'
+  /** A curve's pre-dose level against the study's other arms' (checks/baselines.ts). */
+  | 'baseline'
+  /** A dosing against the study's other dosings of its substance (checks/dose-siblings.ts). */
+  | 'dose-siblings'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 
