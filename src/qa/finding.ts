@@ -33,6 +33,8 @@ export type FindingKind =
   | 'baseline'
   /** A dosing against the study's other dosings of its substance (checks/dose-siblings.ts). */
   | 'dose-siblings'
+  /** One point of a concentration series off by a slip factor from its neighbours (checks/series-spike.ts). */
+  | 'series-spike'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

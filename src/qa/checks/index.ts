@@ -15,6 +15,7 @@ import { pkIdentitiesCheck } from './pk-identities.js';
 import { physiologyCheck } from './physiology.js';
 import { plausibilityCheck } from './plausibility.js';
 import { referenceRangeCheck } from './reference-ranges.js';
+import { seriesSpikeCheck } from './series-spike.js';
 import { reportedVsRecomputedCheck } from './reported-vs-recomputed.js';
 import { urineCheck } from './urine.js';
 import { swapsCheck } from './swaps.js';
@@ -39,4 +40,5 @@ export const CHECKS: readonly QaCheck[] = [
   referenceRangeCheck,
   doseLabelCheck,
   doseSiblingsCheck,
+  seriesSpikeCheck,
 ];
