@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from './helpers/shared.js';
-import { STUDY_DESIGNS } from '../fixtures/generator/studies.js';
+import { STUDY_SIDS } from '../fixtures/generator/studies.js';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const tsc = join(PROJECT_ROOT, 'node_modules', '.bin', 'tsc');
@@ -88,7 +88,7 @@ describe('the packed package', () => {
   it('installs a working `pkdb` command', () => {
     const out = execFileSync(join(app, 'node_modules', '.bin', 'pkdb'), ['summary', '--json'], { cwd: app, encoding: 'utf8' });
     const counts = JSON.parse(out) as Record<string, number>;
-    expect(counts.studies).toBe(STUDY_DESIGNS.length);
+    expect(counts.studies).toBe(STUDY_SIDS.length);
     expect(counts.timecourses).toBeGreaterThan(0);
   });
 });
