@@ -34,15 +34,6 @@ describe('writeQaOutputs', () => {
     for (const page of readdirSync(join(dir, 'report', 'studies'))) expect(readFileSync(join(dir, 'report', 'studies', page), 'utf8')).not.toContain('vega-embed');
   });
 
-  it('lists the data files first and then the plots, though the plot files are started first', async () => {
-    const dir = join(root, 'order');
-    const written = await writeQaOutputs(result, dir, { html: false, png: false });
-    const plots = readdirSync(join(dir, 'plots'));
-    expect(written.slice(0, 4)).toEqual(['findings.json', 'findings.csv', 'summary.json', 'calculated.csv']);
-    expect(written.slice(4).sort()).toEqual(plots.map((p) => join('plots', p)).sort());
-    expect(written.length).toBe(4 + plots.length);
-  });
-
   it('an abort while writing leaves the previous report as it was and no temporary folder', async () => {
     const dir = join(root, 'abort');
     await writeQaOutputs(result, dir, { html: true, png: false, dataset });
