@@ -8,7 +8,8 @@
  *
  * Data files go to libuv's thread pool while this thread builds the next one
  * (creating a file costs the kernel 0.1–0.25 ms, ~200 ms for the plots of the
- * shared export). PNGs are rendered one at a time and each is written before
+ * shared export); the event loop turns every PLOTS_PER_TURN plots so that each
+ * file's write and close follow its open meanwhile. PNGs are rendered one at a time and each is written before
  * the next is drawn, so memory stays that of one chart.
  */
 import { mkdirSync } from 'node:fs';
