@@ -133,8 +133,6 @@ export interface RangeSample {
   arm: string;
   /** The pooling key: quantity, substance, tissue, route, application, dosed substance, unit, population, extra. */
   stratum: string;
-  /** The number of the stratum's parts (`Strata.ids`); equal texts may have several (a part null in one, 'null' in another). */
-  stratumId: number;
   quantity: string;
   substance: string | null;
   tissue: string | null;
@@ -212,7 +210,7 @@ function sample(
   // A control character separates the fields: no name contains one.
   const stratum = (b.strata.text[id] ??= `${quantity}\u0001${b.substance}\u0001${b.tissue}\u0001${r}\u0001${application}\u0001${dosed}\u0001${unit}\u0001${b.population}\u0001${extra}`);
   return {
-    record: b.record, pk: b.pk, study: b.study_sid, studyName: b.study_name, arm: b.arm, stratum, stratumId: id, quantity, substance: b.substance, tissue: b.tissue,
+    record: b.record, pk: b.pk, study: b.study_sid, studyName: b.study_name, arm: b.arm, stratum, quantity, substance: b.substance, tissue: b.tissue,
     route: r, dose, extra, population: b.population, family, measurementType: b.measurementType, value, unit, subject: b.subject,
     subsetPk: b.subsetPk, outputPk: b.outputPk, interventionPk: dose?.pk ?? null, molarMass: b.molarMass, bodyWeightKg: b.bodyWeightKg,
   };

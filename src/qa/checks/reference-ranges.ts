@@ -242,28 +242,16 @@ export function rangeRun(ctx: QaContext): RangeRun {
   if (known) return known;
   const unplaced: Unplaced[] = [];
   const samples = rangeSamples(ctx, (u) => unplaced.push(u));
-  // Grouped by stratum text in order of first appearance, through the stratum's number: one text lookup per
-  // number (~3,000) rather than per sample (~18,000); numbers whose texts are equal share their group.
-  const byStratum: RangeSample[][] = [];
-  const groupOfText = new Map<string, number>();
-  const groupOfId: number[] = [];
-  for (let i = 0; i < samples.length; i++) {
-    const s = samples[i];
-    let group: number | undefined = groupOfId[s.stratumId];
-    if (group === undefined) {
-      group = groupOfText.get(s.stratum);
-      if (group === undefined) {
-        groupOfText.set(s.stratum, (group = byStratum.length));
-        byStratum.push([]);
-      }
-      groupOfId[s.stratumId] = group;
-    }
-    byStratum[group].push(s);
+  const byStratum = new Map<string, RangeSample[]>();
+  for (const s of samples) {
+    const list = byStratum.get(s.stratum);
+    if (list) list.push(s);
+    else byStratum.set(s.stratum, [s]);
   }
   const ownCurve = new Map<number, Comparison>();
   for (const c of ctx.comparisons) ownCurve.set(c.output.pk, c);
   const judgments: RangeJudgment[] = [];
-  for (const list of byStratum) {
+  for (const list of byStratum.values()) {
     // Most strata (one substance in a few studies) have no reference for anyone: counted before any arm is built.
     const studies = new Set<string>();
     for (const s of list) studies.add(s.study);
