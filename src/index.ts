@@ -114,6 +114,22 @@ export {
   type BlqRules,
   type LambdaZControls,
   type QualityFlag,
+  PARAMETERS,
+  ncaIntervals,
+  type Dose,
+  type IntervalSpec,
+  type IntervalOptions,
+  type IntervalResult,
+  aucInterval,
+  partialAreas,
+  concentrationAt,
+  type AucIntervalOptions,
+  type AucType,
+  superpose,
+  steadyState,
+  type SuperpositionOptions,
+  type SteadyStateOptions,
+  type SteadyStatePrediction,
 } from './nca/index.js';
 
 // ---- QA ----------------------------------------------------------------------

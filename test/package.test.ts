@@ -4,12 +4,12 @@
  * surface, and run the installed `pkdb` command.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from './helpers/shared.js';
-import { STUDY_DESIGNS } from '../fixtures/generator/studies.js';
+import { STUDY_SIDS } from '../fixtures/generator/studies.js';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const tsc = join(PROJECT_ROOT, 'node_modules', '.bin', 'tsc');
@@ -31,6 +31,12 @@ console.log(JSON.stringify({
 }));
 `;
 
+/** The README's TypeScript examples, each as a module (they import from 'pkdb-toolkit' as a user would). */
+function readmeExamples(): string[] {
+  const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+  return [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => `${m[1]}\nexport {};\n`);
+}
+
 describe('the packed package', () => {
   let work: string;
   let app: string;
@@ -48,10 +54,11 @@ describe('the packed package', () => {
       join(app, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, outDir: 'out', types: ['node'], typeRoots: [join(PROJECT_ROOT, 'node_modules', '@types')] },
-        include: ['main.ts'],
+        include: ['main.ts', 'readme-*.ts'],
       }),
     );
     writeFileSync(join(app, 'main.ts'), consumer);
+    readmeExamples().forEach((example, i) => writeFileSync(join(app, `readme-${i + 1}.ts`), example));
     execFileSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--silent', join(work, tarball)], { cwd: app, stdio: 'pipe' });
   }, 600_000);
 
@@ -70,10 +77,18 @@ describe('the packed package', () => {
     expect(summary.resources).toBeGreaterThanOrEqual(18);
   });
 
+  it("type-checks every TypeScript example of the README against the installed package", () => {
+    // The same tsc run as above compiles them (tsconfig includes readme-*.ts); this names the count so that
+    // a README without examples, or a broken extraction, fails here.
+    expect(readmeExamples().length).toBeGreaterThanOrEqual(6);
+    const out = execFileSync(tsc, ['-p', 'tsconfig.json', '--noEmit', '--listFilesOnly'], { cwd: app, encoding: 'utf8' });
+    expect(out.split('\n').filter((line) => /readme-\d+\.ts$/.test(line))).toHaveLength(readmeExamples().length);
+  });
+
   it('installs a working `pkdb` command', () => {
     const out = execFileSync(join(app, 'node_modules', '.bin', 'pkdb'), ['summary', '--json'], { cwd: app, encoding: 'utf8' });
     const counts = JSON.parse(out) as Record<string, number>;
-    expect(counts.studies).toBe(STUDY_DESIGNS.length);
+    expect(counts.studies).toBe(STUDY_SIDS.length);
     expect(counts.timecourses).toBeGreaterThan(0);
   });
 });

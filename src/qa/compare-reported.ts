@@ -6,11 +6,13 @@
  * for the checks that read them (reported-vs-recomputed, swaps); it lives
  * below the checks so that the context does not import a check.
  */
-import type { LinkKeyFields } from '../data/dataset.js';
+import type { Dataset, LinkKeyFields } from '../data/dataset.js';
 import type { DatasetTables, InterventionRecord, OutputRecord, TimecourseRecord } from '../data/model.js';
 import { conversionFactorOrNull, productFactorOrNull } from '../units/convert.js';
+import { ADULT_BODY_WEIGHT_KG, TYPICAL_BODY_WEIGHT_KG, unitFactorCause, unknownWeightPerKgCause, type SuspectedCause } from './causes.js';
 import { classify, type ComparisonContext, type Verdict } from './classify.js';
 import type { RecordKind } from './coverage.js';
+import { mayBeAdultHuman } from './population.js';
 import type { RecomputedTimecourse, RecomputedValue } from './recompute.js';
 import { expectedDisagreement, reportedWindow, windowAuc } from './reported-interval.js';
 import { DOSE_PROPORTIONAL, FACTOR_TOLERANCE, isReportedParameter, type ReportedParameter } from './tolerances.js';
@@ -20,7 +22,7 @@ export type { RecomputedTimecourse };
 /** What the comparisons read of the QA context (a QaContext is one). */
 export interface ComparisonSources {
   readonly tables: Pick<DatasetTables, 'outputs'>;
-  readonly dataset: { intervention(pk: number): InterventionRecord | undefined };
+  readonly dataset: { intervention(pk: number): InterventionRecord | undefined } & Pick<Dataset, 'group' | 'individual'>;
   readonly timecoursesByKey: ReadonlyMap<string, readonly RecomputedTimecourse[]>;
   matchKey(fields: LinkKeyFields): string;
   molarMass(substance: string | null): number | null;
@@ -112,12 +114,15 @@ export function compareReported(
   output: OutputRecord,
   parameter: ReportedParameter,
   rt: RecomputedTimecourse,
-  context: { molarMass: number | null; bodyWeightKg: number | null; multipleDose?: boolean },
+  context: { molarMass: number | null; bodyWeightKg: number | null; multipleDose?: boolean; unweighedAdult?: boolean },
 ): Comparison | null {
   const reported = reportedValue(output);
   if (reported === null || !output.unit) return null;
   const unit = output.unit;
-  const convert = (v: RecomputedValue | undefined) => (v ? inUnit(v, unit, context.molarMass, context.bodyWeightKg) : null);
+  // A per-kg value of an adult whose weight is not curated is bridged at a typical adult's weight (and, before a
+  // disagreement is called, at the adult weight that fits best: atAdultWeightNearest).
+  const weight = context.bodyWeightKg ?? (context.unweighedAdult ? TYPICAL_BODY_WEIGHT_KG : null);
+  const convert = (v: RecomputedValue | undefined) => (v ? inUnit(v, unit, context.molarMass, weight) : null);
   let pkdb = convert(rt.pkdb[parameter]);
   let standard = convert(rt.standard.values[parameter]);
   let intervalEnds = parameter === 'auc_end' ? aucInterval(output, rt.tc) : {};
@@ -134,19 +139,36 @@ export function compareReported(
   if (!pkdb && !standard) return null;
   const useStandard =
     !pkdb || (standard !== null && disagreement(reported, standard.value, parameter) < disagreement(reported, pkdb.value, parameter));
-  const chosen = (useStandard ? standard : pkdb) as NonNullable<typeof pkdb>;
+  let chosen = (useStandard ? standard : pkdb) as NonNullable<typeof pkdb>;
   const subjectKind = output.individual_pk !== null ? 'individual' : 'group';
-  let verdict = classify({
-    parameter,
-    reported,
-    recomputed: chosen.value,
-    subject: subjectKind,
-    bodyWeightKg: context.bodyWeightKg,
-    // A partial area interpolates between samples: not exact enough to name a molar ↔ mass factor of ×2–10.
-    molarMass: note === null ? context.molarMass : null,
-    ...(parameter === 'tmax' ? { samplingTimes: samplingTimes(rt, unit) } : {}),
-    ...intervalEnds,
-  });
+  // Bridged at an assumed weight, the ratio is not exact: no molar ↔ mass factor of ×2–10 is named from it.
+  const weightAssumed = context.bodyWeightKg === null && chosen.conversion !== null;
+  const judge = (recomputed: number) =>
+    classify({
+      parameter,
+      reported,
+      recomputed,
+      subject: subjectKind,
+      bodyWeightKg: context.bodyWeightKg,
+      // A partial area interpolates between samples: not exact enough to name a molar ↔ mass factor of ×2–10.
+      molarMass: note === null && !weightAssumed ? context.molarMass : null,
+      ...(parameter === 'tmax' ? { samplingTimes: samplingTimes(rt, unit) } : {}),
+      ...intervalEnds,
+    });
+  let verdict = judge(chosen.value);
+  if (weightAssumed && verdict.classification !== 'agree') {
+    // The weight is unknown: at the adult weight that fits best the verdict can only be milder, and a ratio of an
+    // adult weight itself is a per-kg slip (an absolute value curated per kg, or the reverse).
+    const fitted = atAdultWeightNearest(chosen, reported);
+    const refit = judge(fitted.value);
+    if (refit.classification === 'agree') [chosen, verdict] = [fitted, refit];
+    else {
+      chosen = { ...chosen, conversion: (chosen.conversion as string).replace(/body weight (\S+) kg/, 'an adult body weight of $1 kg (assumed: none is curated; no weight of 40–120 kg agrees)') };
+      const causes = verdict.causes.length === 0 && verdict.ratio !== null ? unweighedCauses(verdict.ratio, parameter, chosen.conversion?.startsWith('divided') ?? false) : [];
+      if (causes.length > 0) verdict = { ...verdict, classification: 'major', causes };
+      else if (refit.classification === 'minor' && verdict.classification === 'major' && verdict.causes.length === 0) [chosen, verdict] = [fitted, refit];
+    }
+  }
   if (verdict.classification === 'major' && note !== null && verdict.causes.length === 0) {
     // A partial area interpolates between samples (sparse early points): only a named slip makes it major.
     verdict = { ...verdict, classification: 'minor', expected: 'partial AUC over the reported interval, interpolated between samples' };
@@ -171,6 +193,48 @@ export function compareReported(
     bodyWeightKg: context.bodyWeightKg,
     note,
   };
+}
+
+/**
+ * A recomputed value bridged per-kg ↔ absolute at TYPICAL_BODY_WEIGHT_KG, taken instead at the adult weight
+ * (ADULT_BODY_WEIGHT_KG) that brings it nearest the reported value: ÷W, W = clamp(absolute / reported); ×W,
+ * W = clamp(reported / per-kg). The subject's weight is unknown, so any adult's is as good as 70 kg.
+ */
+export function atAdultWeightNearest(value: { value: number; conversion: string | null }, reported: number): { value: number; conversion: string } {
+  const [lo, hi] = ADULT_BODY_WEIGHT_KG;
+  const clamp = (w: number) => Math.min(hi, Math.max(lo, w));
+  const divided = value.conversion?.startsWith('divided') ?? false;
+  const base = divided ? value.value * TYPICAL_BODY_WEIGHT_KG : value.value / TYPICAL_BODY_WEIGHT_KG;
+  const w = clamp(divided ? base / reported : reported / base);
+  const kg = +w.toPrecision(3);
+  return {
+    value: divided ? base / w : base * w,
+    conversion: `${divided ? 'divided' : 'multiplied'} by an adult body weight of ${kg} kg (assumed: none is curated; the weight of ${lo}–${hi} kg nearest the reported value)`,
+  };
+}
+
+/** The smallest unit factor named through the adult weight band (unweighedCauses). */
+export const UNWEIGHED_MIN_FACTOR = 24;
+
+/**
+ * The slips that explain a ratio formed at TYPICAL_BODY_WEIGHT_KG when the weight is unknown: per-kg vs absolute (the
+ * ratio itself an adult weight), and a unit factor (×60, ×1000, …) at some adult weight W — the ratio at W is the
+ * ratio at 70 kg × W/70 (÷W bridge) or × 70/W (×W bridge). Nearest 70 kg first; each names its weight.
+ */
+export function unweighedCauses(ratio: number, parameter: ReportedParameter, divided: boolean): SuspectedCause[] {
+  const [lo, hi] = ADULT_BODY_WEIGHT_KG;
+  const band = Math.sqrt(hi / lo); // ±: the weight band on the log scale
+  const centre = ratio * (divided ? Math.sqrt(lo * hi) / TYPICAL_BODY_WEIGHT_KG : TYPICAL_BODY_WEIGHT_KG / Math.sqrt(lo * hi));
+  const found: { cause: SuspectedCause; kg: number }[] = [];
+  const perKg = unknownWeightPerKgCause(ratio);
+  if (perKg) found.push({ cause: { ...perKg, text: `${perKg.text.split(' (')[0]} (per-kg vs absolute: one adult body weight between the reported and the recomputed value)` }, kg: Math.max(ratio, 1 / ratio) });
+  // Only factors of ×24 and beyond: a ×10 or ×16.7 through a twofold weight band would name ordinary differences.
+  const unit = unitFactorCause(centre, parameter, { tolerance: band - 1 });
+  if (unit && Math.abs(Math.log(unit.factor)) >= Math.log(UNWEIGHED_MIN_FACTOR)) {
+    const kg = divided ? (TYPICAL_BODY_WEIGHT_KG * unit.factor) / ratio : (TYPICAL_BODY_WEIGHT_KG * ratio) / unit.factor;
+    if (kg >= lo && kg <= hi) found.push({ cause: { ...unit, text: `${unit.text} at an adult body weight of ${+kg.toPrecision(2)} kg` }, kg });
+  }
+  return found.sort((a, b) => Math.abs(Math.log(a.kg / TYPICAL_BODY_WEIGHT_KG)) - Math.abs(Math.log(b.kg / TYPICAL_BODY_WEIGHT_KG))).map((f) => f.cause);
 }
 
 /** Beyond this ratio no expected reason (IV bolus sampling) is accepted: a ×1000 slip stays major. */
@@ -254,18 +318,37 @@ function markExamined(ctx: ComparisonSources, c: Comparison): void {
   }
 }
 
-/** The best comparison of every reported output that has a timecourse of its match key. */
+/**
+ * Serum and plasma carry the same concentration of a drug (serum is plasma without its clotting proteins; a
+ * drug's binding to fibrinogen is negligible), and papers name either for one assay: a reported plasma Cmax is
+ * the serum curve's. Blood is not (its concentration differs by the blood-to-plasma ratio).
+ */
+export const TISSUE_TWINS: ReadonlyMap<string, string> = new Map([
+  ['plasma', 'serum'],
+  ['serum', 'plasma'],
+]);
+
+/** The timecourses of the output's key with serum for plasma (or the reverse), when the key itself has none. */
+export function twinTissueTimecourses(ctx: ComparisonSources, o: OutputRecord): readonly RecomputedTimecourse[] | undefined {
+  const twin = o.tissue === null ? undefined : TISSUE_TWINS.get(o.tissue);
+  if (twin === undefined) return undefined;
+  const { study_sid, group_pk, individual_pk, intervention_pks, substance } = o;
+  return ctx.timecoursesByKey.get(ctx.matchKey({ study_sid, group_pk, individual_pk, intervention_pks, substance, tissue: twin, method: null }));
+}
+
+/** The best comparison of every reported output that has a timecourse of its match key (or of its serum/plasma twin). */
 export function compareAll(ctx: ComparisonSources): Comparison[] {
   const comparisons: Comparison[] = [];
   for (const [key, outputs] of reportedByKey(ctx)) {
-    const candidates = ctx.timecoursesByKey.get(key);
+    const candidates = ctx.timecoursesByKey.get(key) ?? twinTissueTimecourses(ctx, outputs[0]);
     if (!candidates) {
       for (const o of outputs) ctx.notExamined('output', o.pk, REPORTED_VS_RECOMPUTED, 'no concentration timecourse of the same subject, interventions, substance and tissue');
       continue;
     }
     for (const output of outputs) {
       if (!isReportedParameter(output.measurement_type)) continue;
-      const context = { molarMass: ctx.molarMass(output.substance), bodyWeightKg: ctx.bodyWeightKg(output) };
+      const bodyWeightKg = ctx.bodyWeightKg(output);
+      const context = { molarMass: ctx.molarMass(output.substance), bodyWeightKg, unweighedAdult: bodyWeightKg === null && mayBeAdultHuman(ctx.dataset, output) };
       const parameter = output.measurement_type;
       const best = bestComparison(
         candidates

@@ -29,6 +29,12 @@ export type FindingKind =
   | 'group-members'
   /** Two concentration timecourses of one match key against each other (checks/curve-pairs.ts). */
   | 'curve-pair'
+  /** A curve's pre-dose level against the study's other arms' (checks/baselines.ts). */
+  | 'baseline'
+  /** A dosing against the study's other dosings of its substance (checks/dose-siblings.ts). */
+  | 'dose-siblings'
+  /** One point of a concentration series off by a slip factor from its neighbours (checks/series-spike.ts). */
+  | 'series-spike'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

@@ -20,6 +20,7 @@
  */
 import type { Dataset } from '../data/dataset.js';
 import type { CharacteristicaRecord, InterventionRecord } from '../data/model.js';
+import { conversionFactorOrNull } from '../units/convert.js';
 
 export const HEALTHY = 'healthy';
 
@@ -78,4 +79,26 @@ export function subjectMarks(dataset: Pick<Dataset, 'group' | 'individual'>, r: 
   const own = individual?.characteristica ?? [];
   if (individual && !own.some(marksPopulation)) return characteristicaMarks(group?.characteristica ?? []);
   return characteristicaMarks([...own, ...(group?.characteristica ?? [])]);
+}
+
+/** Below this age (years) a subject is a child: an adult's body weight is not assumed. */
+export const ADULT_AGE_YEARS = 18;
+
+/**
+ * Whether a subject may be taken for an adult human when its weight is not curated: no characteristic of it or its
+ * group names another species or an age (minimum first) below ADULT_AGE_YEARS. Unmarked subjects are adults, as
+ * most PK studies' volunteers are.
+ */
+export function mayBeAdultHuman(dataset: Pick<Dataset, 'group' | 'individual'>, r: { group_pk: number | null; individual_pk: number | null }): boolean {
+  const individual = r.individual_pk === null ? undefined : dataset.individual(r.individual_pk);
+  const groupPk = r.group_pk ?? individual?.group_pk ?? null;
+  const group = groupPk === null ? undefined : dataset.group(groupPk);
+  for (const c of [...(individual?.characteristica ?? []), ...(group?.characteristica ?? [])]) {
+    if (c.measurement_type === 'species' && c.choice && c.choice.toLowerCase() !== 'homo sapiens') return false;
+    if (c.measurement_type !== 'age') continue;
+    const years = c.unit ? conversionFactorOrNull(c.unit, 'year') : 1;
+    const age = [c.min, c.mean, c.median, c.value].find((v) => v !== null && v !== undefined);
+    if (years === null || age === undefined || age === null || age * years < ADULT_AGE_YEARS) return false;
+  }
+  return true;
 }

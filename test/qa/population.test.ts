@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CharacteristicaRecord, InterventionRecord } from '../../src/data/model.js';
-import { characteristicaMarks, coMedication, HEALTHY, populationLabel, subjectMarks } from '../../src/qa/population.js';
+import { characteristicaMarks, coMedication, HEALTHY, mayBeAdultHuman, populationLabel, subjectMarks } from '../../src/qa/population.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
 const c = (measurement_type: string, choice: string | null): CharacteristicaRecord => ({
@@ -34,5 +34,19 @@ describe('population', () => {
     expect(subjectMarks(dataset, { group_pk: null, individual_pk: 10 })).toEqual(['disease:cirrhosis']);
     expect(subjectMarks(dataset, { group_pk: null, individual_pk: 11 })).toEqual(['cyp2d6 phenotype:pm', 'disease:cirrhosis']);
     expect(subjectMarks(dataset, { group_pk: null, individual_pk: null })).toEqual([]);
+  });
+
+  it('takes a subject for an adult human unless it or its group names another species or an age under 18', () => {
+    const age = (value: number, unit: string): CharacteristicaRecord => ({ ...c('age', null), mean: value, unit });
+    const groups = new Map([
+      [1, { characteristica: [c('species', 'homo sapiens'), age(35, 'year')] }],
+      [2, { characteristica: [c('species', 'rattus norvegicus')] }],
+      [3, { characteristica: [age(96, 'month')] }], // 8 years
+      [4, { characteristica: [{ ...age(25, 'year'), min: 6 }] }], // 6–40 years: the youngest is a child
+    ]);
+    const individuals = new Map([[10, { group_pk: 3, characteristica: [] }]]);
+    const dataset = { group: (pk: number) => groups.get(pk), individual: (pk: number) => individuals.get(pk) } as unknown as Parameters<typeof mayBeAdultHuman>[0];
+    const of = (group_pk: number | null, individual_pk: number | null = null) => mayBeAdultHuman(dataset, { group_pk, individual_pk });
+    expect([of(1), of(2), of(3), of(4), of(null, 10), of(null)]).toEqual([true, false, false, false, false, true]);
   });
 });

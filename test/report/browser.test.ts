@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { loadFixtures } from '../../src/data/fixtures.js';
-import { STUDY_DESIGNS } from '../../fixtures/generator/studies.js';
+import { STUDY_SIDS } from '../../fixtures/generator/studies.js';
 import { runQa } from '../../src/qa/run.js';
 import { writeQaOutputs } from '../../src/report/write.js';
 import { cardIds, chromiumAvailable, CHROMIUM, drawCharts, expectedIds, jsHeapMb, openBrowser, sortedIds, type ReportBrowser } from '../helpers/browser.js';
@@ -96,11 +96,11 @@ describe.skipIf(!chromiumAvailable)('the report in Chromium (fixtures)', () => {
   it('loads the index in under 2 s and filters studies as the user types', async () => {
     expect(await openIndex(b, dir)).toBeLessThan(2000);
     const rows = b.page.locator('#studies tbody tr');
-    expect(await rows.count()).toBe(STUDY_DESIGNS.length);
+    expect(await rows.count()).toBe(STUDY_SIDS.length);
     await b.page.locator('input.filter[data-target="studies"]').fill('SYN0002');
     await expect.poll(() => b.page.locator('#studies tbody tr:visible').count()).toBe(1);
     await b.page.locator('input.filter[data-target="studies"]').fill('');
-    await expect.poll(() => b.page.locator('#studies tbody tr:visible').count()).toBe(STUDY_DESIGNS.length);
+    await expect.poll(() => b.page.locator('#studies tbody tr:visible').count()).toBe(STUDY_SIDS.length);
   });
 
   it('sorts the studies by a clicked column', async () => {

@@ -7,7 +7,7 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixtures } from '../../src/data/fixtures.js';
-import { STUDY_DESIGNS } from '../../fixtures/generator/studies.js';
+import { STUDY_SIDS } from '../../fixtures/generator/studies.js';
 import { startServer, type RunningServer } from '../../src/server/app.js';
 import { UserTable } from '../../src/server/auth.js';
 import { tinyDataset } from './tiny-dataset.js';
@@ -86,7 +86,7 @@ describe('pkdb serve under hostile input', () => {
     expect((await raw(server, '/api/v1/studies/', { Host: '[::1]:80' })).status).toBe(200);
     expect((await raw(server, 'http://example.org/api/v1/studies/')).status).toBe(200);
     expect(unhandled).toEqual([]);
-    await expectStillServing(server, STUDY_DESIGNS.length);
+    await expectStillServing(server, STUDY_SIDS.length);
   });
 
   it('links come from the bound address, never from the Host header', async () => {
@@ -96,7 +96,7 @@ describe('pkdb serve under hostile input', () => {
     const root = JSON.parse((await raw(server, '/api/v1/', { Host: 'evil.example' })).body) as Record<string, string>;
     expect(root.studies).toBe(`${server.url}studies/`);
     expect(Object.values(root).every((link) => link.startsWith(server.url))).toBe(true);
-    await expectStillServing(server, STUDY_DESIGNS.length);
+    await expectStillServing(server, STUDY_SIDS.length);
   });
 
   it('a key of many `__` or `_` segments is ignored in milliseconds, not parsed quadratically', async () => {
@@ -110,7 +110,7 @@ describe('pkdb serve under hostile input', () => {
     }
     const all = countOf(await raw(server, '/api/v1/outputs/'));
     expect(countOf(await raw(server, `/api/v1/outputs/?${'a__'.repeat(1500)}in=1`))).toBe(all);
-    await expectStillServing(server, STUDY_DESIGNS.length);
+    await expectStillServing(server, STUDY_SIDS.length);
   });
 
   it('the query string is capped in length and parameter count, and wildcard/search stay bounded', async () => {
@@ -127,7 +127,7 @@ describe('pkdb serve under hostile input', () => {
     expect(performance.now() - started).toBeLessThan(2000);
     expect((await raw(server, `/api/v1/outputs/?study_name__wildcard=${'*'.repeat(300)}`)).status).toBe(400);
     expect((await raw(server, `/api/v1/outputs/?search_multi_match=${Array.from({ length: 20 }, (_, i) => `w${i}`).join('+')}`)).status).toBe(400);
-    await expectStillServing(server, STUDY_DESIGNS.length);
+    await expectStillServing(server, STUDY_SIDS.length);
   });
 
   it('fields named after Object.prototype members are unknown fields (ignored), never a 500', async () => {
@@ -146,7 +146,7 @@ describe('pkdb serve under hostile input', () => {
       expect({ ...(JSON.parse(answer.body) as object), uuid: '' }, query).toEqual({ ...unfiltered, uuid: '' });
     }
     expect(logged).toEqual([]);
-    await expectStillServing(server, STUDY_DESIGNS.length);
+    await expectStillServing(server, STUDY_SIDS.length);
   });
 
   it('/pkdata/studies/ filters by study_name and study_sid like the other pkdata lists (name/sid still work)', async () => {
@@ -161,7 +161,7 @@ describe('pkdb serve under hostile input', () => {
     expect(await sids(`study_name__exclude=${a.name}__${b.name}`)).toEqual(studies.slice(2).map((s) => s.sid));
     expect(await sids(`name=${a.name}`)).toEqual([a.sid]);
     expect(await sids(`sid__in=${b.sid}`)).toEqual([b.sid]);
-    await expectStillServing(server, STUDY_DESIGNS.length);
+    await expectStillServing(server, STUDY_SIDS.length);
   });
 });
 

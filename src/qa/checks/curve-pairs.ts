@@ -10,8 +10,10 @@
  * Which one: the key's reported Cmax (mean, else median, else value) against
  * each curve's highest point — the curve within ×AGREE of it is right and the
  * other, off by the factor, holds the slip (major, culprit `timecourse`).
- * Without a reported Cmax, or when it does not decide, one minor finding names
- * both (the ratio is symmetric). It cannot see a key with one curve, a pair
+ * Without a reported Cmax, or when it does not decide, a key of three or more
+ * curves decides by majority (`majorityCulprits`): the curve off by one factor
+ * from every other, which agree with each other, holds the slip. Otherwise one
+ * minor finding names both (the ratio is symmetric). It cannot see a key with one curve, a pair
  * without three shared sampling times, or a slip both curves share.
  */
 import type { QaCheck } from '../check.js';
@@ -78,7 +80,49 @@ function reportedCmax(ctx: QaContext, key: string, unit: string): number | null 
   return values[0]?.value ?? null;
 }
 
-function pairFinding(slipped: RecomputedTimecourse, other: RecomputedTimecourse, cause: SuspectedCause, ratio: number, shared: number, decided: boolean, cmax: number | null): Finding {
+/**
+ * The curves a majority convicts, by index: with three or more curves of one key, a curve off by one slip factor
+ * from at least two others that agree with each other within ×AGREE (at least one pair of them compared), and in
+ * agreement with none (no curve within ×AGREE of it, no other factor): two digitisations that agree outvote the
+ * one ×10 of both. `pairs[a][b]`
+ * is the ln ratio of curve a to curve b (consistent: scatter within MAX_SCATTER), null when not comparable.
+ */
+export function majorityCulprits(pairs: readonly (readonly (number | null)[])[], causes: readonly SuspectedCause[]): Set<number> {
+  const convicted = new Set<number>();
+  const n = pairs.length;
+  if (n < 3) return convicted;
+  for (let x = 0; x < n; x++) {
+    const others: number[] = [];
+    let factor: number | null = null;
+    let consistent = true;
+    for (let y = 0; y < n && consistent; y++) {
+      const log = pairs[x][y];
+      if (y === x || log === null) continue;
+      // A curve that agrees with any other is no odd one out; two different factors are no one slip.
+      if (Math.abs(log) <= Math.log(AGREE)) consistent = false;
+      const f = pairSlip(log, causes)?.factor ?? null;
+      if (f === null) continue;
+      if (factor !== null && Math.abs(Math.log(f / factor)) > 1e-9) consistent = false;
+      factor = f;
+      others.push(y);
+    }
+    if (!consistent || others.length < 2) continue;
+    let compared = 0;
+    let agree = true;
+    for (let i = 0; i < others.length && agree; i++) {
+      for (let j = i + 1; j < others.length; j++) {
+        const r = pairs[others[i]][others[j]];
+        if (r === null) continue;
+        compared++;
+        if (Math.abs(r) > Math.log(AGREE)) agree = false;
+      }
+    }
+    if (agree && compared > 0) convicted.add(x);
+  }
+  return convicted;
+}
+
+function pairFinding(slipped: RecomputedTimecourse, other: RecomputedTimecourse, cause: SuspectedCause, ratio: number, shared: number, decided: boolean, cmax: number | null, majority = false): Finding {
   const tc = slipped.tc;
   return finding({
     kind: 'curve-pair',
@@ -94,7 +138,11 @@ function pairFinding(slipped: RecomputedTimecourse, other: RecomputedTimecourse,
     message:
       `timecourse ${tc.subset_pk} is ×${fmt(ratio)} timecourse ${other.tc.subset_pk} of the same subject, interventions, substance and tissue ` +
       `(median of ${shared} shared times); ${cause.text.split(' (')[0]} between them` +
-      (decided ? `, and the reported Cmax ${fmt(cmax as number)} agrees with ${other.tc.subset_pk}: the slip is ${tc.subset_pk}'s` : '; either may hold the slip'),
+      (!decided
+        ? '; either may hold the slip'
+        : majority
+          ? `, as it is off by that factor from every other curve of the key, which agree with each other: the slip is ${tc.subset_pk}'s`
+          : `, and the reported Cmax ${fmt(cmax as number)} agrees with ${other.tc.subset_pk}: the slip is ${tc.subset_pk}'s`),
     details: { pair_subset_pk: other.tc.subset_pk, factor: cause.factor, cause_kinds: [cause.kind], cause_factors: [cause.factor] },
   });
 }
@@ -108,25 +156,39 @@ export const curvePairsCheck: QaCheck = {
       if (list.length < 2) continue;
       const molarMass = ctx.molarMass(list[0].tc.substance);
       const profiles = list.map((rt) => curveProfile(rt, molarMass));
+      const causes = slipFactors('cmax', { molarMass });
+      // Every pair's ratio first (a few curves per key): the majority rule needs them all.
+      const pairs = list.map((_, a) =>
+        list.map((__, b) => {
+          const pa = profiles[a];
+          const pb = profiles[b];
+          if (a === b || !pa || !pb || pa.unit !== pb.unit) return null;
+          return pairRatio(pa.profile, pb.profile);
+        }),
+      );
+      const consistent = pairs.map((row) => row.map((p) => (p && p.scatter <= MAX_SCATTER ? p.log : null)));
+      const majority = majorityCulprits(consistent, causes);
       for (let a = 0; a < list.length; a++) {
         for (let b = a + 1; b < list.length; b++) {
           const pa = profiles[a];
           const pb = profiles[b];
-          if (!pa || !pb || pa.unit !== pb.unit) continue;
-          const pair = pairRatio(pa.profile, pb.profile);
-          if (!pair) continue;
+          const pair = pairs[a][b];
+          if (!pa || !pb || !pair) continue;
           ctx.examined('timecourse', list[a].tc.subset_pk, 'curve-pair');
           ctx.examined('timecourse', list[b].tc.subset_pk, 'curve-pair');
           if (pair.scatter > MAX_SCATTER) continue;
-          const cause = pairSlip(pair.log, slipFactors('cmax', { molarMass }));
+          const cause = pairSlip(pair.log, causes);
           if (!cause) continue;
           const cmax = reportedCmax(ctx, key, pa.unit);
-          const culprit = culpritOf(cmax, pa.profile, pb.profile);
+          const byCmax = culpritOf(cmax, pa.profile, pb.profile);
+          const byMajority = majority.has(a) && !majority.has(b) ? 'a' : majority.has(b) && !majority.has(a) ? 'b' : null;
+          const culprit = byCmax ?? byMajority;
           const ratio = Math.exp(pair.log);
+          const byVote = byCmax === null && byMajority !== null;
           if (culprit === 'b') {
-            const inverse = slipFactors('cmax', { molarMass }).find((c) => Math.abs(c.factor * cause.factor - 1) < 1e-9) ?? cause;
-            findings.push(pairFinding(list[b], list[a], inverse, 1 / ratio, pair.shared, true, cmax));
-          } else findings.push(pairFinding(list[a], list[b], cause, ratio, pair.shared, culprit === 'a', cmax));
+            const inverse = causes.find((c) => Math.abs(c.factor * cause.factor - 1) < 1e-9) ?? cause;
+            findings.push(pairFinding(list[b], list[a], inverse, 1 / ratio, pair.shared, true, cmax, byVote));
+          } else findings.push(pairFinding(list[a], list[b], cause, ratio, pair.shared, culprit === 'a', cmax, byVote));
         }
       }
     }

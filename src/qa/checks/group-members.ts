@@ -15,7 +15,10 @@
  *   no one of n values lies further than s·(n−1)/√n from their mean, so each
  *   curated individual is within that of μ (×IDENTITY_SLACK), complete or not.
  * For a curve, x and μ at each shared time, the residual the median over those
- * times (a digitised point or two off does not decide).
+ * times (a digitised point or two off does not decide). Reported values are
+ * taken as written: each anywhere within half its last decimal place
+ * (`roundingHalfStep`), so that values of one significant digit (0.001, ±50 %)
+ * never break an identity that their rounding can hold.
  *
  * When the arithmetic fails, which record holds the slip:
  * - one individual, off the median of its fellow members by ≥ ×MEMBER_OUTLIER,
@@ -40,6 +43,7 @@ import { slipFactors, type SuspectedCause } from '../causes.js';
 import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { median } from '../robust.js';
+import { roundingHalfStep } from '../rounding.js';
 import { slipFamilyOfUnit } from '../slip-factor.js';
 import { curveProfile } from '../study-items.js';
 import type { ReportedParameter } from '../tolerances.js';
@@ -106,12 +110,32 @@ export function samuelsonExcess(set: MemberSet, divisors: readonly number[] = se
 }
 
 /**
- * Whether the arithmetic holds: within ×IDENTITY_SLACK either way when complete, below n·μ·IDENTITY_SLACK when
- * partial; and every member within Samuelson's reach (×IDENTITY_SLACK) when the group reports an SD.
+ * The residual of a set of reported values (one point) moved towards 0 by what their rounding allows: each member
+ * and the mean anywhere within half their last decimal place (0.001 of 0.004, 0.001, 0.003 may be 0.0015). Values
+ * of one significant digit carry up to ±50 %: an identity of such values is no evidence at 20 %.
  */
-export function arithmeticHolds(set: MemberSet, residual: number, divisors?: readonly number[]): boolean {
+function roundedResidual(set: MemberSet, residual: number, divisors: readonly number[]): number {
+  if (set.mean.length !== 1 || residual === 0) return residual;
+  const m = set.members.length;
+  const mu = set.mean[0];
+  const towards = residual < 0 ? 1 : -1; // members too low: each may be up to half a step higher, μ lower
+  let sum = 0;
+  for (let j = 0; j < m; j++) sum += (set.members[j][0] + towards * roundingHalfStep(set.members[j][0])) / divisors[j];
+  const muBound = mu - towards * roundingHalfStep(mu);
+  if (!(sum > 0) || !(muBound > 0)) return 0;
+  const moved = Math.log(m === set.n ? sum / m / muBound : sum / (set.n * muBound));
+  return Math.sign(moved) === Math.sign(residual) ? moved : 0;
+}
+
+/**
+ * Whether the arithmetic holds: within ×IDENTITY_SLACK either way when complete, below n·μ·IDENTITY_SLACK when
+ * partial, after the rounding of reported values (roundedResidual); and every member within Samuelson's reach
+ * (×IDENTITY_SLACK) when the group reports an SD.
+ */
+export function arithmeticHolds(set: MemberSet, residual: number, divisors: readonly number[] = set.members.map(() => 1)): boolean {
   const slack = Math.log(IDENTITY_SLACK);
-  const sums = set.members.length === set.n ? Math.abs(residual) <= slack : residual <= slack;
+  const rounded = roundedResidual(set, residual, divisors);
+  const sums = set.members.length === set.n ? Math.abs(rounded) <= slack : rounded <= slack;
   if (!sums) return false;
   const excess = samuelsonExcess(set, divisors);
   return excess === null || excess <= IDENTITY_SLACK;

@@ -3,8 +3,10 @@
  * this order). A new check is one file in this folder and one line here.
  */
 import type { QaCheck } from '../check.js';
+import { baselinesCheck } from './baselines.js';
 import { calculatedCheck } from './calculated.js';
 import { doseLabelCheck } from './dose-label.js';
+import { doseSiblingsCheck } from './dose-siblings.js';
 import { curvePairsCheck } from './curve-pairs.js';
 import { groupMembersCheck } from './group-members.js';
 import { inputCheck } from './input.js';
@@ -13,6 +15,7 @@ import { pkIdentitiesCheck } from './pk-identities.js';
 import { physiologyCheck } from './physiology.js';
 import { plausibilityCheck } from './plausibility.js';
 import { referenceRangeCheck } from './reference-ranges.js';
+import { seriesSpikeCheck } from './series-spike.js';
 import { reportedVsRecomputedCheck } from './reported-vs-recomputed.js';
 import { urineCheck } from './urine.js';
 import { swapsCheck } from './swaps.js';
@@ -31,8 +34,11 @@ export const CHECKS: readonly QaCheck[] = [
   withinStudyCheck,
   groupMembersCheck,
   curvePairsCheck,
+  baselinesCheck,
   timeAxisCheck,
   swapsCheck,
   referenceRangeCheck,
   doseLabelCheck,
+  doseSiblingsCheck,
+  seriesSpikeCheck,
 ];

@@ -44,14 +44,13 @@ import { ADULT_BODY_WEIGHT_KG, slipFactors, type SuspectedCause } from '../cause
 import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { canonicalUnit, type ParameterValue } from '../parameters.js';
+import { mayBeAdultHuman } from '../population.js';
 
 const CHECK = 'physiology';
 /** Plasma volume per kg of body weight (about 3 L for 70 kg). */
 export const PLASMA_L_PER_KG = 0.04;
 /** Only values beyond the bound by this factor are flagged: a plasma volume half the typical is below any human's. */
 export const MARGIN = 2;
-/** Below this age (years) a subject is a child: the adult weight is not assumed. */
-export const ADULT_AGE_YEARS = 18;
 /** Tissues whose concentrations are at most the plasma's share of the dose (blood: its volume exceeds the plasma's). */
 export const CIRCULATING: ReadonlySet<string> = new Set(['plasma', 'serum', 'blood']);
 /**
@@ -108,17 +107,7 @@ export function boundWeight(ctx: QaContext, subject: Subject, curated: number | 
 const ADULT_CACHE = new WeakMap<QaContext, Map<string, { kg: number; curated: boolean } | null>>();
 
 function assumedAdult(ctx: QaContext, subject: Subject): { kg: number; curated: boolean } | null {
-  const individual = subject.individual_pk === null ? undefined : ctx.dataset.individual(subject.individual_pk);
-  const groupPk = subject.group_pk ?? individual?.group_pk ?? null;
-  const group = groupPk === null ? undefined : ctx.dataset.group(groupPk);
-  for (const c of [...(individual?.characteristica ?? []), ...(group?.characteristica ?? [])]) {
-    if (c.measurement_type === 'species' && c.choice && c.choice.toLowerCase() !== 'homo sapiens') return null;
-    if (c.measurement_type !== 'age') continue;
-    const years = c.unit ? conversionFactorOrNull(c.unit, 'year') : 1;
-    const age = [c.min, c.mean, c.median, c.value].find((v) => v !== null && v !== undefined);
-    if (years === null || age === undefined || age === null || age * years < ADULT_AGE_YEARS) return null;
-  }
-  return { kg: ADULT_BODY_WEIGHT_KG[0], curated: false };
+  return mayBeAdultHuman(ctx.dataset, subject) ? { kg: ADULT_BODY_WEIGHT_KG[0], curated: false } : null;
 }
 
 function weightText(w: { kg: number; curated: boolean }): string {

@@ -42,6 +42,7 @@ import type { QaContext } from '../context.js';
 import { finding, type Finding, type Severity } from '../finding.js';
 import type { ParameterValue } from '../parameters.js';
 import { TOLERANCES } from '../tolerances.js';
+import { roundingHalfStep } from '../rounding.js';
 import { doseUnitFactor } from './pk-identities.js';
 
 export const FRACTION_NOISE = 0.3;
@@ -130,10 +131,14 @@ function hoursPer(unit: string): number | null {
   return conversionFactorOrNull(unit, HOUR);
 }
 
-/** The sampled window after the dose (first positive and last time), in hours, over the key's timecourses; null when unknown. */
-function sampledWindowHours(ctx: QaContext, key: string): { first: number; last: number } | null {
+/**
+ * The sampled window after the dose (first positive and last time), in hours, over the key's timecourses, and the
+ * last time on the study's own clock (`lastOnClock`, not re-anchored at a later dose); null when unknown.
+ */
+function sampledWindowHours(ctx: QaContext, key: string): { first: number; last: number; lastOnClock: number } | null {
   let last: number | null = null;
   let first: number | null = null;
+  let lastOnClock = -Infinity;
   for (const rt of ctx.timecoursesByKey.get(key) ?? []) {
     const unit = rt.tc.time_unit;
     if (!unit) continue;
@@ -144,10 +149,11 @@ function sampledWindowHours(ctx: QaContext, key: string): { first: number; last:
       if (t === null || !Number.isFinite(t)) continue;
       const h = (t - shift) * factor;
       if (last === null || h > last) last = h;
+      lastOnClock = Math.max(lastOnClock, t * factor);
       if (h > 0 && (first === null || h < first)) first = h;
     }
   }
-  return last === null || first === null ? null : { first, last };
+  return last === null || first === null ? null : { first, last, lastOnClock };
 }
 
 /** A stored calculated tmax before its timecourse's dose time; a reported tmax after the last sample. */
@@ -167,12 +173,15 @@ export function tmaxFindings(ctx: QaContext, p: ParameterValue): Finding[] {
   const window = sampledWindowHours(ctx, p.key);
   if (window === null || p.value <= window.last * (1 + TMAX_END_TOLERANCE)) return [];
   const { first, last } = window;
+  // A tmax read on the study's clock (the second of three doses 2 h apart: samples at 2.1–3.7 h, tmax 2.75 h) was
+  // observed: a convention to check, not a value that cannot be.
+  const onClock = p.value <= window.lastOnClock * (1 + TMAX_END_TOLERANCE);
   // A factor is named only when it puts tmax inside the sampled window, not merely before its end.
   const inside = (t: number) => t >= first * (1 - TMAX_END_TOLERANCE) && t <= last * (1 + TMAX_END_TOLERANCE);
   const factor = [60, 1000].find((f) => inside(p.value! / f));
   const cause = factor ? unitFactorCause(factor, 'tmax') : null;
   return [
-    plausibilityFinding(p, 'major', 'tmax-after-last-sample', `${fmt(p.value)} h is after the last sample of its timecourse (${fmt(last)} h after the dose): it cannot have been observed`, {
+    plausibilityFinding(p, onClock ? 'minor' : 'major', 'tmax-after-last-sample', `${fmt(p.value)} h is after the last sample of its timecourse (${fmt(last)} h after the dose): ${onClock ? `observed only if read on the study's clock (samples to ${fmt(window.lastOnClock)} h), not from its dose` : 'it cannot have been observed'}`, {
       recomputed: last, recomputed_unit: HOUR, ratio: p.value / last, suspected_cause: cause ? `${cause.text}?` : null,
       details: { cause_kinds: cause ? ['unit-factor'] : [], cause_factors: cause ? [factor] : [] },
     }),
@@ -242,7 +251,11 @@ export function aucCmaxFindings(parameters: readonly ParameterValue[]): Finding[
       // A reported Cmax may sit below the subjects' true peaks as much as its own tolerance allows (a group's Cmax
       // of the mean curve, rounding): only beyond that is the bound broken for certain.
       const slack = TOLERANCES.cmax[p.output.individual_pk === null ? 'group' : 'individual'].minor;
-      const severity: Severity = ratio > slack ? 'major' : 'minor';
+      // And as far as their written digits allow (rounding.ts): an AUC of 2e-5 beside a Cmax of 1e-6 proves little.
+      const auc = p.value as number;
+      const peak = highest.value as number;
+      const roundedRatio = (auc - roundingHalfStep(auc)) / ((peak + roundingHalfStep(peak)) * t);
+      const severity: Severity = roundedRatio > slack ? 'major' : 'minor';
       const causes = SCALE_FACTORS.filter((sf) => sf.applies === 'all' || sf.applies.has('auc_end'))
         .filter((sf) => ratio / sf.factor <= 1 && ratio / sf.factor > AUC_CMAX_LOWEST)
         .map((sf) => `AUC ${sf.label} or Cmax ${sf.label.replace('×', '×1/')} (${sf.explanation})`);

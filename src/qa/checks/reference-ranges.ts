@@ -295,6 +295,21 @@ export function referenceBacks(ctx: QaContext, record: string, factor: number): 
   return `${j.ref.studies} other studies' ${sampleLabel(j.sample)} put it at robust z ${fmt(z)}, ${fmt(undone)} with the factor undone`;
 }
 
+/**
+ * Whether the cross-study reference of a record refutes a slip ×f that another check (within-study) would blame on
+ * it: its value lies inside its reference (|z| ≤ INSIDE_Z) and undoing the factor would take it beyond OUTSIDE_Z. The
+ * disagreement is real, but the records it was set against are the likelier holders of the slip (a group's total
+ * clearance beside its individuals' curated renal clearances). Returns the reference in words, or null.
+ */
+export function referenceRefutes(ctx: QaContext, record: string, factor: number): string | null {
+  const j = judgmentOf(rangeRun(ctx), record);
+  if (!j || !j.ref || !j.verdict) return null;
+  const z = j.verdict.z;
+  const undone = z - Math.log(factor) / j.ref.spread;
+  if (Math.abs(z) > INSIDE_Z || Math.abs(undone) <= OUTSIDE_Z) return null;
+  return `${j.ref.studies} other studies' ${sampleLabel(j.sample)} put it at robust z ${fmt(z)}, ${fmt(undone)} with the factor undone`;
+}
+
 export function referenceRangeFindings(ctx: QaContext): Finding[] {
   const run = rangeRun(ctx);
   for (const u of run.unplaced) ctx.notExamined(u.record, u.pk, CHECK, u.reason);

@@ -13,10 +13,15 @@
  *   ascending with its leading run moved to the end).
  * - A sampling grid ×60 its siblings': most of its sampling times (after the
  *   dose, in hours) ÷60 coincide with the times of another concentration
- *   timecourse of the same study and substance, while as they are they
+ *   timecourse of the same study (any analyte: a metabolite is measured in its
+ *   parent's samples), while as they are they
  *   coincide with none; more siblings must share the ÷60 grid than its own
  *   (with a single sibling in mirror image, neither is named: which one is
  *   right needs the reference ranges across studies).
+ * - A digitised curve's span ×60 its siblings': its last and its median time
+ *   both ×60 (within 5 %) those of more sibling curves than end where it does
+ *   (digitised times never coincide point by point; a minutes axis stretches
+ *   the whole schedule by one factor).
  * - A lone grid in minutes: sampled from ≥ 5 h to ≥ 2 weeks after the dose
  *   (as a single-dose schedule rarely real), with its times ÷60 a usual grid
  *   (0.25, 0.5, 1, 2, 4 … h) and as they are not; also decides a mirror pair.
@@ -200,7 +205,49 @@ export function loneMinuteGrid(times: readonly number[]): boolean {
   return gridShare(times.map((t) => t / 60), TYPICAL_TIMES, 0.005, 0) >= GRID_MATCH && gridShare(times, TYPICAL_TIMES, 0.005, 0) < 0.5;
 }
 
-/** Timecourses whose grid is ×60 (or ×1/60) that of more siblings (same study and substance) than share their own. */
+/** How close a span ratio must come to ×60 (and to ×1 for a sibling that shares the span): 5 %. */
+export const SPAN_TOLERANCE = Math.log(1.05);
+
+/**
+ * A digitised curve's span ×60 its siblings': its last time and its median time are both ×60 (within 5 %) those of
+ * another curve of the study. Digitised times do not coincide point by point (0.125, 0.376 … h against 0.29, 0.59 …
+ * h of the same samples read off another plot), but a minutes axis stretches the whole schedule by one factor: the
+ * end and the middle of the sampling agree at ×60 only by a slip. 1 for ×60, −1 for ×1/60, 0 for neither.
+ */
+export function spanFactor(times: readonly number[], sibling: readonly number[]): number {
+  const near = (ratio: number, target: number) => Math.abs(Math.log(ratio / target)) <= SPAN_TOLERANCE;
+  const last = times[times.length - 1] / sibling[sibling.length - 1];
+  const middle = times[times.length >> 1] / sibling[sibling.length >> 1];
+  if (near(last, 60) && near(middle, 60)) return 1;
+  if (near(last, 1 / 60) && near(middle, 1 / 60)) return -1;
+  return 0;
+}
+
+/** Curves whose span is ×60 (×1/60) that of more siblings than share their own end (within 5 %), not named by their grid. */
+export function siblingSpanFindings(grids: readonly Grid[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const g of grids) {
+    const siblings = grids.slice(0, MAX_SIBLINGS + 1).filter((s) => s !== g);
+    const own = siblings.filter((s) => Math.abs(Math.log(g.times[g.times.length - 1] / s.times[s.times.length - 1])) <= SPAN_TOLERANCE).length;
+    for (const [sign, factor] of [[1, 60], [-1, 1 / 60]]) {
+      const matching = siblings.filter((s) => spanFactor(g.times, s.times) === sign);
+      if (matching.length === 0 || matching.length <= own) continue;
+      if (siblings.length === 1 && !(factor > 1 && implausibleWindow(g.times))) continue;
+      const end = g.times[g.times.length - 1];
+      findings.push(
+        timeFinding(
+          g.rt.tc, 'sibling-span', factor,
+          `its sampling ends at ${fmt(end)} h with its middle at ${fmt(g.times[g.times.length >> 1])} h, ×${factor > 1 ? '60' : '1/60'} those of ${matching.length} sibling timecourse(s) of the study (subsets ${matching.slice(0, 5).map((s) => s.rt.tc.subset_pk).join(', ')}: to ${fmt(end / factor)} h), while ${own} end(s) as it does`,
+          { siblings: matching.map((s) => s.rt.tc.subset_pk) },
+        ),
+      );
+      break;
+    }
+  }
+  return findings;
+}
+
+/** Timecourses whose grid is ×60 (or ×1/60) that of more siblings (same study) than share their own. */
 export function siblingGridFindings(grids: readonly Grid[]): Finding[] {
   const findings: Finding[] = [];
   // A share depends on the two grids' times only, and the timecourses of a study mostly share one schedule (a
@@ -249,23 +296,28 @@ export const timeAxisCheck: QaCheck = {
   description: 'minutes curated as hours in a concentration timecourse: a leading run of minutes ahead of an hour grid, or a sampling grid ×60 that of its sibling timecourses',
   run(ctx: QaContext) {
     const findings: Finding[] = [];
-    const byStudySubstance = new Map<string, Grid[]>();
+    const byStudy = new Map<string, Grid[]>();
     for (const rt of ctx.timecourses) {
       const lead = leadingMinutesFinding(rt);
       if (lead) findings.push(lead);
       const grid = gridOf(rt);
       if (!grid) continue;
-      const key = `${rt.tc.study_sid}|${rt.tc.substance}`;
-      const list = byStudySubstance.get(key);
+      // Every concentration curve of the study: a metabolite is measured in its parent's samples, so its grid is theirs.
+      const key = rt.tc.study_sid;
+      const list = byStudy.get(key);
       if (list) list.push(grid);
-      else byStudySubstance.set(key, [grid]);
+      else byStudy.set(key, [grid]);
     }
     const flagged = new Set(findings.map((f) => f.subset_pk));
-    for (const grids of byStudySubstance.values()) {
+    for (const grids of byStudy.values()) {
       for (const f of siblingGridFindings(grids)) if (!flagged.has(f.subset_pk)) findings.push(f);
     }
     for (const f of findings) flagged.add(f.subset_pk);
-    for (const grids of byStudySubstance.values()) {
+    for (const grids of byStudy.values()) {
+      for (const f of siblingSpanFindings(grids)) if (!flagged.has(f.subset_pk)) findings.push(f);
+    }
+    for (const f of findings) flagged.add(f.subset_pk);
+    for (const grids of byStudy.values()) {
       for (const g of grids) {
         if (flagged.has(g.rt.tc.subset_pk) || !loneMinuteGrid(g.times)) continue;
         findings.push(

@@ -29,13 +29,20 @@
  * arm moves the same way (then it is the arm, not a slip); ×10, ×16.7 and ×24
  * are major only when another record of the arm that biology would move along
  * with it is in line (an AUC ×10 with the same arm's CL or t½ in line cannot be
- * physiology), or when the dose is the culprit; otherwise minor.
+ * physiology), or when the dose is the culprit; otherwise minor. A record whose
+ * own value the other studies of its substance place in range, and that undoing
+ * the factor would throw out of it (reference-ranges.ts `referenceRefutes`), is
+ * minor: the arms it was set against hold the slip (a group's total clearance
+ * beside its individuals' curated renal clearances), and their own values reach
+ * the reference-range check. So is a record below BIG_FACTOR that its own arm's
+ * PK identities predict (`identityExplains`: a V ×0.13 beside its CL ×0.54 and
+ * kel ×3): the arm differs, not the record alone.
  */
 import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
-import { referenceBacks } from './reference-ranges.js';
+import { referenceBacks, referenceRefutes } from './reference-ranges.js';
 import { curveLevels, MIN_ARMS, PAIR_ARMS, poolDeviations, type Deviation } from '../study-pools.js';
 import { studyItems, WIDER_FACTORS, type ItemMeasure, type StudyItem } from '../study-items.js';
 
@@ -82,6 +89,39 @@ const CORROBORATING: Record<ItemMeasure, readonly ItemMeasure[]> = {
   // Not a PK parameter: nothing of its arm tells a slip from biology (only BIG_FACTOR is major).
   other: [],
 };
+
+/**
+ * The PK identities of one arm, on the log scale of its deviations from its siblings (pk-identities.ts states them
+ * on values): V = CL/kel = CL·t½/ln 2, CL = V·kel, t½ = ln 2/kel, and for exposure per dose AUC = dose/CL (F alike).
+ * Each entry predicts a measure's deviation from two (or one) others of the same arm.
+ */
+const IDENTITIES: Partial<Record<ItemMeasure, readonly (readonly [ItemMeasure, number][])[]>> = {
+  vd: [[['clearance', 1], ['kel', -1]], [['clearance', 1], ['thalf', 1]]],
+  clearance: [[['vd', 1], ['kel', 1]], [['vd', 1], ['thalf', -1]], [['auc_inf', -1]]],
+  kel: [[['thalf', -1]], [['clearance', 1], ['vd', -1]]],
+  thalf: [[['kel', -1]], [['vd', 1], ['clearance', -1]]],
+  auc_inf: [[['clearance', -1]]],
+};
+
+/** How close an identity's prediction must come to the record's deviation to explain it (×2: rounding, methods). */
+export const IDENTITY_EXPLAINS = Math.log(2);
+
+/**
+ * Whether the arm's own other records predict the off record's deviation through a PK identity (a V ×0.13 beside
+ * its CL ×0.54 and kel ×3.0: CL/kel ×0.18): then the record is consistent with its arm, its deviation the arm's
+ * physiology (or a slip elsewhere that a check of those records names), not a slip of its own. Returns the words.
+ */
+export function identityExplains(lead: Deviation, arm: readonly Deviation[]): string | null {
+  const byMeasure = new Map<ItemMeasure, Deviation>();
+  for (const d of arm) if (d.item.record !== lead.item.record && !byMeasure.has(d.item.measure)) byMeasure.set(d.item.measure, d);
+  for (const terms of IDENTITIES[lead.item.measure] ?? []) {
+    const parts = terms.map(([measure, power]) => [byMeasure.get(measure), power] as const);
+    if (parts.some(([dev]) => dev === undefined)) continue;
+    const predicted = parts.reduce((sum, [dev, power]) => sum + power * dev!.d, 0);
+    if (Math.abs(predicted - lead.d) <= IDENTITY_EXPLAINS) return `${parts.map(([dev]) => describe(dev!)).join(' and ')} of the same arm give ×${fmt(Math.exp(predicted))}`;
+  }
+  return null;
+}
 
 /** The molar mass (g/mol) of an item's substance, when known: molar ↔ mass slips need it. */
 export type MolarMassOf = (item: Deviation['item']) => number | null;
@@ -181,7 +221,12 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
  */
 export type Backing = (record: string, factor: number) => string | null;
 
-export function armFindings(arm: readonly Deviation[], molarMassOf: MolarMassOf = () => null, backs: Backing = () => null): Finding[] {
+export function armFindings(
+  arm: readonly Deviation[],
+  molarMassOf: MolarMassOf = () => null,
+  backs: Backing = () => null,
+  refutes: Backing = () => null,
+): Finding[] {
   // Most arms have no outlier: nothing to group (an outlier is so whatever the molar mass).
   if (!arm.some(isOutlier)) return [];
   const byRecord = new Map<string, Deviation[]>();
@@ -209,7 +254,17 @@ export function armFindings(arm: readonly Deviation[], molarMassOf: MolarMassOf 
     let reason: string;
     // A time axis slip stretches the AUC with the half-life; a half-life alone may be a flat tail's λz.
     const timeOnly = off.lead.item.source === 'calculated' && TIME_MEASURES.has(off.lead.item.measure) && !off.devs.some((d) => d.item.measure.startsWith('auc'));
-    if (sameWay.length > 0 && !dose) {
+    // The other studies place the record's own value in range and the corrected one far out: the arms it was set against hold the slip.
+    const refuted = dose ? null : refutes(off.record, off.slip.factor);
+    // Not for a factor beyond biology: a per-kg row (CL and V both ×1/70) keeps its identities and is still a slip.
+    const explained = dose || refuted || big ? null : identityExplains(off.lead, arm);
+    if (refuted) {
+      severity = 'minor';
+      reason = `but the other studies put this value in range (${refuted}): the other arms are the likelier holders of a slip`;
+    } else if (explained) {
+      severity = 'minor';
+      reason = `but ${explained}: its own PK identities hold, so the arm differs, not this record alone`;
+    } else if (sameWay.length > 0 && !dose) {
       severity = 'minor';
       reason = `but ${sameWay.map(describe).join(', ')} of the same arm move the same way: a different population or treatment rather than a slip?`;
     } else if (timeOnly) {
@@ -351,7 +406,9 @@ export const withinStudyCheck: QaCheck = {
     const pairs = new Set<string>();
     for (const arm of armDeviations(ctx).values()) {
       markExamined(ctx, arm);
-      for (const f of armFindings(arm, molarMassOf, (record, factor) => referenceBacks(ctx, record, factor))) {
+      const backs: Backing = (record, factor) => referenceBacks(ctx, record, factor);
+      const refutes: Backing = (record, factor) => referenceRefutes(ctx, record, factor);
+      for (const f of armFindings(arm, molarMassOf, backs, refutes)) {
         if (f.culprit === 'output' && f.output_pk !== null && named.has(f.output_pk)) continue;
         const pair = f.details?.pair_record as string | undefined;
         if (pair !== undefined) {

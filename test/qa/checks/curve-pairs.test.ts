@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
 import { slipFactors } from '../../../src/qa/causes.js';
-import { culpritOf, curvePairsCheck, pairRatio, pairSlip } from '../../../src/qa/checks/curve-pairs.js';
+import { culpritOf, curvePairsCheck, majorityCulprits, pairRatio, pairSlip } from '../../../src/qa/checks/curve-pairs.js';
 import { prepareContext } from '../../../src/qa/context.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
@@ -77,5 +77,33 @@ describe('curve-pair: the check', () => {
     const undecided = run([], [curve(3, 1), curve(4, 10)]);
     expect(undecided).toMatchObject([{ severity: 'minor', culprit: null }]);
     expect(run([cmax], [curve(5, 1), curve(6, 1.2)])).toEqual([]);
+  });
+});
+
+describe('curve-pair: the majority of a key', () => {
+  it('convicts the curve ×10 of two others that agree with each other (ln ratios of a to b)', () => {
+    const causes = slipFactors('cmax', { molarMass: null });
+    const l10 = Math.log(10);
+    const l12 = Math.log(1.2);
+    // curve 0 is ×10 curve 1 and ×10/1.2 = ×8.3 curve 2 (within ×1.25 of 10); 1 and 2 agree (×1/1.2)
+    const pairs = [
+      [null, l10, l10 - l12],
+      [-l10, null, -l12],
+      [-(l10 - l12), l12, null],
+    ];
+    expect([...majorityCulprits(pairs, causes)]).toEqual([0]);
+    // the two others disagree (×1.6 apart): no majority
+    const l16 = Math.log(1.6);
+    expect(majorityCulprits([[null, l10, l10 - l16], [-l10, null, -l16], [-(l10 - l16), l16, null]], causes).size).toBe(0);
+    // two curves only: no majority
+    expect(majorityCulprits([[null, l10], [-l10, null]], causes).size).toBe(0);
+  });
+
+  it('names the odd curve of three major without a reported Cmax', () => {
+    const found = run([], [curve(7, 1), curve(8, 1.1), curve(9, 10)]);
+    const majors = found.filter((f) => f.severity === 'major');
+    expect(majors.length).toBe(2);
+    expect(majors.every((f) => f.subset_pk === 9 && f.culprit === 'timecourse')).toBe(true);
+    expect(found.filter((f) => f.severity !== 'major')).toEqual([]);
   });
 });

@@ -32,6 +32,19 @@ describe('group-members: the arithmetic', () => {
     expect(arithmeticHolds(high, arithmeticResidual(high))).toBe(false);
   });
 
+  it('allows for the rounding of reported values: five of one or two significant digits against their mean', () => {
+    // 0.004, 0.001, 0.003, 0.0038, 0.0036 (mean 0.00308) against μ = 0.0037: ×0.832, beyond ×1.2 as written; each up
+    // to half its last place higher, two digits at least (Σ 0.01565, mean 0.00313) against μ as low as 0.00365:
+    // ×0.858, which holds
+    const coarse = one([0.004, 0.001, 0.003, 0.0038, 0.0036], 0.0037);
+    expect(Math.exp(arithmeticResidual(coarse))).toBeCloseTo(0.832, 3);
+    expect(arithmeticHolds(coarse, arithmeticResidual(coarse))).toBe(true);
+    expect(judge(coarse, () => slipFactors('auc_inf', { molarMass: 270.3 }), [])).toBeNull();
+    // the same values written with three digits leave no such room
+    const precise = one([0.00395, 0.00101, 0.00292, 0.00375, 0.00355], 0.00385); // ×0.79; ×0.80 at most after rounding
+    expect(arithmeticHolds(precise, arithmeticResidual(precise))).toBe(false);
+  });
+
   it("Samuelson: no member further than s·(n−1)/√n from μ", () => {
     // n = 4, s = 1: reach 3/2 = 1.5; a member at μ + 3 is ×2 as far as any can be
     const set = one([10, 10, 10, 13], 10.75, 4, 1);

@@ -97,9 +97,14 @@ describe('plausibility: tmax', () => {
 
   it('measures the last sample from the dose: samples to 8 h after a dose at 2 h end 6 h after it', () => {
     const tc = timecourse(1, 'x', 2, [2, 3, 4, 6, 8]);
-    const tmax = output({ measurement_type: 'tmax', unit: 'hour', mean: 7, intervention_pks: [2] });
+    const tmax = output({ measurement_type: 'tmax', unit: 'hour', mean: 9, intervention_pks: [2] });
     const findings = run([tmax], [tc], [dosing(2, '2')]);
     expect(about(findings, tmax)).toMatchObject([{ severity: 'major', recomputed: 6 }]);
+    // 7 h is after the last sample from the dose, but inside the samples on the study's clock (2–8 h): minor
+    const onClock = output({ measurement_type: 'tmax', unit: 'hour', mean: 7, intervention_pks: [2] });
+    const clock = run([onClock], [tc], [dosing(2, '2')]);
+    expect(about(clock, onClock)).toMatchObject([{ severity: 'minor', recomputed: 6 }]);
+    expect(about(clock, onClock)[0].message).toMatch(/observed only if read on the study's clock \(samples to 8 h\), not from its dose/);
   });
 
   it('reports a stored calculated tmax before the dose: negative, or earlier than a dose at 1 h', () => {
@@ -193,5 +198,11 @@ describe('plausibility: AUC(0–t) ≤ Cmax · t', () => {
     expect(about(findings, c[1])).toMatchObject([{ severity: 'minor' }]);
     expect(about(findings, d[1])).toMatchObject([{ severity: 'major' }]);
     expect(about(findings, e[1])).toEqual([]);
+    // An individual's AUC 0.017 over 10 h beside Cmax 0.0011: ×1.55 as written, ×1.43 at most within their last
+    // digits (0.0165 / (0.00115 × 10)): minor
+    const f = [cmax('f', 0.0011, true), auc('f', 0.017, 10, true)];
+    const rounded = about(run(f), f[1]);
+    expect(rounded).toMatchObject([{ severity: 'minor' }]);
+    expect(rounded[0].ratio).toBeCloseTo(0.017 / 0.011, 12);
   });
 });

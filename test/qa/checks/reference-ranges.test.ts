@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { CharacteristicaRecord, GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { backsDoseSlip, contradicted, INSIDE_Z, judgmentOf, rangeRun, referenceBacks, unopposedDoseSlip, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
+import { backsDoseSlip, contradicted, INSIDE_Z, judgmentOf, rangeRun, referenceBacks, referenceRefutes, unopposedDoseSlip, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
 import type { Verdict } from '../../../src/qa/classify.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
@@ -243,6 +243,18 @@ describe('reference-range: the check on a dataset', () => {
     const clearances = run.judgments.filter((j) => j.sample.quantity === 'clearance');
     expect(clearances.map((j) => j.sample.value)).toEqual([10, 12, 8, 11, 9, 100]);
     expect(new Set(clearances.map((j) => j.sample.stratum)).size).toBe(1);
+  });
+
+  it('refutes another check’s slip of a value inside the other studies’ range that undoing the factor would throw out', () => {
+    const { arms, outputs } = fiveStudies();
+    const f = arm('F');
+    const ordinary = output(f, 'clearance', 'liter / hour', 10); // z 0 (spread 0.223); ×10 undone: z −10.3
+    const tenfold = output(f, 'clearance', 'liter / hour', 100); // z 10.3: outside, not refuted
+    const ctx = context([...arms, f], [...outputs, ordinary, tenfold]);
+    expect(referenceRefutes(ctx, `output:${ordinary.pk}`, 10)).toMatch(/^5 other studies' x clearance .* robust z 0, -10\.3 with the factor undone$/);
+    expect(referenceRefutes(ctx, `output:${ordinary.pk}`, 2)).toBeNull(); // undone −3.1: still within OUTSIDE_Z
+    expect(referenceRefutes(ctx, `output:${tenfold.pk}`, 10)).toBeNull();
+    expect(referenceRefutes(ctx, 'output:999999', 10)).toBeNull(); // no reference
   });
 
   it('names a dose far above every other study’s a slip when no value per dose backs or contradicts it, upward only', () => {

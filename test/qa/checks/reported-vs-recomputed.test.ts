@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
-import { REPORTED_VS_RECOMPUTED } from '../../../src/qa/compare-reported.js';
+import { atAdultWeightNearest, REPORTED_VS_RECOMPUTED, unweighedCauses } from '../../../src/qa/compare-reported.js';
 import { reportedVsRecomputedCheck } from '../../../src/qa/checks/reported-vs-recomputed.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
 
@@ -102,5 +102,60 @@ describe('reported-vs-recomputed: expected disagreements', () => {
     const ctx = context(dosing(1, 'oral'), timecourse([0, 1, 2], [0, 1, 0.5]), [lonely]);
     expect(ctx.comparisons).toEqual([]);
     expect(ctx.coverage.reasonsOf('output', lonely.pk).get(REPORTED_VS_RECOMPUTED)).toMatch(/no concentration timecourse/);
+  });
+});
+
+describe('reported-vs-recomputed: a per-kg value of a subject whose weight is not curated', () => {
+  // IV-like decline after 100 mg: C = 0.002·e^(−0.2t) g/L sampled 0.5–24 h; the recomputed CL (L/h) is read off the context.
+  const times = [0.5, 1, 2, 4, 8, 12, 24];
+  const curve = () => timecourse(times, times.map((t) => 0.002 * Math.exp(-0.2 * t)));
+  const absoluteCl = () => {
+    const ctx = context(dosing(1, 'iv'), curve(), [output({ measurement_type: 'clearance', unit: 'liter / hour', value: 1 })]);
+    return ctx.comparisons[0].recomputed;
+  };
+
+  it('finds the adult weight (40–120 kg) nearest the reported value: ÷W from an absolute value, ×W from a per-kg one', () => {
+    // 7 L/h reported as 0.1 L/h/kg: W = 70; 7 L/h against 0.2 L/h/kg: W = 35, held at 40 → 0.175
+    expect(atAdultWeightNearest({ value: 0.1, conversion: 'divided by body weight 70 kg' }, 0.1)).toMatchObject({ value: 0.1 });
+    expect(atAdultWeightNearest({ value: 0.1, conversion: 'divided by body weight 70 kg' }, 0.2).value).toBeCloseTo(7 / 40, 12);
+    expect(atAdultWeightNearest({ value: 0.1, conversion: 'divided by body weight 70 kg' }, 0.05).value).toBeCloseTo(7 / 120, 12);
+    // a per-kg recomputed value 0.1 L/h/kg against 9 L/h: W = 90
+    expect(atAdultWeightNearest({ value: 7, conversion: 'multiplied by body weight 70 kg' }, 9)).toMatchObject({ value: 9 });
+    expect(atAdultWeightNearest({ value: 7, conversion: 'multiplied by body weight 70 kg' }, 9).conversion).toMatch(/adult body weight of 90 kg \(assumed/);
+  });
+
+  it('names the slips a ratio at 70 kg allows for some adult weight, nearest 70 kg first', () => {
+    // ratio 82 through a ÷W bridge: per-kg at 82 kg; ×60 at 70 × 60 / 82 = 51 kg
+    expect(unweighedCauses(82, 'clearance', true).map((c) => c.text)).toEqual([
+      '×82 (per-kg vs absolute: one adult body weight between the reported and the recomputed value)',
+      expect.stringMatching(/^×60 .* at an adult body weight of 51 kg$/),
+    ]);
+    // ratio 1/100 through ÷W: per-kg needs 100 kg; ×1/60 needs W = 70 / (60 × 0.01) = 117 kg
+    expect(unweighedCauses(0.01, 'clearance', true).map((c) => c.factor)).toEqual([0.01, 1 / 60]);
+    // ratio 3: nothing; ratio 7: not ×10 at 100 kg (below UNWEIGHED_MIN_FACTOR, ordinary differences reach it)
+    expect(unweighedCauses(3, 'clearance', true)).toEqual([]);
+    expect(unweighedCauses(7, 'clearance', true)).toEqual([]);
+  });
+
+  it('agrees within an adult weight, names ×1/60 beyond it, and names an absolute value curated per kg', () => {
+    const cl = absoluteCl();
+    const perKg = (value: number) => output({ measurement_type: 'clearance', unit: 'liter / hour / kilogram', value });
+    const fits = perKg(cl / 45); // a 45 kg subject: ×1.56 at 70 kg
+    const slip = perKg(cl / 70 / 60); // minutes read as hours in the reported unit
+    const absolute = perKg(cl); // the absolute value curated per kg
+    const ctx = context(dosing(1, 'iv'), curve(), [fits, slip, absolute]);
+    const of = (o: OutputRecord) => ctx.comparisons.find((c) => c.output.pk === o.pk)!;
+    expect(of(fits).verdict.classification).toBe('agree');
+    expect(of(fits).recomputed).toBeCloseTo(fits.value as number, 12); // at W = recomputed absolute ÷ reported (45–46 kg by profile)
+    expect(of(fits).conversion).toMatch(/adult body weight of 4[56](\.\d)? kg \(assumed/);
+    expect(of(slip).verdict).toMatchObject({ classification: 'major' });
+    expect(of(slip).verdict.causes[0].text).toMatch(/^×1\/60/);
+    expect(of(slip).conversion).toMatch(/adult body weight of 70 kg \(assumed: none is curated; no weight of 40–120 kg agrees\)/);
+    // per-kg first (the ratio itself an adult weight, ~67 kg), then ×60 at ~63 kg: either fits an unweighed adult
+    expect(of(absolute).verdict.classification).toBe('major');
+    expect(of(absolute).verdict.causes.map((c) => c.kind)).toEqual(['per-kg', 'unit-factor']);
+    // 70 × the ratio of the two profiles' CL (the one nearer the reported value is compared)
+    const { pkdb, standard } = of(absolute);
+    expect([70 * (cl / 70) / pkdb!, 70 * (cl / 70) / standard!].some((r) => Math.abs(r - of(absolute).verdict.ratio!) < 1e-9)).toBe(true);
   });
 });

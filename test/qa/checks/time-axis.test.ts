@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
-import { gridShare, gridShareAscending, leadingMinutes, logVariation, loneMinuteGrid, timeAxisCheck } from '../../../src/qa/checks/time-axis.js';
+import { gridShare, gridShareAscending, leadingMinutes, logVariation, loneMinuteGrid, spanFactor, timeAxisCheck } from '../../../src/qa/checks/time-axis.js';
 import { prepareContext } from '../../../src/qa/context.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
@@ -90,5 +90,23 @@ describe('time-axis: sibling grids', () => {
     expect(loneMinuteGrid([48.97, 73.1, 96.8, 121, 360, 432])).toBe(false); // Cheng1992: days 2–18 of a real schedule
     expect(run([tc(1, 1, grid.map((t) => t * 60))])).toMatchObject([{ subset_pk: 1, severity: 'major', suspected_cause: 'minutes as hours (×60)' }]);
     expect(run([tc(1, 1, grid.map((t) => t * 60))])[0].check).toBe('time-axis/minute-grid');
+  });
+
+  // Kinzler2019 in the shared export: morphine and M6G of one group read off two plots, the same samples digitised apart.
+  const morphine = [0.125, 0.376, 0.627, 0.878, 1.338, 1.923, 2.383, 2.885, 3.387, 3.805, 4.39, 4.892, 6, 8, 10, 12, 16, 24, 30, 36, 48];
+  const m6g = [0.291, 0.587, 0.84, 1.136, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 8, 10, 12, 16, 24, 30, 36, 48];
+
+  it('names a digitised curve whose end and middle are ×60 a sibling’s, where the grids do not coincide', () => {
+    const slipped = morphine.map((t) => t * 60);
+    // last 2880 / 48 = 60; middles (index 10) 263.4 / 4.5 = 58.5: within 5 % of 60
+    expect(spanFactor(slipped, m6g)).toBe(1);
+    expect(spanFactor(m6g, slipped)).toBe(-1);
+    expect(spanFactor(morphine, m6g)).toBe(0);
+    expect(gridShare(slipped.map((t) => t / 60), m6g)).toBeLessThan(0.8); // the grid rule cannot see it
+    const findings = run([tc(1, 1, m6g), tc(2, 1, slipped)]);
+    expect(findings).toMatchObject([{ subset_pk: 2, ratio: 60, check: 'time-axis/sibling-span', details: { siblings: [1] } }]);
+    // with two siblings to 48 h only the slipped one is named; two curves to 2880 h against one outvote it
+    expect(run([tc(1, 1, m6g), tc(2, 1, slipped), tc(3, 2, m6g)]).map((f) => f.subset_pk)).toEqual([2]);
+    expect(run([tc(1, 1, m6g), tc(2, 1, slipped), tc(3, 2, morphine.map((t) => t * 60.5))]).map((f) => [f.subset_pk, f.ratio])).toEqual([[1, 1 / 60]]);
   });
 });

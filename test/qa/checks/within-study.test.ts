@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
-import { withinStudyCheck } from '../../../src/qa/checks/within-study.js';
+import { identityExplains, withinStudyCheck } from '../../../src/qa/checks/within-study.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 
@@ -151,6 +151,60 @@ describe('within-study: curves and doses', () => {
     expect(run([output(1, 1, 'cmax', 'milligram / liter', 2), withInducer], [dosing(1, 0.1), inducer])).toEqual([]);
   });
 });
+
+describe('within-study: the other studies refute the record it would blame', () => {
+  it('does not blame an arm in range of the other studies when the arms it is set against are off by the factor', () => {
+    // Six other studies: Cmax 2 mg/L for 100 mg. In W1 three arms report 0.002 mg/L (µg/L curated as mg/L) and one 2 mg/L:
+    // the 2 mg/L arm is ×1000 the centre of the others, but it is the one the other studies agree with.
+    const others = ['A', 'B', 'C', 'D', 'E', 'F'].flatMap((sid, k) => {
+      const d = { ...dosing(100 + k, 0.1), study_sid: sid, study_name: sid };
+      return { d, o: { ...output(100 + k, d.pk, 'cmax', 'milligram / liter', 2 * [1, 1.1, 0.9, 1.05, 0.95, 1][k]), study_sid: sid, study_name: sid } };
+    });
+    const groups = [1, 2, 3, 4].map((g) => output(g, 1, 'cmax', 'milligram / liter', [0.002, 0.0024, 0.0018, 2][g - 1]));
+    const alone = run(groups, [dosing(1, 0.1)]);
+    expect(alone).toMatchObject([{ severity: 'major', output_pk: groups[3].pk, details: { factor: 1000 } }]);
+    const withOthers = run([...groups, ...others.map((x) => x.o)], [dosing(1, 0.1), ...others.map((x) => x.d)]).filter((f) => f.kind === 'within-study' && f.study_sid === 'W1');
+    expect(withOthers).toMatchObject([{ severity: 'minor', output_pk: groups[3].pk }]);
+    expect(withOthers[0].message).toMatch(/but the other studies put this value in range \(6 other studies' x cmax per dose .* robust z 0, -\d+(\.\d+)? with the factor undone\): the other arms are the likelier holders of a slip/);
+  });
+});
+
+describe('within-study: the arm’s own PK identities', () => {
+  const dev = (record: string, measure: string, ratio: number) =>
+    ({ item: { record, measure, source: 'reported', type: measure, rawLog: null }, d: Math.log(ratio), s: 0.3 }) as unknown as Parameters<typeof identityExplains>[0];
+
+  it('explains a V by the same arm’s CL and kel (V = CL/kel), or CL·t½; not when they are in line', () => {
+    // V ×0.129 beside CL ×0.536 and kel ×3.02: CL/kel ×0.177, within ×2 of 0.129
+    const v = dev('output:1', 'vd', 0.129);
+    expect(identityExplains(v, [v, dev('output:2', 'clearance', 0.536), dev('output:3', 'kel', 3.02)])).toBe(
+      'reported clearance ×0.536 and reported kel ×3.02 of the same arm give ×0.177',
+    );
+    expect(identityExplains(v, [v, dev('output:2', 'clearance', 0.536), dev('output:4', 'thalf', 0.33)])).toMatch(/give ×0\.177$/);
+    expect(identityExplains(v, [v, dev('output:2', 'clearance', 0.95), dev('output:3', 'kel', 1.1)])).toBeNull(); // CL/kel ×0.86: a slip of V alone
+    expect(identityExplains(v, [v, dev('output:2', 'clearance', 0.536)])).toBeNull(); // one side of the identity missing
+    // AUC per dose ×0.1 beside CL ×9: dose/CL ×0.111
+    const auc = dev('output:5', 'auc_inf', 0.1);
+    expect(identityExplains(auc, [auc, dev('output:6', 'clearance', 9)])).toMatch(/give ×0\.111$/);
+  });
+
+  it('leaves a record its identities explain minor, but not one off by a factor beyond biology', () => {
+    // Five groups of V 50 L, CL 5 L/h, kel 0.1/h (spread ~×1.1); the sixth V 5 L (×0.1) beside CL 2.5 and kel 0.5: CL/kel 5 L
+    const spread = [1, 1.1, 0.9, 1.05, 0.95];
+    const groups = (v: number, cl: number, kel: number) => [
+      ...spread.flatMap((f, g) => [output(g + 1, 1, 'vd', 'liter', 50 * f), output(g + 1, 1, 'clearance', 'liter / hour', 5 / f), output(g + 1, 1, 'kel', '1 / hour', 0.1 / f / f)]),
+      output(6, 1, 'vd', 'liter', v), output(6, 1, 'clearance', 'liter / hour', cl), output(6, 1, 'kel', '1 / hour', kel),
+    ];
+    const explained = run(groups(5, 2.5, 0.5), [dosing(1, 0.1)]).filter((f) => f.measurement_type === 'vd');
+    expect(explained).toMatchObject([{ severity: 'minor', details: { factor: 0.1 } }]);
+    expect(explained[0].message).toMatch(/reported clearance ×0\.5 and reported kel ×5 of the same arm give ×0\.1: its own PK identities hold/);
+    // the same V alone (CL and kel in line): a slip of V
+    expect(run(groups(5, 5, 0.1), [dosing(1, 0.1)]).filter((f) => f.measurement_type === 'vd')).toMatchObject([{ severity: 'major', details: { factor: 0.1 } }]);
+    // V ×1/1000 with CL ×1/1000 (a row curated in mL as L): beyond biology, major whatever the identities say
+    const inMl = run(groups(50 / 1000, 5 / 1000, 0.1), [dosing(1, 0.1)]).filter((f) => f.measurement_type === 'vd');
+    expect(inMl).toMatchObject([{ severity: 'major', details: { factor: 0.001 } }]);
+  });
+});
+
 
 describe('within-study: measurement types that are no PK parameter', () => {
   const renal = (group: number, intervention: number, value: number) => ({ ...output(group, intervention, 'clearance_renal', 'liter / hour', value), tissue: 'urine' });
