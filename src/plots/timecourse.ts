@@ -46,7 +46,18 @@ const MARKER_COLORS = {
   },
 };
 
-function panel(input: TimecoursePlotInput, log: boolean) {
+/**
+ * The fit lines as drawn, rounded once for both panels (a fit's concentrations are positive: the log panel keeps them
+ * all). Each panel gets its own point objects: vega tags the data objects it ingests.
+ */
+interface DrawnFits {
+  fit: { time: number; conc: number }[];
+  reported: { time: number; conc: number }[];
+}
+
+const copies = (line: { time: number; conc: number }[]) => line.map((p) => ({ time: p.time, conc: p.conc }));
+
+function panel(input: TimecoursePlotInput, log: boolean, drawn: DrawnFits) {
   const keep = <T extends { conc: number }>(rows: T[]) => (log ? rows.filter((r) => r.conc > 0) : rows);
   const x = { field: 'time', type: 'quantitative', title: `time [${input.time_unit}]` } as const;
   const y = {
@@ -72,12 +83,12 @@ function panel(input: TimecoursePlotInput, log: boolean) {
         encoding: { x, y, color: series('λz point') },
       },
       {
-        data: { values: input.fit ? drawnLine(fitLine(input.fit)) : [] },
+        data: { values: log ? copies(drawn.fit) : drawn.fit },
         mark: { type: 'line', strokeDash: [5, 3] },
         encoding: { x, y, color: series('λz fit') },
       },
       {
-        data: { values: input.reported_fit ? drawnLine(fitLine(input.reported_fit)) : [] },
+        data: { values: log ? copies(drawn.reported) : drawn.reported },
         mark: { type: 'line', strokeDash: [2, 2] },
         encoding: { x, y, color: series('reported λz') },
       },
@@ -102,10 +113,15 @@ function panel(input: TimecoursePlotInput, log: boolean) {
 
 /** Linear and semi-log panels of one timecourse. */
 export function timecourseSpec(input: TimecoursePlotInput): TopLevelSpec {
+  // Each fit line rounded once (toPrecision per point showed in the ~950 plots of the shared export), shared by the panels.
+  const drawn: DrawnFits = {
+    fit: input.fit ? drawnLine(fitLine(input.fit)) : [],
+    reported: input.reported_fit ? drawnLine(fitLine(input.reported_fit)) : [],
+  };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: input.title,
-    hconcat: [panel(input, false), panel(input, true)],
+    hconcat: [panel(input, false, drawn), panel(input, true, drawn)],
     resolve: { scale: { color: 'shared' } },
   } as TopLevelSpec;
 }

@@ -88,6 +88,12 @@ describe('plot specs', () => {
       });
     }
     expect(panels[0].layer[0].data.values).toEqual(profile);
+    // The same line on both panels (all of its concentrations are positive: none is dropped on the log axis).
+    const [linear, log] = panels.map((panel) => panel.layer[2].data.values.map((p) => ({ time: p.time, conc: p.conc })));
+    expect(log).toEqual(linear);
+    expect(panels[1].layer[2].data.values[0]).not.toBe(panels[0].layer[2].data.values[0]); // each panel its own objects (vega tags them)
+    expect(linear[0]).toEqual({ time: 4, conc: 4.49329 }); // 10·e^(−0.2·4) = 4.493290…
+    expect(panels[0].layer[3].data.values).toEqual([]); // no reported fit
   });
 
   it('renders a PNG with text (fonts loaded)', async () => {

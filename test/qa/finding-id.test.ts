@@ -5,7 +5,8 @@ import { writeExport } from '../../src/data/export/write.js';
 import { FIXTURES_EXPORT, loadFixtures } from '../../src/data/fixtures.js';
 import type { DatasetTables } from '../../src/data/model.js';
 import { finding, type Finding } from '../../src/qa/finding.js';
-import { findingCanonical, findingId, messageShape, withFindingIds } from '../../src/qa/finding-id.js';
+import { createHash } from 'node:crypto';
+import { findingCanonical, findingId, messageShape, sha256Hex, withFindingIds } from '../../src/qa/finding-id.js';
 import { runQa } from '../../src/qa/run.js';
 import { cloneTables, copyStudy, renumberStudy } from '../helpers/releases.js';
 
@@ -103,5 +104,15 @@ describe('stable finding ids', () => {
     expect(Object.keys(withId)[0]).toBe('id');
     expect(withId.id).toBe(findingId(f));
     expect(withFindingIds([{ ...f, id: 'F-000000000000' }])[0].id).toBe('F-000000000000');
+  });
+});
+
+describe('sha256Hex', () => {
+  it('is the hex sha256 of the UTF-8 bytes, as createHash gives it', () => {
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'); // FIPS 180-2 example
+    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    for (const text of ['λz ×1/60', '["1","within-study",null]', 'ü'.repeat(100)]) {
+      expect(sha256Hex(text)).toBe(createHash('sha256').update(text).digest('hex'));
+    }
   });
 });

@@ -202,4 +202,16 @@ describe('escaping helpers', () => {
     expect(csvField(null)).toBe('');
     expect(toCsv(['x', 'y'] as const, [{ x: 1, y: 'a\nb' }])).toBe('x,y\n1,"a\nb"\n');
   });
+
+  it('CSV writes numbers as JavaScript prints them, non-finite ones and missing cells empty', () => {
+    expect(csvField(-1.5e-7)).toBe('-1.5e-7');
+    expect(csvField(1234.5)).toBe('1234.5');
+    expect(csvField(Number.NaN)).toBe('');
+    expect(csvField(Infinity)).toBe('');
+    expect(csvField(false)).toBe('false');
+    const rows = [{ x: 0.1 + 0.2, y: 'a' }, { x: null, y: undefined }];
+    expect(toCsv(['x', 'y', 'z'] as const, rows)).toBe('x,y,z\n0.30000000000000004,a,\n,,\n');
+    expect(toCsv(['x', 'n'] as const, rows, (row, c) => (c === 'n' ? `#${row.y ?? ''},` : row.x))).toBe('x,n\n0.30000000000000004,"#a,"\n,"#,"\n');
+    expect(toCsv(['x'] as const, [])).toBe('x\n');
+  });
 });

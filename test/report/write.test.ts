@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/data/dataset.js';
 import { loadFixtures } from '../../src/data/fixtures.js';
 import { runQa, type QaResult } from '../../src/qa/run.js';
-import { writeQaOutputs, type WritePhase } from '../../src/report/write.js';
+import { PLOTS_PER_TURN, writeQaOutputs, type WritePhase } from '../../src/report/write.js';
 
 describe('writeQaOutputs', () => {
   const root = mkdtempSync(join(tmpdir(), 'pkdb-write-'));
@@ -32,6 +32,20 @@ describe('writeQaOutputs', () => {
     expect(phases.get('pages')).toEqual([studies.size, studies.size]);
     // The vendor builds are written once, not per page.
     for (const page of readdirSync(join(dir, 'report', 'studies'))) expect(readFileSync(join(dir, 'report', 'studies', page), 'utf8')).not.toContain('vega-embed');
+  });
+
+  it('writes every plot whole while the event loop turns between plots, reporting each in order', async () => {
+    const dir = join(root, 'turns');
+    const done: number[] = [];
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    const written = await writeQaOutputs(result, dir, { html: false, png: false, onProgress: (phase, n) => phase === 'plots' && done.push(n) });
+    clearInterval(ticker);
+    const plots = written.filter((f) => f.startsWith('plots'));
+    expect(plots.length).toBeGreaterThan(PLOTS_PER_TURN); // the fixtures give more plots than one turn holds
+    expect(done).toEqual(plots.map((_, i) => i + 1));
+    expect(turns).toBeGreaterThan(0); // timers ran while the plots were written
+    for (const file of plots) expect(JSON.parse(readFileSync(join(dir, file), 'utf8')).$schema).toMatch(/vega-lite/);
   });
 
   it('an abort while writing leaves the previous report as it was and no temporary folder', async () => {

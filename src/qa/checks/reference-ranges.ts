@@ -36,6 +36,7 @@
 import type { QaCheck } from '../check.js';
 import { slipFactors, SMALL_MOLAR_FACTOR, type SuspectedCause } from '../causes.js';
 import type { Comparison } from '../compare-reported.js';
+import type { RecordKind } from '../coverage.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { armValues, leaveOneStudyOut, MIN_STUDIES, type Reference } from '../reference-stats.js';
@@ -223,8 +224,14 @@ export interface RangeJudgment {
 export interface RangeRun {
   judgments: RangeJudgment[];
   unplaced: Unplaced[];
-  /** By `<record kind>:<pk>` (`output:12`, `timecourse:3`, `dosing:4`). */
-  byRecord: Map<string, RangeJudgment>;
+  /** By record kind and pk (a record judged twice: its last judgment); `judgmentOf` reads it by `<record kind>:<pk>`. */
+  byRecord: Record<RecordKind, Map<number, RangeJudgment>>;
+}
+
+/** The judgment of a record named `<record kind>:<pk>` (`output:12`, `timecourse:3`, `dosing:4`), if any. */
+export function judgmentOf(run: RangeRun, record: string): RangeJudgment | undefined {
+  const colon = record.lastIndexOf(':');
+  return run.byRecord[record.slice(0, colon) as RecordKind]?.get(Number(record.slice(colon + 1)));
 }
 
 const runs = new WeakMap<QaContext, RangeRun>();
@@ -266,8 +273,9 @@ export function rangeRun(ctx: QaContext): RangeRun {
       judgments.push({ sample: s, ref, verdict });
     }
   }
-  const byRecord = new Map<string, RangeJudgment>();
-  for (const j of judgments) byRecord.set(`${j.sample.record}:${j.sample.pk}`, j);
+  // Keyed by number (no key text per judgment).
+  const byRecord: Record<RecordKind, Map<number, RangeJudgment>> = { output: new Map(), timecourse: new Map(), dosing: new Map() };
+  for (let i = 0; i < judgments.length; i++) byRecord[judgments[i].sample.record].set(judgments[i].sample.pk, judgments[i]);
   const run = { judgments, unplaced, byRecord };
   runs.set(ctx, run);
   return run;
@@ -279,7 +287,7 @@ export function rangeRun(ctx: QaContext): RangeRun {
  * is (the slip explains it better than no slip). Returns the reference in words, or null.
  */
 export function referenceBacks(ctx: QaContext, record: string, factor: number): string | null {
-  const j = rangeRun(ctx).byRecord.get(record);
+  const j = judgmentOf(rangeRun(ctx), record);
   if (!j || !j.ref || !j.verdict) return null;
   const z = j.verdict.z;
   const undone = z - Math.log(factor) / j.ref.spread;
@@ -294,7 +302,7 @@ export function referenceBacks(ctx: QaContext, record: string, factor: number): 
  * clearance beside its individuals' curated renal clearances). Returns the reference in words, or null.
  */
 export function referenceRefutes(ctx: QaContext, record: string, factor: number): string | null {
-  const j = rangeRun(ctx).byRecord.get(record);
+  const j = judgmentOf(rangeRun(ctx), record);
   if (!j || !j.ref || !j.verdict) return null;
   const z = j.verdict.z;
   const undone = z - Math.log(factor) / j.ref.spread;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { CharacteristicaRecord, GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { backsDoseSlip, contradicted, INSIDE_Z, rangeRun, referenceBacks, referenceRefutes, unopposedDoseSlip, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
+import { backsDoseSlip, contradicted, INSIDE_Z, judgmentOf, rangeRun, referenceBacks, referenceRefutes, unopposedDoseSlip, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
 import type { Verdict } from '../../../src/qa/classify.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
@@ -228,6 +228,21 @@ describe('reference-range: the check on a dataset', () => {
     expect(referenceBacks(ctx, `output:${tenfold.pk}`, 1 / 10)).toBeNull(); // the wrong direction
     expect(referenceBacks(ctx, `output:${threefold.pk}`, 10)).toBeNull();
     expect(referenceBacks(ctx, `output:${outputs[0].pk}`, 10)).toBeNull(); // inside: z 0
+  });
+
+  it('finds a judgment by `<record kind>:<pk>` and groups the values of one stratum together', () => {
+    const { arms, outputs } = fiveStudies();
+    const f = arm('F');
+    const tenfold = output(f, 'clearance', 'liter / hour', 100);
+    const run = rangeRun(context([...arms, f], [...outputs, tenfold]));
+    expect(judgmentOf(run, `output:${tenfold.pk}`)?.sample.value).toBe(100);
+    expect(judgmentOf(run, `output:${tenfold.pk}`)?.verdict?.z).toBeCloseTo(Math.log(10) / 0.223, 1); // z 10.3, as above
+    expect(judgmentOf(run, `timecourse:${tenfold.pk}`)).toBeUndefined();
+    expect(judgmentOf(run, 'output:999999')).toBeUndefined();
+    // One stratum (x clearance, L/h): its six values judged in the order of the samples, each against the five others.
+    const clearances = run.judgments.filter((j) => j.sample.quantity === 'clearance');
+    expect(clearances.map((j) => j.sample.value)).toEqual([10, 12, 8, 11, 9, 100]);
+    expect(new Set(clearances.map((j) => j.sample.stratum)).size).toBe(1);
   });
 
   it('refutes another check’s slip of a value inside the other studies’ range that undoing the factor would throw out', () => {
