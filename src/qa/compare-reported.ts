@@ -156,19 +156,7 @@ export function compareReported(
       ...intervalEnds,
     });
   let verdict = judge(chosen.value);
-  if (weightAssumed && verdict.classification !== 'agree') {
-    // The weight is unknown: at the adult weight that fits best the verdict can only be milder, and a ratio of an
-    // adult weight itself is a per-kg slip (an absolute value curated per kg, or the reverse).
-    const fitted = atAdultWeightNearest(chosen, reported);
-    const refit = judge(fitted.value);
-    if (refit.classification === 'agree') [chosen, verdict] = [fitted, refit];
-    else {
-      chosen = { ...chosen, conversion: (chosen.conversion as string).replace(/body weight (\S+) kg/, 'an adult body weight of $1 kg (assumed: none is curated; no weight of 40–120 kg agrees)') };
-      const causes = verdict.causes.length === 0 && verdict.ratio !== null ? unweighedCauses(verdict.ratio, parameter, chosen.conversion?.startsWith('divided') ?? false) : [];
-      if (causes.length > 0) verdict = { ...verdict, classification: 'major', causes };
-      else if (refit.classification === 'minor' && verdict.classification === 'major' && verdict.causes.length === 0) [chosen, verdict] = [fitted, refit];
-    }
-  }
+  if (weightAssumed && verdict.classification !== 'agree') ({ chosen, verdict } = atUnknownWeight(chosen, verdict, reported, parameter, judge));
   if (verdict.classification === 'major' && note !== null && verdict.causes.length === 0) {
     // A partial area interpolates between samples (sparse early points): only a named slip makes it major.
     verdict = { ...verdict, classification: 'minor', expected: 'partial AUC over the reported interval, interpolated between samples' };
@@ -193,6 +181,29 @@ export function compareReported(
     bodyWeightKg: context.bodyWeightKg,
     note,
   };
+}
+
+/**
+ * The verdict of a comparison bridged per-kg ↔ absolute at TYPICAL_BODY_WEIGHT_KG, the subject's weight unknown:
+ * at the adult weight that fits best (atAdultWeightNearest) it can only be milder — agree there, agree; and a ratio
+ * that is an adult weight itself, or a unit factor of ×24 and more at some adult weight, is named (unweighedCauses).
+ */
+function atUnknownWeight(
+  chosen: { value: number; conversion: string | null },
+  verdict: Verdict,
+  reported: number,
+  parameter: ReportedParameter,
+  judge: (recomputed: number) => Verdict,
+): { chosen: { value: number; conversion: string | null }; verdict: Verdict } {
+  const fitted = atAdultWeightNearest(chosen, reported);
+  const refit = judge(fitted.value);
+  if (refit.classification === 'agree') return { chosen: fitted, verdict: refit };
+  const [lo, hi] = ADULT_BODY_WEIGHT_KG;
+  const conversion = (chosen.conversion ?? '').replace(/body weight (\S+) kg/, `an adult body weight of $1 kg (assumed: none is curated; no weight of ${lo}–${hi} kg agrees)`);
+  const causes = verdict.causes.length === 0 && verdict.ratio !== null ? unweighedCauses(verdict.ratio, parameter, conversion.startsWith('divided')) : [];
+  if (causes.length > 0) return { chosen: { ...chosen, conversion }, verdict: { ...verdict, classification: 'major', causes } };
+  if (refit.classification === 'minor' && verdict.classification === 'major' && verdict.causes.length === 0) return { chosen: fitted, verdict: refit };
+  return { chosen: { ...chosen, conversion }, verdict };
 }
 
 /**
