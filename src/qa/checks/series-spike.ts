@@ -87,7 +87,7 @@ function sortedPoints(points: SeriesPoint[]): SeriesPoint[] {
 }
 
 /** The timecourses' series: their representative values at their times, each point with its output record. */
-function timecourseSeries(ctx: QaContext): { points: SeriesPoint[]; subset: number; substance: string | null; unit: string | null }[] {
+function timecourseSeries(ctx: QaContext): { points: SeriesPoint[]; subset: number; substance: string | null; unit: string | null; timeUnit: string | null }[] {
   const series = [];
   for (const rt of ctx.timecourses) {
     const values = concentrationSeries(rt.tc)?.values;
@@ -100,7 +100,7 @@ function timecourseSeries(ctx: QaContext): { points: SeriesPoint[]; subset: numb
       const pk = rt.tc.output_pk[i];
       points.push({ time: t, value: v, output: pk === undefined ? null : (ctx.dataset.output(pk) ?? null) });
     }
-    if (points.length >= 3) series.push({ points: sortedPoints(points), subset: rt.tc.subset_pk, substance: rt.tc.substance, unit: rt.tc.unit });
+    if (points.length >= 3) series.push({ points: sortedPoints(points), subset: rt.tc.subset_pk, substance: rt.tc.substance, unit: rt.tc.unit, timeUnit: rt.tc.time_unit });
   }
   return series;
 }
@@ -121,8 +121,9 @@ function outputSeries(ctx: QaContext): SeriesPoint[][] {
   return [...groups.values()].filter((points) => points.length >= 3).map(sortedPoints);
 }
 
-function spikeFinding(spike: Spike, points: readonly SeriesPoint[], cause: SuspectedCause | null, subset: number | null, unit: string | null): Finding {
+function spikeFinding(spike: Spike, points: readonly SeriesPoint[], cause: SuspectedCause | null, subset: number | null, unit: string | null, timeUnit: string | null): Finding {
   const point = points[spike.index];
+  const at = (t: number) => `${fmt(t)}${timeUnit ? ` ${timeUnit}` : ''}`;
   const o = point.output;
   const [before, after] = [points[spike.index - 1], points[spike.index + 1]];
   return finding({
@@ -143,8 +144,8 @@ function spikeFinding(spike: Spike, points: readonly SeriesPoint[], cause: Suspe
     suspected_cause: cause?.text ?? null,
     culprit: cause ? 'output' : null,
     message:
-      `the point at ${fmt(point.time)} is ×${fmt(spike.ratio)} the line through its neighbours (${fmt(before.value)} at ${fmt(before.time)}, ` +
-      `${fmt(after.value)} at ${fmt(after.time)}, which agree within ×${NEIGHBOURS_AGREE}): ` +
+      `the point at ${at(point.time)} is ×${fmt(spike.ratio)} the line through its neighbours (${fmt(before.value)} at ${at(before.time)}, ` +
+      `${fmt(after.value)} at ${at(after.time)}, which agree within ×${NEIGHBOURS_AGREE}): ` +
       (cause ? `${cause.text.split(' (')[0]} brings it back — one value typed with the wrong prefix or exponent` : 'no slip factor brings it back'),
     details: { cause_kinds: cause ? [cause.kind] : [], cause_factors: cause ? [cause.factor] : [], neighbours: [before.output?.pk ?? null, after.output?.pk ?? null] },
   });
@@ -157,12 +158,12 @@ export const seriesSpikeCheck: QaCheck = {
     const findings: Finding[] = [];
     for (const s of timecourseSeries(ctx)) {
       const molarMass = ctx.molarMass(s.substance);
-      for (const spike of seriesSpikes(s.points)) findings.push(spikeFinding(spike, s.points, spikeCause(spike.ratio, molarMass), s.subset, s.unit));
+      for (const spike of seriesSpikes(s.points)) findings.push(spikeFinding(spike, s.points, spikeCause(spike.ratio, molarMass), s.subset, s.unit, s.timeUnit));
     }
     for (const points of outputSeries(ctx)) {
       const first = points[0].output as OutputRecord;
       const molarMass = ctx.molarMass(first.substance);
-      for (const spike of seriesSpikes(points)) findings.push(spikeFinding(spike, points, spikeCause(spike.ratio, molarMass), null, first.unit));
+      for (const spike of seriesSpikes(points)) findings.push(spikeFinding(spike, points, spikeCause(spike.ratio, molarMass), null, first.unit, first.time_unit));
     }
     return findings;
   },

@@ -55,6 +55,7 @@ describe('series-spike: the check', () => {
     const outputs = times.map((t, i) => output({ time: t, time_unit: 'hr', mean: values[i] }));
     const findings = run(outputs);
     expect(findings).toMatchObject([{ kind: 'series-spike', severity: 'major', output_pk: outputs[2].pk, culprit: 'output', details: { cause_factors: [1 / 1000], neighbours: [outputs[1].pk, outputs[3].pk] } }]);
+    expect(findings[0].message).toMatch(/^the point at 1\.5 hr is ×0\.00113 the line through its neighbours \(0\.00005 at 1 hr, 0\.000053 at 2 hr/);
     // another group's profile is another series: no spike across subjects
     const other = [0.5, 1, 1.5].map((t) => output({ group_pk: 2, time: t, time_unit: 'hr', mean: 1e-3 }));
     expect(run([...outputs.filter((_, i) => i !== 2), ...other])).toEqual([]);
