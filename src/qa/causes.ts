@@ -181,6 +181,16 @@ export const MIN_MOLAR_FACTOR = 2;
  */
 export const SMALL_MOLAR_FACTOR = 10;
 
+/** A slip between a molar and a mass unit: its factor (≥ 1), label and explanation (molarMassSlips). */
+export interface MolarMassSlip {
+  readonly factor: number;
+  readonly label: string;
+  readonly explanation: string;
+}
+
+/** molarMassSlips by molar mass: asked per comparison and value (a few hundred substances), each list built once. */
+const slipsByMass = new Map<number, readonly MolarMassSlip[]>();
+
 /**
  * The molar ↔ mass slips of a substance of molar mass M (g/mol), one
  * direction each (the callers add the reverse): a value curated in the other
@@ -190,7 +200,13 @@ export const SMALL_MOLAR_FACTOR = 10;
  * is ×5.15), p = 1/10 for the clinical mmol/L ↔ mg/dL (glucose, M = 180:
  * ×18). Factors within ×2 of 1 are left out (MIN_MOLAR_FACTOR).
  */
-export function molarMassSlips(molarMass: number): { factor: number; label: string; explanation: string }[] {
+export function molarMassSlips(molarMass: number): readonly MolarMassSlip[] {
+  let slips = slipsByMass.get(molarMass);
+  if (slips === undefined) slipsByMass.set(molarMass, (slips = buildMolarMassSlips(molarMass)));
+  return slips;
+}
+
+function buildMolarMassSlips(molarMass: number): MolarMassSlip[] {
   if (!(molarMass > 0)) return [];
   const m = +molarMass.toPrecision(4);
   const slips = [

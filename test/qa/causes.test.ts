@@ -47,6 +47,11 @@ describe('molarMassSlips', () => {
     expect(molarMassSlips(0)).toEqual([]);
     expect(molarMassSlips(Number.NaN)).toEqual([]);
   });
+
+  it('builds the list once per molar mass (the same list on every ask)', () => {
+    expect(molarMassSlips(151.16)).toBe(molarMassSlips(151.16));
+    expect(molarMassSlips(151.16).map((s) => s.label)).toEqual(['×151.2', '×6.62', '×15.1']);
+  });
 });
 
 describe('slipFactors', () => {
