@@ -388,7 +388,8 @@ function verdictFinding(c: Comparison, v: NonNullable<Verdict>): Finding {
  * numbers of one quantity, so an individual ×10 that the arithmetic convicts is a decimal slip).
  */
 export function memberSlipFactors(family: ReportedParameter, molarMass: number | null, bodyWeightKg: number | null): SuspectedCause[] {
-  const causes = slipFactors(family, { molarMass, bodyWeightKg });
+  // A copy: slipFactors' lists are shared.
+  const causes = [...slipFactors(family, { molarMass, bodyWeightKg })];
   if (!causes.some((c) => c.kind === 'unit-factor' && c.factor === 10)) {
     const text = 'a decimal point slip';
     causes.push({ kind: 'unit-factor', factor: 10, text: `×10 (${text})` }, { kind: 'unit-factor', factor: 0.1, text: `×1/10 (${text})` });
