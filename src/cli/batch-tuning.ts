@@ -9,12 +9,6 @@
  * a little later. Measured on the shared export (built CLI, `qa --no-html`, CPU time user + sys, median of 5
  * runs on one machine): 3.8 s with V8's default, 2.4–2.7 s with this budget.
  *
- * The same process compiles every function to baseline code (Sparkplug) on first call (`--always-sparkplug`)
- * instead of interpreting it until its budget runs out: baseline code is a one-pass translation of the bytecode
- * (no optimisation, compiled in microseconds) that runs the QA's once-per-record code without the interpreter's
- * dispatch. Measured on the shared export (5 alternating --cpu-prof runs, medians): the QA run (runQa) 1.27 s
- * against 1.44 s with the budget alone, outputs byte-identical.
- *
  * Only in a process the command owns: the entry points call `oneShotProcess()`, and the qa command
  * `tuneForBatch()` before it loads the QA. Tests that call `main` in their own process keep V8's defaults.
  */
@@ -24,9 +18,6 @@ import { setFlagsFromString } from 'node:v8';
 export const V8_DEFAULT_INTERRUPT_BUDGET = 66 * 1024;
 export const BATCH_INTERRUPT_BUDGET = 32 * V8_DEFAULT_INTERRUPT_BUDGET;
 
-/** The V8 flags of a one-shot batch process (see the header). */
-export const BATCH_V8_FLAGS: readonly string[] = [`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`, '--always-sparkplug'];
-
 let oneShot = false;
 let tuned = false;
 
@@ -35,11 +26,11 @@ export function oneShotProcess(): void {
   oneShot = true;
 }
 
-/** Sets BATCH_V8_FLAGS for a batch command in a one-shot process; whether the process is tuned. */
+/** Raises V8's interrupt budget for a batch command in a one-shot process; whether the process is tuned. */
 export function tuneForBatch(): boolean {
   if (oneShot && !tuned) {
     // Takes effect for functions first run after it: the command's own modules, loaded next.
-    for (const flag of BATCH_V8_FLAGS) setFlagsFromString(flag);
+    setFlagsFromString(`--interrupt-budget=${BATCH_INTERRUPT_BUDGET}`);
     tuned = true;
   }
   return tuned;

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BATCH_INTERRUPT_BUDGET, BATCH_V8_FLAGS, tuneForBatch, V8_DEFAULT_INTERRUPT_BUDGET } from '../../src/cli/batch-tuning.js';
+import { BATCH_INTERRUPT_BUDGET, tuneForBatch, V8_DEFAULT_INTERRUPT_BUDGET } from '../../src/cli/batch-tuning.js';
 
 const MODULE = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'batch-tuning.ts')).href;
 
@@ -10,9 +10,6 @@ describe('batch tuning', () => {
   it('is 32 × V8 default budget of 66 KiB of bytecode', () => {
     expect(V8_DEFAULT_INTERRUPT_BUDGET).toBe(67_584);
     expect(BATCH_INTERRUPT_BUDGET).toBe(2_162_688);
-  });
-  it('sets the budget and baseline compilation on first call', () => {
-    expect(BATCH_V8_FLAGS).toEqual(['--interrupt-budget=2162688', '--always-sparkplug']);
   });
   it('leaves a process that is not a one-shot command (this test worker) alone', () => {
     expect(tuneForBatch()).toBe(false);
