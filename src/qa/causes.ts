@@ -181,6 +181,16 @@ export const MIN_MOLAR_FACTOR = 2;
  */
 export const SMALL_MOLAR_FACTOR = 10;
 
+/** A slip between a molar and a mass unit: its factor (≥ 1), label and explanation (molarMassSlips). */
+export interface MolarMassSlip {
+  readonly factor: number;
+  readonly label: string;
+  readonly explanation: string;
+}
+
+/** molarMassSlips by molar mass: asked per comparison and value (a few hundred substances), each list built once. */
+const slipsByMass = new Map<number, readonly MolarMassSlip[]>();
+
 /**
  * The molar ↔ mass slips of a substance of molar mass M (g/mol), one
  * direction each (the callers add the reverse): a value curated in the other
@@ -190,7 +200,13 @@ export const SMALL_MOLAR_FACTOR = 10;
  * is ×5.15), p = 1/10 for the clinical mmol/L ↔ mg/dL (glucose, M = 180:
  * ×18). Factors within ×2 of 1 are left out (MIN_MOLAR_FACTOR).
  */
-export function molarMassSlips(molarMass: number): { factor: number; label: string; explanation: string }[] {
+export function molarMassSlips(molarMass: number): readonly MolarMassSlip[] {
+  let slips = slipsByMass.get(molarMass);
+  if (slips === undefined) slipsByMass.set(molarMass, (slips = buildMolarMassSlips(molarMass)));
+  return slips;
+}
+
+function buildMolarMassSlips(molarMass: number): MolarMassSlip[] {
   if (!(molarMass > 0)) return [];
   const m = +molarMass.toPrecision(4);
   const slips = [
@@ -271,7 +287,25 @@ export function unknownWeightPerKgCause(ratio: number): SuspectedCause | null {
 export function slipFactors(
   parameter: ReportedParameter | 'dose',
   options: { molarMass?: number | null; bodyWeightKg?: number | null } = {},
-): SuspectedCause[] {
+): readonly SuspectedCause[] {
+  const mass = options.molarMass ?? null;
+  const weight = options.bodyWeightKg ?? null;
+  let byMass = factorLists.get(parameter);
+  if (byMass === undefined) factorLists.set(parameter, (byMass = new Map()));
+  let byWeight = byMass.get(mass);
+  if (byWeight === undefined) byMass.set(mass, (byWeight = new Map()));
+  let causes = byWeight.get(weight);
+  if (causes === undefined) byWeight.set(weight, (causes = buildSlipFactors(parameter, mass, weight)));
+  return causes;
+}
+
+/**
+ * slipFactors by parameter, molar mass and body weight: every value judged against a reference, a group or a bound
+ * asks for its list (a few hundred distinct masses and weights in a run), each built once (labels, toPrecision).
+ */
+const factorLists = new Map<string, Map<number | null, Map<number | null, readonly SuspectedCause[]>>>();
+
+function buildSlipFactors(parameter: ReportedParameter | 'dose', mass: number | null, bodyWeightKg: number | null): SuspectedCause[] {
   const causes: SuspectedCause[] = [];
   const both = (factor: number, label: string, explanation: string, kind: CauseKind) => {
     if (!(factor > 0) || nearFactor(factor, 1)) return;
@@ -284,13 +318,12 @@ export function slipFactors(
       else if (sf.factor === 10) both(10, '×10', 'a decimal slip in the dose', 'unit-factor');
     } else if (sf.applies === 'all' || sf.applies.has(parameter)) both(sf.factor, sf.label, sf.explanation, 'unit-factor');
   }
-  const mass = options.molarMass;
   if (mass != null && mass > 0 && MOLAR_SLIPPABLE.has(parameter)) {
     for (const slip of molarMassSlips(mass)) both(slip.factor, slip.label, slip.explanation, 'molar-mass');
   }
   if (parameter === 'dose' || WEIGHT_NORMALISABLE.has(parameter)) {
-    const known = options.bodyWeightKg != null && options.bodyWeightKg > 0;
-    const w = known ? (options.bodyWeightKg as number) : TYPICAL_BODY_WEIGHT_KG;
+    const known = bodyWeightKg != null && bodyWeightKg > 0;
+    const w = known ? (bodyWeightKg as number) : TYPICAL_BODY_WEIGHT_KG;
     const wText = `${+w.toPrecision(3)} kg${known ? '' : ', body weight not curated: a typical adult assumed'}`;
     both(w, `×${+w.toPrecision(3)}`, `per-kg vs absolute (body weight ${wText})`, 'per-kg');
   }

@@ -24,7 +24,7 @@
  * - `findings`: what went wrong while preparing (a timecourse that could not
  *   be prepared, the calculated outputs that could not be recomputed).
  */
-import { Dataset, linkKey, subjectLabel, subjectOf, type LinkKeyFields } from '../data/dataset.js';
+import { Dataset, linkKey, subjectOf, type LinkKeyFields, type SubjectRef } from '../data/dataset.js';
 import type { DatasetSource } from '../data/model.js';
 import type { DatasetTables, InterventionRecord, TimecourseRecord } from '../data/model.js';
 import { lazy, pushTo } from '../data/records.js';
@@ -169,18 +169,21 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
 
   const massLookup = molarMassLookup(tables);
   const molarMass = (substance: string | null) => massLookup(substance)?.mass ?? null;
-  const weights = new Map<string, number | null>();
+  // By subject as a number (a group as its pk, an individual as −pk − 1): asked per value by several checks, and a
+  // label text built and hashed per ask cost more than the weights.
+  const weights = new Map<number, number | null>();
   const bodyWeightKg = (record: { group_pk: number | null; individual_pk: number | null }): number | null => {
-    const subject = subjectOf(record);
-    if (!subject) return null;
-    const label = subjectLabel(subject) as string;
-    if (weights.has(label)) return weights.get(label) as number | null;
+    const key = record.group_pk != null ? record.group_pk : record.individual_pk != null ? -record.individual_pk - 1 : null;
+    if (key === null) return null;
+    const known = weights.get(key);
+    if (known !== undefined) return known;
+    const subject = subjectOf(record) as SubjectRef;
     let weight = scoped.bodyWeightKg(subject);
     if (weight === null && subject.kind === 'individual') {
       const group = scoped.individual(subject.pk)?.group_pk;
       weight = group == null ? null : scoped.bodyWeightKg({ kind: 'group', pk: group });
     }
-    weights.set(label, weight);
+    weights.set(key, weight);
     return weight;
   };
   // Marks by group (records of a group), and by individual then group (records of an individual).

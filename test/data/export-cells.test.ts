@@ -27,7 +27,7 @@ const row = fc
   .record({
     s: fc.oneof(text, fc.constant('')),
     n: fc.oneof(repr, fc.constantFrom('', 'nan', '1e+300', '-5e-324')),
-    k: fc.oneof(fc.integer({ min: -1e6, max: 1e6 }).map(String), fc.integer({ min: 0, max: 1e4 }).map((n) => `${n}.0`), fc.constant('')),
+    k: fc.oneof(fc.integer({ min: -1e6, max: 1e6 }).map(String), fc.integer({ min: 0, max: 1e4 }).map((n) => `${n}.0`), fc.constantFrom('', '-0.0', '-7.0', '3000000000.0')),
     b: fc.constantFrom('True', 'False'),
     r: text.filter((s) => s !== ''),
     t: fc.oneof(text, fc.constant('')),

@@ -47,6 +47,19 @@ describe('molarMassSlips', () => {
     expect(molarMassSlips(0)).toEqual([]);
     expect(molarMassSlips(Number.NaN)).toEqual([]);
   });
+
+  it('slipFactors: one list per parameter, molar mass and body weight (the same on every ask, distinct otherwise)', () => {
+    expect(slipFactors('cmax', { molarMass: 151.16 })).toBe(slipFactors('cmax', { molarMass: 151.16, bodyWeightKg: null }));
+    expect(slipFactors('cmax', { molarMass: 151.16 })).not.toBe(slipFactors('cmax', { molarMass: 194.19 }));
+    expect(slipFactors('clearance', { bodyWeightKg: 70 })).not.toBe(slipFactors('clearance', { bodyWeightKg: 80 }));
+    // The per-kg factor follows the weight: ×70 and ×1/70, ×80 and ×1/80.
+    expect(slipFactors('clearance', { bodyWeightKg: 80 }).filter((c) => c.kind === 'per-kg').map((c) => c.factor)).toEqual([80, 1 / 80]);
+  });
+
+  it('builds the list once per molar mass (the same list on every ask)', () => {
+    expect(molarMassSlips(151.16)).toBe(molarMassSlips(151.16));
+    expect(molarMassSlips(151.16).map((s) => s.label)).toEqual(['×151.2', '×6.62', '×15.1']);
+  });
 });
 
 describe('slipFactors', () => {

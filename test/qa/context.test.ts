@@ -43,4 +43,19 @@ describe('prepareContext', () => {
       expect(ctx.subjectMarks(r)).toEqual(subjectMarks(fixtures, r));
     }
   });
+
+  it('looks a body weight up per subject: a group’s own, an individual’s or else its group’s, a group and an individual of one pk apart', async () => {
+    const loaded = await loadFixtures();
+    const ctx = prepareContext(loaded);
+    const scoped = loaded;
+    const individual = loaded.tables.individuals.find((i) => i.group_pk !== null)!;
+    const asIndividual = { group_pk: null, individual_pk: individual.pk };
+    const asGroup = { group_pk: individual.pk, individual_pk: null };
+    const ownOrGroup = scoped.bodyWeightKg({ kind: 'individual', pk: individual.pk }) ?? scoped.bodyWeightKg({ kind: 'group', pk: individual.group_pk! });
+    // Asked twice (the second from the cache), and the group of the same pk after the individual: not its weight.
+    expect(ctx.bodyWeightKg(asIndividual)).toBe(ownOrGroup);
+    expect(ctx.bodyWeightKg(asIndividual)).toBe(ownOrGroup);
+    expect(ctx.bodyWeightKg(asGroup)).toBe(scoped.group(individual.pk) ? scoped.bodyWeightKg({ kind: 'group', pk: individual.pk }) : null);
+    expect(ctx.bodyWeightKg({ group_pk: null, individual_pk: null })).toBeNull();
+  });
 });

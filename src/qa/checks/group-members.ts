@@ -45,6 +45,7 @@ import { finding, type Finding } from '../finding.js';
 import { median } from '../robust.js';
 import { roundingHalfStep } from '../rounding.js';
 import { slipFamilyOfUnit } from '../slip-factor.js';
+import { Numbering } from '../study-ids.js';
 import { curveProfile } from '../study-items.js';
 import type { ReportedParameter } from '../tolerances.js';
 import { isReportedParameter } from '../tolerances.js';
@@ -236,11 +237,16 @@ function sdOf(p: (QaContext['parameters'])[number]): number[] | null {
 
 /** Reported values: a group's arithmetic mean and its individuals' values of the same key (one value each). */
 function outputComparisons(ctx: QaContext): Comparison[] {
-  const groups = new Map<string, (typeof ctx.parameters)[number]>();
-  const members = new Map<string, (typeof ctx.parameters)[number][]>();
+  const groups = new Map<number, (typeof ctx.parameters)[number]>();
+  const members = new Map<number, (typeof ctx.parameters)[number][]>();
+  // The key numbered by its parts (study-ids.ts): no key text built, flattened and hashed per value (~20,000 reported
+  // values of the shared export, for a few thousand keys).
+  const keys = new Numbering();
   const keyOf = (p: (typeof ctx.parameters)[number], group: number) =>
-    `${p.output.study_sid}|${group}|${p.interventions}|${p.substance}|${p.tissue}|${p.measurement_type}|${p.unit}|${p.output.time ?? ''}|${p.output.time_unit ?? ''}`;
-  for (const p of ctx.parameters) {
+    keys.of([p.output.study_sid, group, p.interventions, p.substance, p.tissue, p.measurement_type, p.unit, p.output.time ?? '', p.output.time_unit ?? '']);
+  const parameters = ctx.parameters;
+  for (let i = 0; i < parameters.length; i++) {
+    const p = parameters[i];
     if (p.source !== 'reported' || p.value === null || !(p.value > 0) || p.unit === null) continue;
     const o = p.output;
     if (o.individual_pk === null) {
@@ -382,7 +388,8 @@ function verdictFinding(c: Comparison, v: NonNullable<Verdict>): Finding {
  * numbers of one quantity, so an individual ×10 that the arithmetic convicts is a decimal slip).
  */
 export function memberSlipFactors(family: ReportedParameter, molarMass: number | null, bodyWeightKg: number | null): SuspectedCause[] {
-  const causes = slipFactors(family, { molarMass, bodyWeightKg });
+  // A copy: slipFactors' lists are shared.
+  const causes = [...slipFactors(family, { molarMass, bodyWeightKg })];
   if (!causes.some((c) => c.kind === 'unit-factor' && c.factor === 10)) {
     const text = 'a decimal point slip';
     causes.push({ kind: 'unit-factor', factor: 10, text: `×10 (${text})` }, { kind: 'unit-factor', factor: 0.1, text: `×1/10 (${text})` });

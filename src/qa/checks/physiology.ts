@@ -356,7 +356,7 @@ export function aucFindings(ctx: QaContext, baseline: ReadonlySet<string>): Find
     if (value <= bound * MARGIN) continue;
     const ratio = value / bound;
     const mass = ctx.molarMass(o.substance);
-    const inverse = (causes: SuspectedCause[]) => causes.map((c) => ({ ...c, factor: 1 / c.factor }));
+    const inverse = (causes: readonly SuspectedCause[]) => causes.map((c) => ({ ...c, factor: 1 / c.factor }));
     const own = fixingCause(slipFactors(p.measurement_type as 'auc_inf', { molarMass: mass }), ratio, true);
     const doseFix = fixingCause(inverse(slipFactors('dose', { molarMass: mass, bodyWeightKg: p.bodyWeightKg })), ratio, true);
     const back = (c: SuspectedCause | null) => (c ? { ...c, factor: 1 / c.factor } : null);

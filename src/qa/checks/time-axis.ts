@@ -152,9 +152,16 @@ export function leadingMinutesFinding(rt: RecomputedTimecourse): Finding | null 
   const perHour = hoursPer(tc.time_unit);
   if (perHour === null) return null;
   const series = concentrationSeries(tc)?.values ?? [];
-  const kept = tc.time.map((t, i) => [t, series[i] ?? null] as const).filter((p): p is readonly [number, number | null] => p[0] !== null && Number.isFinite(p[0]));
-  const times = kept.map(([t]) => t * perHour);
-  const lead = leadingMinutes(times, kept.map(([, c]) => c));
+  // The finite times in hours and their concentrations, by index: no pair per point (every timecourse of the run).
+  const times: number[] = [];
+  const conc: (number | null)[] = [];
+  for (let i = 0; i < tc.time.length; i++) {
+    const t = tc.time[i];
+    if (t === null || !Number.isFinite(t)) continue;
+    times.push(t * perHour);
+    conc.push(series[i] ?? null);
+  }
+  const lead = leadingMinutes(times, conc);
   if (lead === 0) return null;
   const bolus = rt.dose?.route === 'iv-bolus' ? '; for an IV bolus the peak at the first sample then sits hours after the dose' : '';
   return timeFinding(
@@ -215,7 +222,6 @@ export const SPAN_TOLERANCE = Math.log(1.05);
  * end and the middle of the sampling agree at ×60 only by a slip. 1 for ×60, −1 for ×1/60, 0 for neither.
  */
 export function spanFactor(times: readonly number[], sibling: readonly number[]): number {
-  const near = (ratio: number, target: number) => Math.abs(Math.log(ratio / target)) <= SPAN_TOLERANCE;
   const last = times[times.length - 1] / sibling[sibling.length - 1];
   const middle = times[times.length >> 1] / sibling[sibling.length >> 1];
   if (near(last, 60) && near(middle, 60)) return 1;
@@ -223,16 +229,35 @@ export function spanFactor(times: readonly number[], sibling: readonly number[])
   return 0;
 }
 
+/** Whether a ratio is within SPAN_TOLERANCE of a target (a function, not a closure per spanFactor call). */
+function near(ratio: number, target: number): boolean {
+  return Math.abs(Math.log(ratio / target)) <= SPAN_TOLERANCE;
+}
+
+/** The span factors in the order they are tried (sign: spanFactor's result). */
+const SPAN_FACTORS: readonly (readonly [number, number])[] = [[1, 60], [-1, 1 / 60]];
+
 /** Curves whose span is ×60 (×1/60) that of more siblings than share their own end (within 5 %), not named by their grid. */
 export function siblingSpanFindings(grids: readonly Grid[]): Finding[] {
   const findings: Finding[] = [];
-  for (const g of grids) {
-    const siblings = grids.slice(0, MAX_SIBLINGS + 1).filter((s) => s !== g);
-    const own = siblings.filter((s) => Math.abs(Math.log(g.times[g.times.length - 1] / s.times[s.times.length - 1])) <= SPAN_TOLERANCE).length;
-    for (const [sign, factor] of [[1, 60], [-1, 1 / 60]]) {
-      const matching = siblings.filter((s) => spanFactor(g.times, s.times) === sign);
-      if (matching.length === 0 || matching.length <= own) continue;
-      if (siblings.length === 1 && !(factor > 1 && implausibleWindow(g.times))) continue;
+  // The siblings of a grid are the study's first MAX_SIBLINGS + 1 grids but itself; counted by index, and the list of
+  // matching ones built only for a finding (a study of a hundred curves compares 10,000 pairs, mostly none).
+  const pool = Math.min(grids.length, MAX_SIBLINGS + 1);
+  for (let i = 0; i < grids.length; i++) {
+    const g = grids[i];
+    const siblingCount = i < pool ? pool - 1 : pool;
+    let own = 0;
+    for (let j = 0; j < pool; j++) {
+      const s = grids[j];
+      if (s !== g && Math.abs(Math.log(g.times[g.times.length - 1] / s.times[s.times.length - 1])) <= SPAN_TOLERANCE) own++;
+    }
+    for (let f = 0; f < SPAN_FACTORS.length; f++) {
+      const [sign, factor] = SPAN_FACTORS[f];
+      let count = 0;
+      for (let j = 0; j < pool; j++) if (grids[j] !== g && spanFactor(g.times, grids[j].times) === sign) count++;
+      if (count === 0 || count <= own) continue;
+      if (siblingCount === 1 && !(factor > 1 && implausibleWindow(g.times))) continue;
+      const matching = grids.slice(0, pool).filter((s) => s !== g && spanFactor(g.times, s.times) === sign);
       const end = g.times[g.times.length - 1];
       findings.push(
         timeFinding(
@@ -247,36 +272,58 @@ export function siblingSpanFindings(grids: readonly Grid[]): Finding[] {
   return findings;
 }
 
+/** The grid factors in the order they are tried, with their scale (the share memo's: 1 for ÷60, 2 for ×60). */
+const GRID_FACTORS: readonly (readonly [number, number])[] = [[1, 60], [2, 1 / 60]];
+
 /** Timecourses whose grid is ×60 (or ×1/60) that of more siblings (same study) than share their own. */
 export function siblingGridFindings(grids: readonly Grid[]): Finding[] {
   const findings: Finding[] = [];
   // A share depends on the two grids' times only, and the timecourses of a study mostly share one schedule (a
   // hundred individuals, a handful of grids): each pair of distinct grids is compared once per factor.
   const distinct = new Map<string, number>();
-  const ids = new Map<Grid, number>();
-  for (const g of grids) {
-    const text = g.times.join(',');
+  // The distinct grid's number of each grid, by index.
+  const idOf = new Int32Array(grids.length);
+  for (let i = 0; i < grids.length; i++) {
+    const text = grids[i].times.join(',');
     let id = distinct.get(text);
     if (id === undefined) distinct.set(text, (id = distinct.size));
-    ids.set(g, id);
+    idOf[i] = id;
   }
   const shareMemo = new Map<number, number>();
-  const share = (g: Grid, times: readonly number[], scale: number, s: Grid): number => {
-    const key = ((ids.get(g) as number) * 3 + scale) * distinct.size + (ids.get(s) as number);
+  // The share of grid i's times (scale 0: as they are, 1: ÷60, 2: ×60; `times()` scaled so, called on a miss only) in sibling j's grid.
+  const share = (i: number, times: () => readonly number[], scale: number, j: number): number => {
+    const key = (idOf[i] * 3 + scale) * distinct.size + idOf[j];
     let value = shareMemo.get(key);
-    if (value === undefined) shareMemo.set(key, (value = gridShareAscending(times, s.times)));
+    if (value === undefined) shareMemo.set(key, (value = gridShareAscending(times(), grids[j].times)));
     return value;
   };
-  for (const g of grids) {
-    const siblings = grids.slice(0, MAX_SIBLINGS + 1).filter((s) => s !== g);
-    const shares = siblings.map((s) => share(g, g.times, 0, s));
-    const own = shares.filter((share) => share >= GRID_MATCH).length;
-    for (const [scale, factor] of [[1, 60], [2, 1 / 60]]) {
-      const scaled = g.times.map((t) => t / factor);
-      const matching = siblings.filter((s, k) => shares[k] < 0.5 && share(g, scaled, scale, s) >= GRID_MATCH);
-      if (matching.length === 0 || matching.length <= own) continue;
+  // The siblings of a grid are the study's first MAX_SIBLINGS + 1 grids but itself, by index (no lists per grid);
+  // `shares[j]`: grid j's share as it is, for the grid at hand.
+  const pool = Math.min(grids.length, MAX_SIBLINGS + 1);
+  const shares = new Float64Array(pool);
+  for (let i = 0; i < grids.length; i++) {
+    const g = grids[i];
+    const asTheyAre = () => g.times;
+    const siblingCount = i < pool ? pool - 1 : pool;
+    let own = 0;
+    for (let j = 0; j < pool; j++) {
+      if (j === i) continue;
+      shares[j] = share(i, asTheyAre, 0, j);
+      if (shares[j] >= GRID_MATCH) own++;
+    }
+    for (let f = 0; f < GRID_FACTORS.length; f++) {
+      const [scale, factor] = GRID_FACTORS[f];
+      // Scaled on the first share not yet known (most are, from the study's other curves of the same grid).
+      let scaled: number[] | null = null;
+      const scaledTimes = () => (scaled ??= g.times.map((t) => t / factor));
+      const matches = (j: number): boolean => j !== i && shares[j] < 0.5 && share(i, scaledTimes, scale, j) >= GRID_MATCH;
+      let count = 0;
+      for (let j = 0; j < pool; j++) if (matches(j)) count++;
+      if (count === 0 || count <= own) continue;
       // One sibling in mirror image: no majority tells which of the two is right, only an implausible window.
-      if (siblings.length === 1 && !(factor > 1 && implausibleWindow(g.times))) continue;
+      if (siblingCount === 1 && !(factor > 1 && implausibleWindow(g.times))) continue;
+      const matching: Grid[] = [];
+      for (let j = 0; j < pool; j++) if (matches(j)) matching.push(grids[j]);
       const which = factor > 1 ? '÷60' : '×60';
       findings.push(
         timeFinding(
