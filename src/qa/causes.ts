@@ -249,6 +249,21 @@ export function exactMolarCause(ratio: number, parameter: SlipQuantity, molarMas
   return best?.cause ?? null;
 }
 
+/**
+ * Of `causes`, the one whose factor lies nearest exp(logRatio) on the log scale, within `maxDistance`, among factors of
+ * at least ×`minFactor` either way (smaller ones are within what ordinary differences reach); null when none does.
+ */
+export function nearestCause(logRatio: number, causes: readonly SuspectedCause[], minFactor: number, maxDistance: number): SuspectedCause | null {
+  let best: SuspectedCause | null = null;
+  let bestDistance = Infinity;
+  for (const c of causes) {
+    if (Math.abs(Math.log(c.factor)) < Math.log(minFactor)) continue;
+    const distance = Math.abs(logRatio - Math.log(c.factor));
+    if (distance <= maxDistance && distance < bestDistance) [best, bestDistance] = [c, distance];
+  }
+  return best;
+}
+
 /** A body weight for per-kg slips of a subject whose weight is not curated: a typical adult. */
 export const TYPICAL_BODY_WEIGHT_KG = 70;
 

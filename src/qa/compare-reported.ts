@@ -316,7 +316,7 @@ function reportedByKey(ctx: ComparisonSources): Map<string, OutputRecord[]> {
 }
 
 /** Whether the timecourse's intervention set holds a `multiple dose` (dosing or qualitative dosing). */
-function multipleDose(ctx: ComparisonSources, rt: RecomputedTimecourse): boolean {
+export function multipleDose(ctx: Pick<ComparisonSources, 'dataset'>, rt: Pick<RecomputedTimecourse, 'tc'>): boolean {
   return rt.tc.intervention_pk.some((pk) => ctx.dataset.intervention(pk)?.application === 'multiple dose');
 }
 

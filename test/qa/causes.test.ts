@@ -4,6 +4,7 @@ import {
   MIN_MOLAR_FACTOR,
   molarMassCause,
   molarMassSlips,
+  nearestCause,
   nearFactor,
   perKgCause,
   slipFactors,
@@ -113,5 +114,17 @@ describe('exactMolarCause', () => {
     // a time does not carry an amount; no molar mass, nothing
     expect(exactMolarCause(3.694, 'thalf', 270.7)).toBeNull();
     expect(exactMolarCause(3.694, 'cmax', null)).toBeNull();
+  });
+});
+
+describe('nearestCause', () => {
+  const causes = [10, 0.1, 1000, 0.001, 60, 1 / 60].map((factor) => ({ kind: 'unit-factor' as const, factor, text: `×${factor}` }));
+
+  it('takes the factor nearest the ratio on the log scale, within the distance, of at least the smallest factor', () => {
+    // ratio 900: ×1000 is ln(1000/900) = 0.105 away, ×60 2.71; within ln 1.25 only ×1000
+    expect(nearestCause(Math.log(900), causes, 2, Math.log(1.25))?.factor).toBe(1000);
+    expect(nearestCause(Math.log(1 / 55), causes, 2, Math.log(1.25))?.factor).toBe(1 / 60);
+    expect(nearestCause(Math.log(9), causes, 30, Math.log(3))).toBeNull(); // ×10 is below the smallest factor named
+    expect(nearestCause(Math.log(250), causes, 2, Math.log(3))).toBeNull(); // ×1000 is ×4 away
   });
 });

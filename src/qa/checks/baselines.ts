@@ -28,9 +28,11 @@
  * does. It cannot see a study with fewer than three baselines of the
  * substance, nor a slip all arms share.
  */
-import type { TimecourseRecord } from '../../data/model.js';
+import { subjectLabel, subjectOf } from '../../data/dataset.js';
+import { pushTo } from '../../data/records.js';
 import type { QaCheck } from '../check.js';
-import { slipFactors, type SuspectedCause } from '../causes.js';
+import { nearestCause, slipFactors, type SuspectedCause } from '../causes.js';
+import { multipleDose } from '../compare-reported.js';
 import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { concentrationSeries } from '../input-checks.js';
@@ -90,13 +92,7 @@ export function preDoseLevel(time: readonly (number | null)[], values: readonly 
 
 /** The slip factor (this over the others) nearest to `log` within FACTOR_SLACK, of ×MIN_RATIO and more; null otherwise. */
 export function baselineSlip(log: number, causes: readonly SuspectedCause[]): SuspectedCause | null {
-  let best: SuspectedCause | null = null;
-  for (const c of causes) {
-    if (Math.abs(Math.log(c.factor)) < Math.log(MIN_RATIO)) continue;
-    const d = Math.abs(log - Math.log(c.factor));
-    if (d <= FACTOR_SLACK && (best === null || d < Math.abs(log - Math.log(best.factor)))) best = c;
-  }
-  return best;
+  return nearestCause(log, causes, MIN_RATIO, FACTOR_SLACK);
 }
 
 /** The verdict on one baseline against the others' levels (same unit): null when in line or not comparable. */
@@ -130,13 +126,9 @@ export function scalesWithDose(log: number, b: Pick<Baseline, 'rt'>, others: rea
   return Math.abs(doseLog) >= Math.log(2) && Math.abs(log - doseLog) <= Math.log(1.5);
 }
 
-function multipleDose(ctx: QaContext, tc: TimecourseRecord): boolean {
-  return tc.intervention_pk.some((pk) => ctx.dataset.intervention(pk)?.application === 'multiple dose');
-}
-
 function baselineOf(ctx: QaContext, rt: RecomputedTimecourse): Baseline | null {
   const { tc } = rt;
-  if (!tc.normed || !tc.unit || multipleDose(ctx, tc)) return null;
+  if (!tc.normed || !tc.unit || multipleDose(ctx, rt)) return null;
   const series = concentrationSeries(tc);
   if (!series || series.values.length !== tc.time.length) return null;
   const canonical = canonicalUnit(tc.unit, ctx.molarMass(tc.substance));
@@ -158,7 +150,7 @@ function baselineFinding(b: Baseline, others: readonly Baseline[], verdict: NonN
     study_name: tc.study_name,
     subset_pk: tc.subset_pk,
     measurement_type: tc.measurement_type,
-    subject: tc.individual_pk !== null ? `individual:${tc.individual_pk}` : tc.group_pk !== null ? `group:${tc.group_pk}` : null,
+    subject: subjectLabel(subjectOf(tc)),
     reported: b.level,
     reported_unit: b.unit,
     recomputed: verdict.centre,
@@ -180,10 +172,7 @@ export function baselineFindings(ctx: QaContext): Finding[] {
   for (const rt of ctx.timecourses) {
     const b = baselineOf(ctx, rt);
     if (b === null) continue;
-    const key = `${rt.tc.study_sid}|${rt.tc.substance}|${rt.tc.tissue}|${b.unit}`;
-    const list = byKey.get(key);
-    if (list) list.push(b);
-    else byKey.set(key, [b]);
+    pushTo(byKey, `${rt.tc.study_sid}|${rt.tc.substance}|${rt.tc.tissue}|${b.unit}`, b);
   }
   const findings: Finding[] = [];
   for (const list of byKey.values()) {

@@ -20,6 +20,7 @@
  * the dose ratio, so the dose was given as curated): then no finding.
  */
 import type { InterventionRecord } from '../../data/model.js';
+import { pushTo } from '../../data/records.js';
 import type { QaCheck } from '../check.js';
 import { nearFactor, slipFactors, unknownWeightPerKgCause } from '../causes.js';
 import type { QaContext } from '../context.js';
@@ -65,10 +66,7 @@ function exposureByDose(ctx: QaContext, substance: string, pks: ReadonlySet<numb
     if (!EXPOSURE.has(p.measurement_type) || p.substance !== substance || p.value === null || !(p.value > 0)) continue;
     for (const pk of p.output.intervention_pks) {
       if (!pks.has(pk)) continue;
-      const key = `${pk}|${p.measurement_type}|${p.unit}`;
-      const list = byDoseType.get(key);
-      if (list) list.push(p.value);
-      else byDoseType.set(key, [p.value]);
+      pushTo(byDoseType, `${pk}|${p.measurement_type}|${p.unit}`, p.value);
     }
   }
   return byDoseType;
@@ -85,10 +83,7 @@ export function doseSiblingFindings(ctx: QaContext): Finding[] {
   const groups = new Map<string, InterventionRecord[]>();
   for (const d of ctx.tables.interventions) {
     if (!d.normed || d.measurement_type !== 'dosing' || amount(d) === null || !d.unit || !d.substance) continue;
-    const key = `${d.study_sid}|${d.substance}|${d.unit}`;
-    const list = groups.get(key);
-    if (list) list.push(d);
-    else groups.set(key, [d]);
+    pushTo(groups, `${d.study_sid}|${d.substance}|${d.unit}`, d);
   }
   const findings: Finding[] = [];
   for (const list of groups.values()) {

@@ -21,12 +21,15 @@
  * within what two digitised points and an assay reach), nor a slip shared by
  * a run of points.
  */
+import { subjectLabel, subjectOf } from '../../data/dataset.js';
 import type { OutputRecord } from '../../data/model.js';
+import { pushTo } from '../../data/records.js';
 import type { QaCheck } from '../check.js';
-import { slipFactors, type SuspectedCause } from '../causes.js';
+import { nearestCause, slipFactors, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { concentrationSeries } from '../input-checks.js';
+import { logLinearAt } from '../robust.js';
 
 const CHECK = 'series-spike';
 /** A point this far from the interpolation of its agreeing neighbours is a spike. */
@@ -60,10 +63,8 @@ export function seriesSpikes(points: readonly SeriesPoint[]): Spike[] {
   for (let i = 1; i < points.length - 1; i++) {
     const [a, b, c] = [points[i - 1], points[i], points[i + 1]];
     if (!(a.time < b.time && b.time < c.time)) continue;
-    const la = Math.log(a.value);
-    const lc = Math.log(c.value);
-    if (Math.abs(la - lc) > logAgree) continue;
-    const expected = Math.exp(la + ((lc - la) * (b.time - a.time)) / (c.time - a.time));
+    if (Math.abs(Math.log(a.value / c.value)) > logAgree) continue;
+    const expected = logLinearAt([a.time, c.time], [a.value, c.value], b.time, 1) as number;
     const ratio = b.value / expected;
     if (Math.abs(Math.log(ratio)) >= Math.log(SPIKE)) spikes.push({ index: i, ratio, expected });
   }
@@ -72,13 +73,7 @@ export function seriesSpikes(points: readonly SeriesPoint[]): Spike[] {
 
 /** The slip factor (of SPIKE and more) that brings a spike's ratio back within NEIGHBOURS_AGREE, the closest; null if none. */
 export function spikeCause(ratio: number, molarMass: number | null): SuspectedCause | null {
-  let best: SuspectedCause | null = null;
-  for (const cause of slipFactors('cmax', { molarMass })) {
-    if (Math.abs(Math.log(cause.factor)) < Math.log(SPIKE) || cause.kind === 'per-kg') continue;
-    const off = Math.abs(Math.log(ratio / cause.factor));
-    if (off <= Math.log(NEIGHBOURS_AGREE) && (best === null || off < Math.abs(Math.log(ratio / best.factor)))) best = cause;
-  }
-  return best;
+  return nearestCause(Math.log(ratio), slipFactors('cmax', { molarMass }), SPIKE, Math.log(NEIGHBOURS_AGREE));
 }
 
 /** Positive points with a finite time, sorted by time (a stable sort: curated order among equal times). */
@@ -113,10 +108,7 @@ function outputSeries(ctx: QaContext): SeriesPoint[][] {
     const value = o.mean ?? o.median ?? o.value;
     if (value === null || o.time === null || !o.time_unit || !o.unit) continue;
     const key = `${ctx.matchKey(o)}|${o.unit}|${o.time_unit}`;
-    const list = groups.get(key);
-    const point = { time: o.time, value, output: o };
-    if (list) list.push(point);
-    else groups.set(key, [point]);
+    pushTo(groups, key, { time: o.time, value, output: o });
   }
   return [...groups.values()].filter((points) => points.length >= 3).map(sortedPoints);
 }
@@ -135,7 +127,7 @@ function spikeFinding(spike: Spike, points: readonly SeriesPoint[], cause: Suspe
     subset_pk: subset,
     output_pk: o?.pk ?? null,
     measurement_type: o?.measurement_type ?? 'concentration',
-    subject: o ? (o.individual_pk !== null ? `individual:${o.individual_pk}` : o.group_pk !== null ? `group:${o.group_pk}` : null) : null,
+    subject: o ? subjectLabel(subjectOf(o)) : null,
     reported: point.value,
     reported_unit: unit,
     recomputed: spike.expected,

@@ -40,7 +40,9 @@
  */
 import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
+import { pushTo } from '../../data/records.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
+import { IDENTITIES } from '../identities.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
 import { referenceBacks, referenceRefutes } from './reference-ranges.js';
 import { curveLevels, MIN_ARMS, PAIR_ARMS, poolDeviations, type Deviation } from '../study-pools.js';
@@ -91,17 +93,23 @@ const CORROBORATING: Record<ItemMeasure, readonly ItemMeasure[]> = {
 };
 
 /**
- * The PK identities of one arm, on the log scale of its deviations from its siblings (pk-identities.ts states them
- * on values): V = CL/kel = CL·t½/ln 2, CL = V·kel, t½ = ln 2/kel, and for exposure per dose AUC = dose/CL (F alike).
- * Each entry predicts a measure's deviation from two (or one) others of the same arm.
+ * The PK identities of qa/identities.ts that hold whatever the route (equalities that apply after an extravascular
+ * dose: CL = dose/AUC∞, t½ = ln 2/kel, Vz = CL·t½/ln 2 = CL/kel), each solved for every measure in it, on the log
+ * scale of an arm's deviations from its siblings: the constant and F cancel between arms of one pool, and the dose
+ * term is 0 as exposure deviations are per dose. By measure, the lists of [other measure, power] that predict it.
  */
-const IDENTITIES: Partial<Record<ItemMeasure, readonly (readonly [ItemMeasure, number][])[]>> = {
-  vd: [[['clearance', 1], ['kel', -1]], [['clearance', 1], ['thalf', 1]]],
-  clearance: [[['vd', 1], ['kel', 1]], [['vd', 1], ['thalf', -1]], [['auc_inf', -1]]],
-  kel: [[['thalf', -1]], [['clearance', 1], ['vd', -1]]],
-  thalf: [[['kel', -1]], [['vd', 1], ['clearance', -1]]],
-  auc_inf: [[['clearance', -1]]],
-};
+const ARM_IDENTITIES: ReadonlyMap<ItemMeasure, readonly (readonly (readonly [ItemMeasure, number])[])[]> = (() => {
+  const byMeasure = new Map<ItemMeasure, [ItemMeasure, number][][]>();
+  for (const identity of IDENTITIES) {
+    if (identity.kind !== 'equality' || identity.band('extravascular') === null) continue;
+    const terms = identity.terms.filter((term) => term.slot !== 'dose');
+    for (const target of terms) {
+      const others = terms.filter((term) => term !== target).map((term): [ItemMeasure, number] => [term.slot as ItemMeasure, -term.power / target.power]);
+      pushTo(byMeasure, target.slot as ItemMeasure, others);
+    }
+  }
+  return byMeasure;
+})();
 
 /** How close an identity's prediction must come to the record's deviation to explain it (×2: rounding, methods). */
 export const IDENTITY_EXPLAINS = Math.log(2);
@@ -114,7 +122,7 @@ export const IDENTITY_EXPLAINS = Math.log(2);
 export function identityExplains(lead: Deviation, arm: readonly Deviation[]): string | null {
   const byMeasure = new Map<ItemMeasure, Deviation>();
   for (const d of arm) if (d.item.record !== lead.item.record && !byMeasure.has(d.item.measure)) byMeasure.set(d.item.measure, d);
-  for (const terms of IDENTITIES[lead.item.measure] ?? []) {
+  for (const terms of ARM_IDENTITIES.get(lead.item.measure) ?? []) {
     const parts = terms.map(([measure, power]) => [byMeasure.get(measure), power] as const);
     if (parts.some(([dev]) => dev === undefined)) continue;
     const predicted = parts.reduce((sum, [dev, power]) => sum + power * dev!.d, 0);
