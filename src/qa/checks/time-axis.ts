@@ -31,6 +31,7 @@
  * against its siblings', the reference ranges the rest).
  */
 import { subjectLabel, subjectOf } from '../../data/dataset.js';
+import { pushTo } from '../../data/records.js';
 import type { TimecourseRecord } from '../../data/model.js';
 import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
@@ -234,50 +235,78 @@ function near(ratio: number, target: number): boolean {
   return Math.abs(Math.log(ratio / target)) <= SPAN_TOLERANCE;
 }
 
-/** The span factors in the order they are tried (sign: spanFactor's result). */
-const SPAN_FACTORS: readonly (readonly [number, number])[] = [[1, 60], [-1, 1 / 60]];
+/** The factors both sibling rules try, in order (bit f of a match mask: FACTORS[f]). */
+const FACTORS: readonly number[] = [60, 1 / 60];
 
-/** Curves whose span is ×60 (×1/60) that of more siblings than share their own end (within 5 %), not named by their grid. */
-export function siblingSpanFindings(grids: readonly Grid[]): Finding[] {
+/**
+ * The vote both sibling rules share: over a study's first MAX_SIBLINGS + 1 grids (by index: no lists per grid), grid i
+ * is named ×factor when more siblings match it at that factor than share its own schedule, and a single sibling in
+ * mirror image only when the grid's window is implausible (no majority tells which of two is right); FACTORS in order,
+ * the first named wins. `mark(i, own, match)` fills, for each sibling j ≠ i of the pool, own[j] (shares grid i's
+ * schedule) and match[j] (the mask of the factors at which it matches grid i): one tight loop per rule, no call per pair.
+ */
+function siblingVotes(
+  grids: readonly Grid[],
+  mark: (i: number, own: Uint8Array, match: Uint8Array) => void,
+  describe: (g: Grid, factor: number, matching: readonly Grid[], own: number) => Finding,
+): Finding[] {
   const findings: Finding[] = [];
-  // The siblings of a grid are the study's first MAX_SIBLINGS + 1 grids but itself; counted by index, and the list of
-  // matching ones built only for a finding (a study of a hundred curves compares 10,000 pairs, mostly none).
   const pool = Math.min(grids.length, MAX_SIBLINGS + 1);
+  const ownOf = new Uint8Array(pool);
+  const matchOf = new Uint8Array(pool);
   for (let i = 0; i < grids.length; i++) {
     const g = grids[i];
     const siblingCount = i < pool ? pool - 1 : pool;
+    ownOf.fill(0);
+    matchOf.fill(0);
+    mark(i, ownOf, matchOf);
     let own = 0;
-    for (let j = 0; j < pool; j++) {
-      const s = grids[j];
-      if (s !== g && Math.abs(Math.log(g.times[g.times.length - 1] / s.times[s.times.length - 1])) <= SPAN_TOLERANCE) own++;
-    }
-    for (let f = 0; f < SPAN_FACTORS.length; f++) {
-      const [sign, factor] = SPAN_FACTORS[f];
+    for (let j = 0; j < pool; j++) if (j !== i) own += ownOf[j];
+    for (let f = 0; f < FACTORS.length; f++) {
+      const factor = FACTORS[f];
+      const bit = 1 << f;
       let count = 0;
-      for (let j = 0; j < pool; j++) if (grids[j] !== g && spanFactor(g.times, grids[j].times) === sign) count++;
+      for (let j = 0; j < pool; j++) if (j !== i && matchOf[j] & bit) count++;
       if (count === 0 || count <= own) continue;
       if (siblingCount === 1 && !(factor > 1 && implausibleWindow(g.times))) continue;
-      const matching = grids.slice(0, pool).filter((s) => s !== g && spanFactor(g.times, s.times) === sign);
-      const end = g.times[g.times.length - 1];
-      findings.push(
-        timeFinding(
-          g.rt.tc, 'sibling-span', factor,
-          `its sampling ends at ${fmt(end)} h with its middle at ${fmt(g.times[g.times.length >> 1])} h, ×${factor > 1 ? '60' : '1/60'} those of ${matching.length} sibling timecourse(s) of the study (subsets ${matching.slice(0, 5).map((s) => s.rt.tc.subset_pk).join(', ')}: to ${fmt(end / factor)} h), while ${own} end(s) as it does`,
-          { siblings: matching.map((s) => s.rt.tc.subset_pk) },
-        ),
-      );
+      const matching: Grid[] = [];
+      for (let j = 0; j < pool; j++) if (j !== i && matchOf[j] & bit) matching.push(grids[j]);
+      findings.push(describe(g, factor, matching, own));
       break;
     }
   }
   return findings;
 }
 
-/** The grid factors in the order they are tried, with their scale (the share memo's: 1 for ÷60, 2 for ×60). */
-const GRID_FACTORS: readonly (readonly [number, number])[] = [[1, 60], [2, 1 / 60]];
+/** Curves whose span is ×60 (×1/60) that of more siblings than share their own end (within 5 %), not named by their grid. */
+export function siblingSpanFindings(grids: readonly Grid[]): Finding[] {
+  const pool = Math.min(grids.length, MAX_SIBLINGS + 1);
+  return siblingVotes(
+    grids,
+    (i, own, match) => {
+      const times = grids[i].times;
+      const last = times[times.length - 1];
+      for (let j = 0; j < pool; j++) {
+        if (j === i) continue;
+        const sibling = grids[j].times;
+        own[j] = Math.abs(Math.log(last / sibling[sibling.length - 1])) <= SPAN_TOLERANCE ? 1 : 0;
+        const sign = spanFactor(times, sibling);
+        match[j] = sign === 1 ? 1 : sign === -1 ? 2 : 0;
+      }
+    },
+    (g, factor, matching, own) => {
+      const end = g.times[g.times.length - 1];
+      return timeFinding(
+        g.rt.tc, 'sibling-span', factor,
+        `its sampling ends at ${fmt(end)} h with its middle at ${fmt(g.times[g.times.length >> 1])} h, ×${factor > 1 ? '60' : '1/60'} those of ${matching.length} sibling timecourse(s) of the study (subsets ${matching.slice(0, 5).map((s) => s.rt.tc.subset_pk).join(', ')}: to ${fmt(end / factor)} h), while ${own} end(s) as it does`,
+        { siblings: matching.map((s) => s.rt.tc.subset_pk) },
+      );
+    },
+  );
+}
 
 /** Timecourses whose grid is ×60 (or ×1/60) that of more siblings (same study) than share their own. */
 export function siblingGridFindings(grids: readonly Grid[]): Finding[] {
-  const findings: Finding[] = [];
   // A share depends on the two grids' times only, and the timecourses of a study mostly share one schedule (a
   // hundred individuals, a handful of grids): each pair of distinct grids is compared once per factor.
   const distinct = new Map<string, number>();
@@ -290,52 +319,36 @@ export function siblingGridFindings(grids: readonly Grid[]): Finding[] {
     idOf[i] = id;
   }
   const shareMemo = new Map<number, number>();
-  // The share of grid i's times (scale 0: as they are, 1: ÷60, 2: ×60; `times()` scaled so, called on a miss only) in sibling j's grid.
-  const share = (i: number, times: () => readonly number[], scale: number, j: number): number => {
+  // The share of grid i's times (scale 0: as they are, f + 1: ÷ FACTORS[f]) in sibling j's grid, memoised by distinct grids.
+  const share = (i: number, times: readonly number[], scale: number, j: number): number => {
     const key = (idOf[i] * 3 + scale) * distinct.size + idOf[j];
     let value = shareMemo.get(key);
-    if (value === undefined) shareMemo.set(key, (value = gridShareAscending(times(), grids[j].times)));
+    if (value === undefined) shareMemo.set(key, (value = gridShareAscending(times, grids[j].times)));
     return value;
   };
-  // The siblings of a grid are the study's first MAX_SIBLINGS + 1 grids but itself, by index (no lists per grid);
-  // `shares[j]`: grid j's share as it is, for the grid at hand.
   const pool = Math.min(grids.length, MAX_SIBLINGS + 1);
-  const shares = new Float64Array(pool);
-  for (let i = 0; i < grids.length; i++) {
-    const g = grids[i];
-    const asTheyAre = () => g.times;
-    const siblingCount = i < pool ? pool - 1 : pool;
-    let own = 0;
-    for (let j = 0; j < pool; j++) {
-      if (j === i) continue;
-      shares[j] = share(i, asTheyAre, 0, j);
-      if (shares[j] >= GRID_MATCH) own++;
-    }
-    for (let f = 0; f < GRID_FACTORS.length; f++) {
-      const [scale, factor] = GRID_FACTORS[f];
-      // Scaled on the first share not yet known (most are, from the study's other curves of the same grid).
-      let scaled: number[] | null = null;
-      const scaledTimes = () => (scaled ??= g.times.map((t) => t / factor));
-      const matches = (j: number): boolean => j !== i && shares[j] < 0.5 && share(i, scaledTimes, scale, j) >= GRID_MATCH;
-      let count = 0;
-      for (let j = 0; j < pool; j++) if (matches(j)) count++;
-      if (count === 0 || count <= own) continue;
-      // One sibling in mirror image: no majority tells which of the two is right, only an implausible window.
-      if (siblingCount === 1 && !(factor > 1 && implausibleWindow(g.times))) continue;
-      const matching: Grid[] = [];
-      for (let j = 0; j < pool; j++) if (matches(j)) matching.push(grids[j]);
-      const which = factor > 1 ? '÷60' : '×60';
-      findings.push(
-        timeFinding(
-          g.rt.tc, 'sibling-grid', factor,
-          `its sampling times ${which} (${g.times.slice(0, 4).map((t) => fmt(t / factor)).join(', ')} … h) are the grid of ${matching.length} sibling timecourse(s) of the study (subsets ${matching.slice(0, 5).map((s) => s.rt.tc.subset_pk).join(', ')}), as they are of ${own}`,
-          { siblings: matching.map((s) => s.rt.tc.subset_pk) },
-        ),
-      );
-      break;
-    }
-  }
-  return findings;
+  return siblingVotes(
+    grids,
+    (i, own, match) => {
+      const times = grids[i].times;
+      // Scaled on the first pair that needs it (a grid whose share as it is reaches half is no candidate).
+      let scaled: (readonly number[])[] | null = null;
+      for (let j = 0; j < pool; j++) {
+        if (j === i) continue;
+        const asIs = share(i, times, 0, j);
+        own[j] = asIs >= GRID_MATCH ? 1 : 0;
+        if (asIs >= 0.5) continue;
+        scaled ??= FACTORS.map((factor) => times.map((t) => t / factor));
+        for (let f = 0; f < FACTORS.length; f++) if (share(i, scaled[f], f + 1, j) >= GRID_MATCH) match[j] |= 1 << f;
+      }
+    },
+    (g, factor, matching, own) =>
+      timeFinding(
+        g.rt.tc, 'sibling-grid', factor,
+        `its sampling times ${factor > 1 ? '÷60' : '×60'} (${g.times.slice(0, 4).map((t) => fmt(t / factor)).join(', ')} … h) are the grid of ${matching.length} sibling timecourse(s) of the study (subsets ${matching.slice(0, 5).map((s) => s.rt.tc.subset_pk).join(', ')}), as they are of ${own}`,
+        { siblings: matching.map((s) => s.rt.tc.subset_pk) },
+      ),
+  );
 }
 
 export const timeAxisCheck: QaCheck = {
@@ -350,10 +363,7 @@ export const timeAxisCheck: QaCheck = {
       const grid = gridOf(rt);
       if (!grid) continue;
       // Every concentration curve of the study: a metabolite is measured in its parent's samples, so its grid is theirs.
-      const key = rt.tc.study_sid;
-      const list = byStudy.get(key);
-      if (list) list.push(grid);
-      else byStudy.set(key, [grid]);
+      pushTo(byStudy, rt.tc.study_sid, grid);
     }
     const flagged = new Set(findings.map((f) => f.subset_pk));
     for (const grids of byStudy.values()) {
