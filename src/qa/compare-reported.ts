@@ -68,15 +68,27 @@ export function inUnit(
   unit: string,
   molarMass: number | null,
   bodyWeightKg: number | null,
-): { value: number; conversion: string | null } | null {
+): Bridged | null {
   const direct = conversionFactorOrNull(value.unit, unit, { molarMass });
-  if (direct !== null) return { value: value.value * direct, conversion: null };
+  if (direct !== null) return { value: value.value * direct, conversion: null, weightPower: 0 };
   if (bodyWeightKg === null || !(bodyWeightKg > 0)) return null;
   const perKg = productFactorOrNull(value.unit, 'kilogram', -1, unit, { molarMass });
-  if (perKg !== null) return { value: (value.value / bodyWeightKg) * perKg, conversion: `divided by body weight ${bodyWeightKg} kg` };
+  if (perKg !== null) return { value: (value.value / bodyWeightKg) * perKg, conversion: `divided by body weight ${bodyWeightKg} kg`, weightPower: -1 };
   const absolute = productFactorOrNull(value.unit, 'kilogram', 1, unit, { molarMass });
-  if (absolute !== null) return { value: value.value * bodyWeightKg * absolute, conversion: `multiplied by body weight ${bodyWeightKg} kg` };
+  if (absolute !== null) return { value: value.value * bodyWeightKg * absolute, conversion: `multiplied by body weight ${bodyWeightKg} kg`, weightPower: 1 };
   return null;
+}
+
+/** A value in the reported unit, and how it got there: by unit conversion alone (weightPower 0), or ÷W (−1) or ×W (1). */
+export interface Bridged {
+  value: number;
+  conversion: string | null;
+  weightPower: -1 | 0 | 1;
+}
+
+/** The words of a bridge at a body weight that was assumed, not curated. */
+function assumedWeightText(weightPower: -1 | 0 | 1, kg: number, why: string): string {
+  return `${weightPower < 0 ? 'divided' : 'multiplied'} by an adult body weight of ${kg} kg (assumed: none is curated; ${why})`;
 }
 
 /** The timecourse's sampling times (shifted to the dose) in `unit`. */
@@ -142,7 +154,7 @@ export function compareReported(
   let chosen = (useStandard ? standard : pkdb) as NonNullable<typeof pkdb>;
   const subjectKind = output.individual_pk !== null ? 'individual' : 'group';
   // Bridged at an assumed weight, the ratio is not exact: no molar ↔ mass factor of ×2–10 is named from it.
-  const weightAssumed = context.bodyWeightKg === null && chosen.conversion !== null;
+  const weightAssumed = context.bodyWeightKg === null && chosen.weightPower !== 0;
   const judge = (recomputed: number) =>
     classify({
       parameter,
@@ -189,18 +201,18 @@ export function compareReported(
  * that is an adult weight itself, or a unit factor of ×24 and more at some adult weight, is named (unweighedCauses).
  */
 function atUnknownWeight(
-  chosen: { value: number; conversion: string | null },
+  chosen: Bridged,
   verdict: Verdict,
   reported: number,
   parameter: ReportedParameter,
   judge: (recomputed: number) => Verdict,
-): { chosen: { value: number; conversion: string | null }; verdict: Verdict } {
+): { chosen: Bridged; verdict: Verdict } {
   const fitted = atAdultWeightNearest(chosen, reported);
   const refit = judge(fitted.value);
   if (refit.classification === 'agree') return { chosen: fitted, verdict: refit };
   const [lo, hi] = ADULT_BODY_WEIGHT_KG;
-  const conversion = (chosen.conversion ?? '').replace(/body weight (\S+) kg/, `an adult body weight of $1 kg (assumed: none is curated; no weight of ${lo}–${hi} kg agrees)`);
-  const causes = verdict.causes.length === 0 && verdict.ratio !== null ? unweighedCauses(verdict.ratio, parameter, conversion.startsWith('divided')) : [];
+  const conversion = assumedWeightText(chosen.weightPower, TYPICAL_BODY_WEIGHT_KG, `no weight of ${lo}–${hi} kg agrees`);
+  const causes = verdict.causes.length === 0 && verdict.ratio !== null ? unweighedCauses(verdict.ratio, parameter, chosen.weightPower < 0) : [];
   if (causes.length > 0) return { chosen: { ...chosen, conversion }, verdict: { ...verdict, classification: 'major', causes } };
   if (refit.classification === 'minor' && verdict.classification === 'major' && verdict.causes.length === 0) return { chosen: fitted, verdict: refit };
   return { chosen: { ...chosen, conversion }, verdict };
@@ -211,16 +223,15 @@ function atUnknownWeight(
  * (ADULT_BODY_WEIGHT_KG) that brings it nearest the reported value: ÷W, W = clamp(absolute / reported); ×W,
  * W = clamp(reported / per-kg). The subject's weight is unknown, so any adult's is as good as 70 kg.
  */
-export function atAdultWeightNearest(value: { value: number; conversion: string | null }, reported: number): { value: number; conversion: string } {
+export function atAdultWeightNearest(value: Bridged, reported: number): Bridged {
   const [lo, hi] = ADULT_BODY_WEIGHT_KG;
-  const clamp = (w: number) => Math.min(hi, Math.max(lo, w));
-  const divided = value.conversion?.startsWith('divided') ?? false;
+  const divided = value.weightPower < 0;
   const base = divided ? value.value * TYPICAL_BODY_WEIGHT_KG : value.value / TYPICAL_BODY_WEIGHT_KG;
-  const w = clamp(divided ? base / reported : reported / base);
-  const kg = +w.toPrecision(3);
+  const w = Math.min(hi, Math.max(lo, divided ? base / reported : reported / base));
   return {
     value: divided ? base / w : base * w,
-    conversion: `${divided ? 'divided' : 'multiplied'} by an adult body weight of ${kg} kg (assumed: none is curated; the weight of ${lo}–${hi} kg nearest the reported value)`,
+    conversion: assumedWeightText(value.weightPower, +w.toPrecision(3), `the weight of ${lo}–${hi} kg nearest the reported value`),
+    weightPower: value.weightPower,
   };
 }
 

@@ -287,12 +287,19 @@ export function rangeRun(ctx: QaContext): RangeRun {
  * is (the slip explains it better than no slip). Returns the reference in words, or null.
  */
 export function referenceBacks(ctx: QaContext, record: string, factor: number): string | null {
+  return withFactorUndone(ctx, record, factor, (z, undone) => Math.sign(z) === Math.sign(Math.log(factor)) && Math.abs(undone) <= INSIDE_Z && Math.abs(undone) < Math.abs(z));
+}
+
+/**
+ * A record's robust z in its cross-study reference and the z with a slip ×factor undone, put to `test`: the reference
+ * in words when it passes, else (or without a reference) null.
+ */
+function withFactorUndone(ctx: QaContext, record: string, factor: number, test: (z: number, undone: number) => boolean): string | null {
   const j = judgmentOf(rangeRun(ctx), record);
   if (!j || !j.ref || !j.verdict) return null;
   const z = j.verdict.z;
   const undone = z - Math.log(factor) / j.ref.spread;
-  if (Math.sign(z) !== Math.sign(Math.log(factor)) || Math.abs(undone) > INSIDE_Z || Math.abs(undone) >= Math.abs(z)) return null;
-  return `${j.ref.studies} other studies' ${sampleLabel(j.sample)} put it at robust z ${fmt(z)}, ${fmt(undone)} with the factor undone`;
+  return test(z, undone) ? `${j.ref.studies} other studies' ${sampleLabel(j.sample)} put it at robust z ${fmt(z)}, ${fmt(undone)} with the factor undone` : null;
 }
 
 /**
@@ -302,12 +309,7 @@ export function referenceBacks(ctx: QaContext, record: string, factor: number): 
  * clearance beside its individuals' curated renal clearances). Returns the reference in words, or null.
  */
 export function referenceRefutes(ctx: QaContext, record: string, factor: number): string | null {
-  const j = judgmentOf(rangeRun(ctx), record);
-  if (!j || !j.ref || !j.verdict) return null;
-  const z = j.verdict.z;
-  const undone = z - Math.log(factor) / j.ref.spread;
-  if (Math.abs(z) > INSIDE_Z || Math.abs(undone) <= OUTSIDE_Z) return null;
-  return `${j.ref.studies} other studies' ${sampleLabel(j.sample)} put it at robust z ${fmt(z)}, ${fmt(undone)} with the factor undone`;
+  return withFactorUndone(ctx, record, factor, (z, undone) => Math.abs(z) <= INSIDE_Z && Math.abs(undone) > OUTSIDE_Z);
 }
 
 export function referenceRangeFindings(ctx: QaContext): Finding[] {

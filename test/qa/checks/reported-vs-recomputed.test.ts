@@ -116,12 +116,12 @@ describe('reported-vs-recomputed: a per-kg value of a subject whose weight is no
 
   it('finds the adult weight (40–120 kg) nearest the reported value: ÷W from an absolute value, ×W from a per-kg one', () => {
     // 7 L/h reported as 0.1 L/h/kg: W = 70; 7 L/h against 0.2 L/h/kg: W = 35, held at 40 → 0.175
-    expect(atAdultWeightNearest({ value: 0.1, conversion: 'divided by body weight 70 kg' }, 0.1)).toMatchObject({ value: 0.1 });
-    expect(atAdultWeightNearest({ value: 0.1, conversion: 'divided by body weight 70 kg' }, 0.2).value).toBeCloseTo(7 / 40, 12);
-    expect(atAdultWeightNearest({ value: 0.1, conversion: 'divided by body weight 70 kg' }, 0.05).value).toBeCloseTo(7 / 120, 12);
+    expect(atAdultWeightNearest({ value: 0.1, conversion: 'divided by body weight 70 kg', weightPower: -1 }, 0.1)).toMatchObject({ value: 0.1 });
+    expect(atAdultWeightNearest({ value: 0.1, conversion: 'divided by body weight 70 kg', weightPower: -1 }, 0.2).value).toBeCloseTo(7 / 40, 12);
+    expect(atAdultWeightNearest({ value: 0.1, conversion: 'divided by body weight 70 kg', weightPower: -1 }, 0.05).value).toBeCloseTo(7 / 120, 12);
     // a per-kg recomputed value 0.1 L/h/kg against 9 L/h: W = 90
-    expect(atAdultWeightNearest({ value: 7, conversion: 'multiplied by body weight 70 kg' }, 9)).toMatchObject({ value: 9 });
-    expect(atAdultWeightNearest({ value: 7, conversion: 'multiplied by body weight 70 kg' }, 9).conversion).toMatch(/adult body weight of 90 kg \(assumed/);
+    expect(atAdultWeightNearest({ value: 7, conversion: 'multiplied by body weight 70 kg', weightPower: 1 }, 9)).toMatchObject({ value: 9 });
+    expect(atAdultWeightNearest({ value: 7, conversion: 'multiplied by body weight 70 kg', weightPower: 1 }, 9).conversion).toMatch(/adult body weight of 90 kg \(assumed/);
   });
 
   it('names the slips a ratio at 70 kg allows for some adult weight, nearest 70 kg first', () => {
