@@ -29,7 +29,9 @@
  * arm moves the same way (then it is the arm, not a slip); ×10, ×16.7 and ×24
  * are major only when another record of the arm that biology would move along
  * with it is in line (an AUC ×10 with the same arm's CL or t½ in line cannot be
- * physiology), or when the dose is the culprit; otherwise minor. A record whose
+ * physiology), when the same subject lies at its own level in two other
+ * periods of the study and this record alone is the factor off it
+ * (subject-periods.ts), or when the dose is the culprit; otherwise minor. A record whose
  * own value the other studies of its substance place in range, and that undoing
  * the factor would throw out of it (reference-ranges.ts `referenceRefutes`), is
  * minor: the arms it was set against hold the slip (a group's total clearance
@@ -47,6 +49,7 @@ import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
 import { referenceBacks, referenceRefutes } from './reference-ranges.js';
 import { curveLevels, MIN_ARMS, PAIR_ARMS, poolDeviations, type Deviation } from '../study-pools.js';
 import { studyItems, WIDER_FACTORS, type ItemMeasure, type StudyItem } from '../study-items.js';
+import { ownPeriodsConvict, periodIndex } from '../subject-periods.js';
 
 /** Thresholds on the log scale (see the header). */
 export const OUTLIER_K = 3;
@@ -229,11 +232,15 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
  */
 export type Backing = (record: string, factor: number) => string | null;
 
+/** Whether the subject's own other periods convict a deviation of the slip ×factor (subject-periods.ts): its words, or null. */
+export type PeriodsConvict = (lead: Deviation, factor: number) => string | null;
+
 export function armFindings(
   arm: readonly Deviation[],
   molarMassOf: MolarMassOf = () => null,
   backs: Backing = () => null,
   refutes: Backing = () => null,
+  periods: PeriodsConvict = () => null,
 ): Finding[] {
   // Most arms have no outlier: nothing to group (an outlier is so whatever the molar mass).
   if (!arm.some(isOutlier)) return [];
@@ -291,11 +298,13 @@ export function armFindings(
       // The other studies of the substance are independent evidence: a reported value or a curve (its Cmax per dose)
       // that lies off theirs by the same factor, and back near their centre without it, is a slip, not this arm's biology.
       // Only for an arm otherwise in line (×2): another of its records off (a V ×2.9 and a CL ×0.45 make a t½ ×6.5) is its biology.
+      // So is the subject itself, measured at its own level in other periods of the study (subject-periods.ts).
       const referenced = off.lead.item.source === 'reported' || off.lead.item.measure === 'curve' || off.lead.item.measure === 'cmax';
       const ordinary = others.every((d) => Math.abs(d.d) <= IN_LINE);
       const backing = referenced && ordinary ? backs(off.record, off.slip.factor) : null;
-      severity = backing ? 'major' : 'minor';
-      reason = backing ? `and the other studies agree: ${backing}` : 'no other record of the arm tells a slip from a different population';
+      const own = backing ? null : periods(off.lead, off.slip.factor);
+      severity = backing || own ? 'major' : 'minor';
+      reason = backing ? `and the other studies agree: ${backing}` : own ? `while ${own}` : 'no other record of the arm tells a slip from a different population';
     }
     findings.push(recordFinding(off, arm, severity, culprit, reason));
   }
@@ -412,11 +421,15 @@ export const withinStudyCheck: QaCheck = {
     const molarMassOf: MolarMassOf = (item) => ctx.molarMass(item.output?.substance ?? item.timecourse?.tc.substance ?? null);
     // A pair is one finding: both of its arms see the same ratio.
     const pairs = new Set<string>();
-    for (const arm of armDeviations(ctx).values()) {
+    const byArm = armDeviations(ctx);
+    const index = periodIndex(byArm.values());
+    const backs: Backing = (record, factor) => referenceBacks(ctx, record, factor);
+    const refutes: Backing = (record, factor) => referenceRefutes(ctx, record, factor);
+    const periods: PeriodsConvict = (lead, factor) =>
+      ownPeriodsConvict(lead, factor, index, Math.max(OUTLIER_K * lead.s, MIN_OUTLIER), Math.max(BACK_K * lead.s, MIN_BACK));
+    for (const arm of byArm.values()) {
       markExamined(ctx, arm);
-      const backs: Backing = (record, factor) => referenceBacks(ctx, record, factor);
-      const refutes: Backing = (record, factor) => referenceRefutes(ctx, record, factor);
-      for (const f of armFindings(arm, molarMassOf, backs, refutes)) {
+      for (const f of armFindings(arm, molarMassOf, backs, refutes, periods)) {
         if (f.culprit === 'output' && f.output_pk !== null && named.has(f.output_pk)) continue;
         const pair = f.details?.pair_record as string | undefined;
         if (pair !== undefined) {

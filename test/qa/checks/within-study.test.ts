@@ -256,3 +256,25 @@ describe('within-study: measurement types that are no PK parameter', () => {
     expect(unusual).toMatchObject([{ severity: 'minor', output_pk: groups[2].pk }]);
   });
 });
+
+describe('within-study: a subject at its own level in its other periods', () => {
+  // Four groups in three periods (the drug alone, and with co-medications A and B); AUC∞ 20 mg·h/L × each group's own level:
+  // group 4 lies at ×1.1 the median of the others (1, 1.3, 0.8) in every period, ×11 in the first with the slip
+  const level = [1, 1.3, 0.8, 1.1];
+  const coMedication = (pk: number, substance: string): InterventionRecord => ({ ...dosing(pk, 0.2, substance), measurement_type: 'qualitative dosing' });
+  const sets = [[1], [1, 11], [1, 12]];
+  const auc = (g: number, set: number[], slip = 1) => ({ ...output(g, 1, 'auc_inf', 'milligram * hour / liter', 20 * level[g - 1] * slip), intervention_pks: set });
+  const interventions = [dosing(1, 0.1), coMedication(11, 'a'), coMedication(12, 'b')];
+
+  it('names a ×10 AUC major when the same group lies at its own level in two other periods, minor without them', () => {
+    const firstPeriod = [1, 2, 3, 4].map((g) => auc(g, sets[0], g === 4 ? 10 : 1));
+    expect(run(firstPeriod, interventions)).toMatchObject([{ severity: 'minor', output_pk: firstPeriod[3].pk, details: { factor: 10 } }]);
+    const later = sets.slice(1).flatMap((set) => [1, 2, 3, 4].map((g) => auc(g, set)));
+    const findings = run([...firstPeriod, ...later], interventions);
+    expect(findings).toMatchObject([{ severity: 'major', culprit: 'output', output_pk: firstPeriod[3].pk, details: { factor: 10 } }]);
+    expect(findings[0].message).toMatch(/while the same group:4 lies at ×1\.1 the centre in its 2 other periods of this measure, and this record ×10 that level$/);
+    // the same group high in every period: its own biology, not a slip
+    const high = sets.flatMap((set) => [1, 2, 3, 4].map((g) => auc(g, set, g === 4 ? 10 : 1)));
+    expect(run(high, interventions).filter((f) => f.severity === 'major')).toEqual([]);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * A subject's own level in its other periods: in a crossover or repeated-
+ * measures study the same group or individual is measured under several
+ * conditions (another co-medication, another dose, another visit), each
+ * condition a pool of its own (study-items.ts). A subject's deviation from
+ * its pool's centre is its biology (a poor metaboliser is high in every
+ * period) and repeats from period to period; a slip hits one record only.
+ *
+ * So a record off its pool by a slip factor, whose subject lies at one level
+ * in at least MIN_PERIODS other periods of the same measure (same study,
+ * substance, tissue, measure, unit and time point: the pool's `base`), and
+ * is off that level by the factor, is a slip of that record, not its subject:
+ * - the other periods agree with each other (their deviations within
+ *   PERIODS_AGREE, ×2, of one another);
+ * - the record lies beyond `outlier` of their mean, and undoing the factor
+ *   brings it within `back` of it (the thresholds of the caller's check).
+ *
+ * Within-subject variability is far smaller than between-subject (a CV of
+ * 10–30 % against 30–80 % for clearance-driven measures), so a subject at
+ * its own level elsewhere and ×10 off here leaves no biology to explain it.
+ */
+import type { Deviation } from './study-pools.js';
+
+/** Other periods needed: one could hold a slip of its own. */
+export const MIN_PERIODS = 2;
+/** The other periods agree when their deviations lie within ×2 of one another. */
+export const PERIODS_AGREE = Math.log(2);
+
+/** A subject's deviations by base (study, substance, tissue, measure, unit, time) and subject. */
+export type PeriodIndex = ReadonlyMap<string, readonly Deviation[]>;
+
+const keyOf = (d: Deviation): string | null => (d.item.subject === null ? null : `${d.item.base}|${d.item.subject}`);
+
+/** Indexes deviations by subject and base; a record's deviations without a subject are left out. */
+export function periodIndex(deviations: Iterable<readonly Deviation[]>): PeriodIndex {
+  const index = new Map<string, Deviation[]>();
+  for (const list of deviations) {
+    for (const d of list) {
+      const key = keyOf(d);
+      if (key === null) continue;
+      const known = index.get(key);
+      if (known) known.push(d);
+      else index.set(key, [d]);
+    }
+  }
+  return index;
+}
+
+/** The subject's level in its other periods: the mean deviation and their number, when they agree. */
+export function ownLevel(lead: Deviation, index: PeriodIndex): { level: number; periods: number } | null {
+  const key = keyOf(lead);
+  if (key === null) return null;
+  // One deviation per other pool (condition); never another record of the lead's own pool.
+  const byPool = new Map<number, number>();
+  for (const d of index.get(key) ?? []) {
+    if (d.item.pool === lead.item.pool || d.item.record === lead.item.record || byPool.has(d.item.pool)) continue;
+    byPool.set(d.item.pool, d.d);
+  }
+  if (byPool.size < MIN_PERIODS) return null;
+  const ds = [...byPool.values()];
+  if (Math.max(...ds) - Math.min(...ds) > PERIODS_AGREE) return null;
+  return { level: ds.reduce((sum, d) => sum + d, 0) / ds.length, periods: ds.length };
+}
+
+/**
+ * Whether the subject's other periods convict the lead deviation of the slip ×factor (see the header): the words
+ * for the finding, or null.
+ */
+export function ownPeriodsConvict(lead: Deviation, factor: number, index: PeriodIndex, outlier: number, back: number): string | null {
+  const own = ownLevel(lead, index);
+  if (own === null) return null;
+  const residual = lead.d - own.level;
+  if (Math.abs(residual) < outlier || Math.abs(residual - Math.log(factor)) > back) return null;
+  const fmt = (x: number) => String(+x.toPrecision(3));
+  return `the same ${lead.item.subject} lies at ×${fmt(Math.exp(own.level))} the centre in its ${own.periods} other periods of this measure, and this record ×${fmt(Math.exp(residual))} that level`;
+}
