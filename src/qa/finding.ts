@@ -35,6 +35,8 @@ export type FindingKind =
   | 'dose-siblings'
   /** One point of a concentration series off by a slip factor from its neighbours (checks/series-spike.ts). */
   | 'series-spike'
+  /** A value of the body itself outside what any living human has (checks/human-ranges.ts). */
+  | 'human-range'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

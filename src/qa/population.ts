@@ -90,15 +90,27 @@ export const ADULT_AGE_YEARS = 18;
  * most PK studies' volunteers are.
  */
 export function mayBeAdultHuman(dataset: Pick<Dataset, 'group' | 'individual'>, r: { group_pk: number | null; individual_pk: number | null }): boolean {
-  const individual = r.individual_pk === null ? undefined : dataset.individual(r.individual_pk);
-  const groupPk = r.group_pk ?? individual?.group_pk ?? null;
-  const group = groupPk === null ? undefined : dataset.group(groupPk);
-  for (const c of [...(individual?.characteristica ?? []), ...(group?.characteristica ?? [])]) {
-    if (c.measurement_type === 'species' && c.choice && c.choice.toLowerCase() !== 'homo sapiens') return false;
+  for (const c of characteristicaOf(dataset, r)) {
+    if (otherSpecies(c)) return false;
     if (c.measurement_type !== 'age') continue;
     const years = c.unit ? conversionFactorOrNull(c.unit, 'year') : 1;
     const age = [c.min, c.mean, c.median, c.value].find((v) => v !== null && v !== undefined);
     if (years === null || age === undefined || age === null || age * years < ADULT_AGE_YEARS) return false;
   }
   return true;
+}
+
+/** A subject's characteristica: an individual's own, then its group's. */
+function characteristicaOf(dataset: Pick<Dataset, 'group' | 'individual'>, r: { group_pk: number | null; individual_pk: number | null }): CharacteristicaRecord[] {
+  const individual = r.individual_pk === null ? undefined : dataset.individual(r.individual_pk);
+  const groupPk = r.group_pk ?? individual?.group_pk ?? null;
+  const group = groupPk === null ? undefined : dataset.group(groupPk);
+  return [...(individual?.characteristica ?? []), ...(group?.characteristica ?? [])];
+}
+
+const otherSpecies = (c: CharacteristicaRecord): boolean => c.measurement_type === 'species' && !!c.choice && c.choice.toLowerCase() !== 'homo sapiens';
+
+/** Whether a subject may be human: no characteristic of it or its group names another species (unmarked subjects are). */
+export function mayBeHuman(dataset: Pick<Dataset, 'group' | 'individual'>, r: { group_pk: number | null; individual_pk: number | null }): boolean {
+  return !characteristicaOf(dataset, r).some(otherSpecies);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CharacteristicaRecord, InterventionRecord } from '../../src/data/model.js';
-import { characteristicaMarks, coMedication, HEALTHY, mayBeAdultHuman, populationLabel, subjectMarks } from '../../src/qa/population.js';
+import { characteristicaMarks, coMedication, HEALTHY, mayBeAdultHuman, mayBeHuman, populationLabel, subjectMarks } from '../../src/qa/population.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
 const c = (measurement_type: string, choice: string | null): CharacteristicaRecord => ({
@@ -48,5 +48,8 @@ describe('population', () => {
     const dataset = { group: (pk: number) => groups.get(pk), individual: (pk: number) => individuals.get(pk) } as unknown as Parameters<typeof mayBeAdultHuman>[0];
     const of = (group_pk: number | null, individual_pk: number | null = null) => mayBeAdultHuman(dataset, { group_pk, individual_pk });
     expect([of(1), of(2), of(3), of(4), of(null, 10), of(null)]).toEqual([true, false, false, false, false, true]);
+    // a child is human all the same; only another species is not
+    const human = (group_pk: number | null, individual_pk: number | null = null) => mayBeHuman(dataset, { group_pk, individual_pk });
+    expect([human(1), human(2), human(3), human(4), human(null, 10), human(null)]).toEqual([true, false, true, true, true, true]);
   });
 });

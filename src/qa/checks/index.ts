@@ -9,6 +9,7 @@ import { doseLabelCheck } from './dose-label.js';
 import { doseSiblingsCheck } from './dose-siblings.js';
 import { curvePairsCheck } from './curve-pairs.js';
 import { groupMembersCheck } from './group-members.js';
+import { humanRangeCheck } from './human-ranges.js';
 import { inputCheck } from './input.js';
 import { normedVsRawCheck } from './normed-vs-raw.js';
 import { pkIdentitiesCheck } from './pk-identities.js';
@@ -29,6 +30,7 @@ export const CHECKS: readonly QaCheck[] = [
   normedVsRawCheck,
   plausibilityCheck,
   physiologyCheck,
+  humanRangeCheck,
   urineCheck,
   pkIdentitiesCheck,
   withinStudyCheck,

@@ -1,0 +1,175 @@
+/**
+ * The `human-range` check: a value of the body itself outside what any living
+ * human has (human-limits.ts) — a heart rate, a blood pressure, a cardiac
+ * output or hepatic blood flow, a Child–Pugh score, and the plasma, serum or
+ * blood level of an endogenous analyte (glucose, albumin, bilirubin,
+ * cholesterol, triglycerides, cortisol). Such a value needs no partner, arm or
+ * other study to be wrong: a glucose curve curated in mmol/L but labelled
+ * mg/dL puts a fasting level at 0.05 g/L, which no one alive has.
+ *
+ * Seen: every reported single value of those measurement types (analytes:
+ * `concentration`, `cmax`, `cthrough` in plasma, serum or blood), and every
+ * concentration timecourse of an analyte, by the median of its positive
+ * points (one point off is series-spike's; a whole curve in the wrong unit
+ * moves its median). Not seen: subjects marked as another species; values
+ * whose unit does not convert to the limit's (molar without a molar mass).
+ *
+ * Severity: beyond a limit by more than LIMIT_TOLERANCE (5 %) is major — the
+ * value cannot be right. The causes named are the slip factors (causes.ts
+ * `slipFactors` of the value's family, molar ↔ mass with the molar mass) that
+ * bring it inside, those landing in a healthy adult's range first, then for an
+ * analyte with molar limits the molar ↔ mass slips (mmol/L vs mg/dL, the
+ * classic confusion of SI and conventional units), then the nearest its
+ * typical value (×1000 and ×M may both: the study's other values tell); none, when no factor does (the
+ * finding still names the limits).
+ */
+import type { OutputRecord, TimecourseRecord } from '../../data/model.js';
+import { median } from '../robust.js';
+import { conversionFactorOrNull } from '../../units/convert.js';
+import type { QaCheck } from '../check.js';
+import { slipFactors, type SuspectedCause } from '../causes.js';
+import type { QaContext } from '../context.js';
+import { finding, type Finding } from '../finding.js';
+import { ANALYTE_LEVELS, ANALYTE_LIMITS, ANALYTE_TISSUES, BODY_LIMITS, LIMIT_TOLERANCE, type HumanLimit } from '../human-limits.js';
+import { concentrationSeries } from '../input-checks.js';
+import { mayBeHuman } from '../population.js';
+import { slipFamilyOfUnit } from '../slip-factor.js';
+import type { ReportedParameter } from '../tolerances.js';
+
+const CHECK = 'human-range';
+const fmt = (x: number) => String(+x.toPrecision(3));
+
+/** A limit in the value's unit, or null when the units do not convert. */
+export function limitIn(limit: HumanLimit, unit: string, molarMass: number | null): Bounds | null {
+  const f = conversionFactorOrNull(limit.unit, unit, molarMass === null ? undefined : { molarMass });
+  return f === null ? null : { low: limit.low * f, high: limit.high * f, typical: limit.typical * f, normal: [limit.normal[0] * f, limit.normal[1] * f] };
+}
+
+/** A limit in one unit. */
+export interface Bounds {
+  low: number;
+  high: number;
+  typical: number;
+  normal: readonly [number, number];
+}
+
+/** The verdict on one value: beyond a limit (by more than LIMIT_TOLERANCE), and the slips that bring it back. */
+export interface LimitVerdict {
+  side: 'below' | 'above';
+  /** Every slip factor whose corrected value lies inside: those landing in the normal range first, then nearest typical. */
+  causes: SuspectedCause[];
+}
+
+/**
+ * Judges `value` (in the unit of `bounds`) against the limits: null inside (within the tolerance); else the side and
+ * the causes among `causes` (value as curated = true value × factor) whose corrected value lies inside, those landing
+ * in the normal range first, then (`preferMolar`: an analyte whose limits are molar) molar ↔ mass slips, then nearest
+ * typical.
+ */
+export function judgeLimit(value: number, bounds: Bounds, causes: readonly SuspectedCause[], preferMolar = false): LimitVerdict | null {
+  const below = value < bounds.low * (1 - LIMIT_TOLERANCE);
+  const above = value > bounds.high * (1 + LIMIT_TOLERANCE);
+  if (!below && !above) return null;
+  const [lo, hi] = bounds.normal;
+  const outsideNormal = (c: SuspectedCause) => (value / c.factor < lo || value / c.factor > hi ? 1 : 0);
+  // An analyte that laboratories report in mmol/L and in mg/dL alike: their confusion is the first suspect.
+  const unpreferred = (c: SuspectedCause) => (preferMolar && c.kind !== 'molar-mass' ? 1 : 0);
+  const distance = (c: SuspectedCause) => outsideNormal(c) * 1e6 + unpreferred(c) * 1e3 + Math.abs(Math.log(value / c.factor / bounds.typical));
+  const inside = causes.filter((c) => value / c.factor >= bounds.low && value / c.factor <= bounds.high);
+  return { side: below ? 'below' : 'above', causes: inside.sort((a, b) => distance(a) - distance(b)) };
+}
+
+interface Judged {
+  what: string;
+  value: number;
+  unit: string;
+  bounds: Bounds;
+  limit: HumanLimit;
+  verdict: LimitVerdict;
+}
+
+function rangeFinding(record: OutputRecord | TimecourseRecord, j: Judged, timecourse: boolean): Finding {
+  const { verdict, bounds } = j;
+  const cause = verdict.causes[0] ?? null;
+  const back = cause
+    ? `; undoing ${verdict.causes.map((c) => `${c.text.split(' (')[0]} gives ${fmt(j.value / c.factor)}`).join(', ')} ${j.unit}`
+    : '; no unit slip brings it inside';
+  return finding({
+    kind: 'human-range',
+    check: `${CHECK}/${timecourse ? 'timecourse' : 'output'}`,
+    severity: 'major',
+    study_sid: record.study_sid,
+    study_name: record.study_name,
+    subset_pk: timecourse ? (record as TimecourseRecord).subset_pk : ((record as OutputRecord).subset_pk ?? null),
+    output_pk: timecourse ? null : (record as OutputRecord).pk,
+    measurement_type: record.measurement_type,
+    subject: record.individual_pk !== null ? `individual:${record.individual_pk}` : record.group_pk !== null ? `group:${record.group_pk}` : null,
+    reported: j.value,
+    reported_unit: j.unit,
+    // With a cause, the value it corrects to; without one, a healthy adult's typical value.
+    recomputed: cause ? j.value / cause.factor : bounds.typical,
+    recomputed_unit: j.unit,
+    ratio: cause ? cause.factor : j.value / bounds.typical,
+    suspected_cause: cause ? verdict.causes.map((c) => c.text).join(', or ') : null,
+    culprit: timecourse ? 'timecourse' : 'output',
+    message: `${j.what}: ${fmt(j.value)} ${j.unit} is ${verdict.side} what any living human has (${fmt(bounds.low)}–${fmt(bounds.high)} ${j.unit}: ${j.limit.basis})${back}`,
+    details: { low: bounds.low, high: bounds.high, typical: bounds.typical, cause_kinds: verdict.causes.map((c) => c.kind), cause_factors: verdict.causes.map((c) => c.factor) },
+  });
+}
+
+/** Whether a limit is given in molar units (an analyte reported in SI units: mmol/L, µmol/L). */
+const isMolar = (limit: HumanLimit): boolean => limit.unit.includes('mole');
+
+/** The limit of an output of this measurement type, substance and tissue, if any. */
+function limitOf(measurementType: string, substance: string | null, tissue: string | null): HumanLimit | undefined {
+  const body = BODY_LIMITS.get(measurementType);
+  if (body) return body;
+  if (!ANALYTE_LEVELS.has(measurementType) || substance === null || tissue === null || !ANALYTE_TISSUES.has(tissue)) return undefined;
+  return ANALYTE_LIMITS.get(substance);
+}
+
+/** Slip factors of a value in `unit` (an analyte's level slips like a Cmax, molar ↔ mass included). */
+function causesOf(unit: string, analyte: boolean, molarMass: number | null, bodyWeightKg: number | null): readonly SuspectedCause[] {
+  const family: ReportedParameter | null = analyte ? 'cmax' : slipFamilyOfUnit(unit);
+  return family === null ? [] : slipFactors(family, { molarMass, bodyWeightKg });
+}
+
+export const humanRangeCheck: QaCheck = {
+  kind: CHECK,
+  description: 'values of the body itself outside what any living human has: vital signs, cardiac output and hepatic blood flow, the Child–Pugh score, plasma levels of glucose, albumin, bilirubin, cholesterol, triglycerides and cortisol (single values and whole curves)',
+  run(ctx: QaContext) {
+    const findings: Finding[] = [];
+    for (const p of ctx.parameters) {
+      if (p.source !== 'reported' || p.value === null || p.unit === null) continue;
+      const limit = limitOf(p.measurement_type, p.substance, p.tissue);
+      if (limit === undefined || !mayBeHuman(ctx.dataset, p.output)) continue;
+      const analyte = !BODY_LIMITS.has(p.measurement_type);
+      const molarMass = analyte ? ctx.molarMass(p.substance) : null;
+      const bounds = limitIn(limit, p.unit, molarMass);
+      if (bounds === null) continue;
+      ctx.examined('output', p.output.pk, CHECK);
+      const verdict = judgeLimit(p.value, bounds, causesOf(p.unit, analyte, molarMass, p.bodyWeightKg), analyte && isMolar(limit));
+      const what = `reported ${p.substance && analyte ? `${p.substance} ` : ''}${p.measurement_type}${p.tissue && analyte ? ` (${p.tissue})` : ''}`;
+      if (verdict) findings.push(rangeFinding(p.output, { what, value: p.value, unit: p.unit, bounds, limit, verdict }, false));
+    }
+    for (const { tc } of ctx.timecourses) {
+      if (tc.measurement_type !== 'concentration' || !tc.unit) continue;
+      // An export names a timecourse's substance by its sid (`glc`) or its name; the label is the name.
+      const substance = tc.substance_label ?? tc.substance;
+      const limit = limitOf(tc.measurement_type, substance, tc.tissue);
+      if (limit === undefined || !mayBeHuman(ctx.dataset, tc)) continue;
+      const molarMass = ctx.molarMass(substance) ?? ctx.molarMass(tc.substance);
+      const bounds = limitIn(limit, tc.unit, molarMass);
+      const series = concentrationSeries(tc);
+      if (bounds === null || series === null) continue;
+      const positive = series.values.filter((v): v is number => v !== null && Number.isFinite(v) && v > 0);
+      if (positive.length === 0) continue;
+      ctx.examined('timecourse', tc.subset_pk, CHECK);
+      const level = median(positive);
+      const verdict = judgeLimit(level, bounds, causesOf(tc.unit, true, molarMass, null), isMolar(limit));
+      const what = `${substance} timecourse (${tc.tissue}), median of ${positive.length} point(s)`;
+      if (verdict) findings.push(rangeFinding(tc, { what, value: level, unit: tc.unit, bounds, limit, verdict }, true));
+    }
+    return findings;
+  },
+};

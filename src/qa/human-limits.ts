@@ -1,0 +1,59 @@
+/**
+ * What no living human has: the limits of values of the body itself — vital
+ * signs, blood flows, a clinical score, and the plasma (serum, blood) levels
+ * of common endogenous analytes — used by checks/human-ranges.ts. Each limit
+ * lies at or beyond the most extreme values recorded in living patients
+ * (critical values and case reports; Tietz, Guyton & Hall), not at the edge
+ * of a reference interval: a patient in a hyperosmolar coma, a newborn with
+ * kernicterus, an athlete at maximal exercise all lie inside. A value beyond
+ * one is a curation error whatever the study; the slip that put it there
+ * (mmol/L read as mg/dL: glucose ×1/18, mL as L, per minute as per second) is
+ * usually one of the unit slips, named by the check.
+ *
+ * `normal` (a healthy adult's range, loosely) and `typical` (its centre) only
+ * order the slip factors that bring a value back inside: those that land in
+ * the normal range first, then the one nearest typical.
+ */
+
+export interface HumanLimit {
+  /** The unit of `low`, `high` and `typical` (converted to the value's unit, molar ↔ mass with the substance's molar mass). */
+  unit: string;
+  low: number;
+  high: number;
+  typical: number;
+  /** A healthy adult's range, loosely (fasting to post-load for glucose). */
+  normal: readonly [number, number];
+  /** Why these limits, in a few words. */
+  basis: string;
+}
+
+/** Limits of measurement types that are the body's own, whatever the substance or tissue; by measurement type. */
+export const BODY_LIMITS: ReadonlyMap<string, HumanLimit> = new Map([
+  ['heart rate', { unit: '1 / minute', low: 20, high: 300, typical: 70, normal: [45, 110], basis: 'complete heart block ~20/min; no sinus or supraventricular rate above 300/min' }],
+  ['blood pressure systolic', { unit: 'millimeter_Hg', low: 40, high: 300, typical: 120, normal: [90, 160], basis: 'shock ~40 mmHg; hypertensive crises stay below 300 mmHg' }],
+  ['blood pressure diastolic', { unit: 'millimeter_Hg', low: 15, high: 200, typical: 80, normal: [50, 100], basis: 'shock; hypertensive crises stay below 200 mmHg' }],
+  ['MAP', { unit: 'millimeter_Hg', low: 20, high: 250, typical: 93, normal: [65, 115], basis: 'between the diastolic and systolic limits' }],
+  ['cardiac output', { unit: 'liter / minute', low: 0.2, high: 45, typical: 5.5, normal: [3.5, 8], basis: 'a newborn ~0.5 L/min; elite athletes at maximal exercise ~40 L/min' }],
+  ['hbf', { unit: 'liter / minute', low: 0.05, high: 6, typical: 1.5, normal: [0.8, 2], basis: 'hepatic blood flow ~25 % of cardiac output, ~1.5 L/min in adults; cirrhosis and infants lower' }],
+  ['child-pugh score numeric', { unit: 'dimensionless', low: 5, high: 15, typical: 8, normal: [5, 15], basis: 'the sum of five items scored 1–3 (Child–Pugh)' }],
+]);
+
+/**
+ * Limits of an analyte's level in plasma, serum or blood (as `concentration`, `cmax` or `cthrough`), by PK-DB
+ * substance name. Only analytes whose limits hold in any human population (disease and age included).
+ */
+export const ANALYTE_LIMITS: ReadonlyMap<string, HumanLimit> = new Map([
+  ['glucose', { unit: 'millimole / liter', low: 1, high: 150, typical: 5, normal: [3.5, 15], basis: 'neuroglycopenic coma near 1 mmol/L; hyperosmolar states rarely above 100 mmol/L' }],
+  ['albumin', { unit: 'gram / liter', low: 1, high: 70, typical: 42, normal: [30, 55], basis: 'congenital analbuminaemia ~1 g/L; dehydration ~55 g/L' }],
+  ['bilirubin', { unit: 'micromole / liter', low: 0.5, high: 1500, typical: 10, normal: [3, 25], basis: 'kernicterus ~700 µmol/L; cholestasis and haemolysis crises stay below 1500 µmol/L' }],
+  ['cholesterol', { unit: 'millimole / liter', low: 0.5, high: 50, typical: 5, normal: [3, 8], basis: 'abetalipoproteinaemia ~1 mmol/L; homozygous familial hypercholesterolaemia ~30 mmol/L' }],
+  ['triglyceride', { unit: 'gram / liter', low: 0.05, high: 100, typical: 1.3, normal: [0.4, 2.5], basis: 'chylomicronaemia syndromes reach ~50 g/L' }],
+  ['cortisol', { unit: 'nanomole / liter', low: 2, high: 5000, typical: 300, normal: [50, 700], basis: 'adrenal insufficiency; Cushing’s syndrome and septic shock stay below ~3000 nmol/L' }],
+]);
+
+/** Measurement types that are a level of an analyte in ANALYTE_LIMITS. */
+export const ANALYTE_LEVELS: ReadonlySet<string> = new Set(['concentration', 'cmax', 'cthrough']);
+/** Tissues whose levels ANALYTE_LIMITS bound. */
+export const ANALYTE_TISSUES: ReadonlySet<string> = new Set(['plasma', 'serum', 'blood']);
+/** A value is beyond a limit only by more than this (rounding, digitised figures: a Child–Pugh mean read as 4.98). */
+export const LIMIT_TOLERANCE = 0.05;
