@@ -46,8 +46,8 @@ export const ANALYTE_LIMITS: ReadonlyMap<string, HumanLimit> = new Map([
   ['glucose', { unit: 'millimole / liter', low: 1, high: 150, typical: 5, normal: [3.5, 15], basis: 'neuroglycopenic coma near 1 mmol/L; hyperosmolar states rarely above 100 mmol/L' }],
   ['albumin', { unit: 'gram / liter', low: 1, high: 70, typical: 42, normal: [30, 55], basis: 'congenital analbuminaemia ~1 g/L; dehydration ~55 g/L' }],
   ['bilirubin', { unit: 'micromole / liter', low: 0.5, high: 1500, typical: 10, normal: [3, 25], basis: 'kernicterus ~700 µmol/L; cholestasis and haemolysis crises stay below 1500 µmol/L' }],
-  ['cholesterol', { unit: 'millimole / liter', low: 0.5, high: 50, typical: 5, normal: [3, 8], basis: 'abetalipoproteinaemia ~1 mmol/L; homozygous familial hypercholesterolaemia ~30 mmol/L' }],
-  ['triglyceride', { unit: 'gram / liter', low: 0.05, high: 100, typical: 1.3, normal: [0.4, 2.5], basis: 'chylomicronaemia syndromes reach ~50 g/L' }],
+  ['cholesterol', { unit: 'millimole / liter', low: 0.3, high: 50, typical: 5, normal: [3, 8], basis: 'abetalipoproteinaemia 0.5–1.3 mmol/L; homozygous familial hypercholesterolaemia ~30 mmol/L' }],
+  ['triglyceride', { unit: 'gram / liter', low: 0.01, high: 100, typical: 1.3, normal: [0.4, 2.5], basis: 'abetalipoproteinaemia near the limit of detection; chylomicronaemia syndromes reach ~50 g/L' }],
   ['cortisol', { unit: 'nanomole / liter', low: 2, high: 5000, typical: 300, normal: [50, 700], basis: 'adrenal insufficiency; Cushing’s syndrome and septic shock stay below ~3000 nmol/L' }],
 ]);
 

@@ -154,8 +154,9 @@ export const humanRangeCheck: QaCheck = {
     }
     for (const { tc } of ctx.timecourses) {
       if (tc.measurement_type !== 'concentration' || !tc.unit) continue;
-      // An export names a timecourse's substance by its sid (`glc`) or its name; the label is the name.
-      const substance = tc.substance_label ?? tc.substance;
+      // An export names a timecourse's substance by its sid, which may be the name (`glucose`, labelled `D-glucose`)
+      // or not (`glc`, labelled `glucose`): the sid first, then the label.
+      const substance = [tc.substance, tc.substance_label].find((name) => limitOf(tc.measurement_type, name, tc.tissue) !== undefined) ?? null;
       const limit = limitOf(tc.measurement_type, substance, tc.tissue);
       if (limit === undefined || !mayBeHuman(ctx.dataset, tc)) continue;
       const molarMass = ctx.molarMass(substance) ?? ctx.molarMass(tc.substance);
