@@ -10,9 +10,11 @@
  * (mmol/L read as mg/dL: glucose ×1/18, mL as L, per minute as per second) is
  * usually one of the unit slips, named by the check.
  *
- * `normal` (a healthy adult's range, loosely) and `typical` (its centre) only
- * order the slip factors that bring a value back inside: those that land in
- * the normal range first, then the one nearest typical.
+ * `normal` (a healthy adult's range, loosely), `conventional` and `typical`
+ * (its centre) only order the slip factors that bring a value back inside:
+ * those that land in the normal range first; among them the SI unit read as
+ * the conventional one (mmol/L as mg/dL), then other molar ↔ mass slips for an
+ * analyte with molar limits, then the one nearest typical.
  */
 
 export interface HumanLimit {
@@ -21,6 +23,11 @@ export interface HumanLimit {
   low: number;
   high: number;
   typical: number;
+  /**
+   * For an analyte with SI (molar) limits, the conventional unit laboratories also report it in (mg/dL, µg/dL): a
+   * value in one read as the other is the classic slip of its unit, named first.
+   */
+  conventional?: string;
   /** A healthy adult's range, loosely (fasting to post-load for glucose). */
   normal: readonly [number, number];
   /** Why these limits, in a few words. */
@@ -43,12 +50,12 @@ export const BODY_LIMITS: ReadonlyMap<string, HumanLimit> = new Map([
  * substance name. Only analytes whose limits hold in any human population (disease and age included).
  */
 export const ANALYTE_LIMITS: ReadonlyMap<string, HumanLimit> = new Map([
-  ['glucose', { unit: 'millimole / liter', low: 1, high: 150, typical: 5, normal: [3.5, 15], basis: 'neuroglycopenic coma near 1 mmol/L; hyperosmolar states rarely above 100 mmol/L' }],
+  ['glucose', { unit: 'millimole / liter', low: 1, high: 150, typical: 5, conventional: 'milligram / deciliter', normal: [3.5, 15], basis: 'neuroglycopenic coma near 1 mmol/L; hyperosmolar states rarely above 100 mmol/L' }],
   ['albumin', { unit: 'gram / liter', low: 1, high: 70, typical: 42, normal: [30, 55], basis: 'congenital analbuminaemia ~1 g/L; dehydration ~55 g/L' }],
-  ['bilirubin', { unit: 'micromole / liter', low: 0.5, high: 1500, typical: 10, normal: [3, 25], basis: 'kernicterus ~700 µmol/L; cholestasis and haemolysis crises stay below 1500 µmol/L' }],
-  ['cholesterol', { unit: 'millimole / liter', low: 0.3, high: 50, typical: 5, normal: [3, 8], basis: 'abetalipoproteinaemia 0.5–1.3 mmol/L; homozygous familial hypercholesterolaemia ~30 mmol/L' }],
+  ['bilirubin', { unit: 'micromole / liter', low: 0.5, high: 1500, typical: 10, conventional: 'milligram / deciliter', normal: [3, 25], basis: 'kernicterus ~700 µmol/L; cholestasis and haemolysis crises stay below 1500 µmol/L' }],
+  ['cholesterol', { unit: 'millimole / liter', low: 0.3, high: 50, typical: 5, conventional: 'milligram / deciliter', normal: [3, 8], basis: 'abetalipoproteinaemia 0.5–1.3 mmol/L; homozygous familial hypercholesterolaemia ~30 mmol/L' }],
   ['triglyceride', { unit: 'gram / liter', low: 0.01, high: 100, typical: 1.3, normal: [0.4, 2.5], basis: 'abetalipoproteinaemia near the limit of detection; chylomicronaemia syndromes reach ~50 g/L' }],
-  ['cortisol', { unit: 'nanomole / liter', low: 2, high: 5000, typical: 300, normal: [50, 700], basis: 'adrenal insufficiency; Cushing’s syndrome and septic shock stay below ~3000 nmol/L' }],
+  ['cortisol', { unit: 'nanomole / liter', low: 2, high: 5000, typical: 300, conventional: 'microgram / deciliter', normal: [50, 700], basis: 'adrenal insufficiency; Cushing’s syndrome and septic shock stay below ~3000 nmol/L' }],
 ]);
 
 /** Measurement types that are a level of an analyte in ANALYTE_LIMITS. */

@@ -18,9 +18,11 @@
  * value cannot be right. The causes named are the slip factors (causes.ts
  * `slipFactors` of the value's family, molar ↔ mass with the molar mass) that
  * bring it inside, those landing in a healthy adult's range first, then for an
- * analyte with molar limits the molar ↔ mass slips (mmol/L vs mg/dL, the
- * classic confusion of SI and conventional units), then the nearest its
- * typical value (×1000 and ×M may both: the study's other values tell); none, when no factor does (the
+ * analyte the SI value read as its conventional unit (mmol/L as mg/dL: the
+ * classic confusion of the two, added when no unit slip names it, e.g.
+ * bilirubin's µmol/L as mg/dL, ×17.1), then its other molar ↔ mass slips,
+ * then the nearest its typical value (×1000 and ×M may both: the study's
+ * other values tell); none, when no factor does (the
  * finding still names the limits).
  */
 import type { OutputRecord, TimecourseRecord } from '../../data/model.js';
@@ -60,21 +62,21 @@ export interface LimitVerdict {
   causes: SuspectedCause[];
 }
 
+/** The rank of a cause among those landing in the normal range: lower first. */
+export type CauseTier = (cause: SuspectedCause) => number;
+
 /**
  * Judges `value` (in the unit of `bounds`) against the limits: null inside (within the tolerance); else the side and
  * the causes among `causes` (value as curated = true value × factor) whose corrected value lies inside, those landing
- * in the normal range first, then (`preferMolar`: an analyte whose limits are molar) molar ↔ mass slips, then nearest
- * typical.
+ * in the normal range first, then by `tier`, then nearest typical.
  */
-export function judgeLimit(value: number, bounds: Bounds, causes: readonly SuspectedCause[], preferMolar = false): LimitVerdict | null {
+export function judgeLimit(value: number, bounds: Bounds, causes: readonly SuspectedCause[], tier: CauseTier = () => 0): LimitVerdict | null {
   const below = value < bounds.low * (1 - LIMIT_TOLERANCE);
   const above = value > bounds.high * (1 + LIMIT_TOLERANCE);
   if (!below && !above) return null;
   const [lo, hi] = bounds.normal;
   const outsideNormal = (c: SuspectedCause) => (value / c.factor < lo || value / c.factor > hi ? 1 : 0);
-  // An analyte that laboratories report in mmol/L and in mg/dL alike: their confusion is the first suspect.
-  const unpreferred = (c: SuspectedCause) => (preferMolar && c.kind !== 'molar-mass' ? 1 : 0);
-  const distance = (c: SuspectedCause) => outsideNormal(c) * 1e6 + unpreferred(c) * 1e3 + Math.abs(Math.log(value / c.factor / bounds.typical));
+  const distance = (c: SuspectedCause) => outsideNormal(c) * 1e6 + tier(c) * 1e3 + Math.abs(Math.log(value / c.factor / bounds.typical));
   const inside = causes.filter((c) => value / c.factor >= bounds.low && value / c.factor <= bounds.high);
   return { side: below ? 'below' : 'above', causes: inside.sort((a, b) => distance(a) - distance(b)) };
 }
@@ -117,8 +119,36 @@ function rangeFinding(record: OutputRecord | TimecourseRecord, j: Judged, timeco
   });
 }
 
-/** Whether a limit is given in molar units (an analyte reported in SI units: mmol/L, µmol/L). */
-const isMolar = (limit: HumanLimit): boolean => limit.unit.includes('mole');
+/**
+ * The slip of an analyte's SI value read as its conventional unit (5 mmol/L glucose curated as 5 mg/dL: ×1/18.0),
+ * as a factor on values in `unit`; null without a conventional unit or a conversion.
+ */
+export function conventionalSlip(limit: HumanLimit, unit: string, molarMass: number | null): number | null {
+  if (!limit.conventional || molarMass === null) return null;
+  const si = conversionFactorOrNull(limit.unit, unit, { molarMass });
+  const conventional = conversionFactorOrNull(limit.conventional, unit, { molarMass });
+  return si === null || conventional === null ? null : conventional / si;
+}
+
+const near = (a: number, b: number) => Math.abs(Math.log(a / b)) < 0.01;
+
+/**
+ * An analyte's slips and their tiers: its unit slips (a level slips like a Cmax, molar ↔ mass included), with the
+ * SI ↔ conventional slip both ways (added when no other names it) first, then the other molar ↔ mass slips.
+ */
+function analyteCauses(limit: HumanLimit, unit: string, molarMass: number | null): { causes: SuspectedCause[]; tier: CauseTier } {
+  const causes = [...slipFactors('cmax', { molarMass })];
+  const slip = conventionalSlip(limit, unit, molarMass);
+  if (slip === null) return { causes, tier: (c) => (c.kind === 'molar-mass' ? 0 : 1) };
+  const siUnit = limit.unit.replace('millimole', 'mmol').replace('micromole', 'µmol').replace('nanomole', 'nmol').replace(' / liter', '/L');
+  const conventionalUnit = (limit.conventional as string).replace('milligram', 'mg').replace('microgram', 'µg').replace(' / deciliter', '/dL');
+  for (const [factor, words] of [[slip, `${siUnit} read as ${conventionalUnit}`], [1 / slip, `${conventionalUnit} read as ${siUnit}`]] as const) {
+    if (causes.some((c) => near(c.factor, factor))) continue;
+    const label = factor >= 1 ? `×${+factor.toPrecision(3)}` : `×1/${+(1 / factor).toPrecision(3)}`;
+    causes.push({ kind: 'molar-mass', factor, text: `${label} (molar ↔ mass: ${words} (molar mass ${+(molarMass as number).toPrecision(4)} g/mol))` });
+  }
+  return { causes, tier: (c) => (near(c.factor, slip) || near(c.factor, 1 / slip) ? 0 : c.kind === 'molar-mass' ? 1 : 2) };
+}
 
 /** The limit of an output of this measurement type, substance and tissue, if any. */
 function limitOf(measurementType: string, substance: string | null, tissue: string | null): HumanLimit | undefined {
@@ -128,10 +158,10 @@ function limitOf(measurementType: string, substance: string | null, tissue: stri
   return ANALYTE_LIMITS.get(substance);
 }
 
-/** Slip factors of a value in `unit` (an analyte's level slips like a Cmax, molar ↔ mass included). */
-function causesOf(unit: string, analyte: boolean, molarMass: number | null, bodyWeightKg: number | null): readonly SuspectedCause[] {
-  const family: ReportedParameter | null = analyte ? 'cmax' : slipFamilyOfUnit(unit);
-  return family === null ? [] : slipFactors(family, { molarMass, bodyWeightKg });
+/** Slip factors of a body measure in `unit`, by its unit's family. */
+function bodyCauses(unit: string, bodyWeightKg: number | null): readonly SuspectedCause[] {
+  const family: ReportedParameter | null = slipFamilyOfUnit(unit);
+  return family === null ? [] : slipFactors(family, { molarMass: null, bodyWeightKg });
 }
 
 export const humanRangeCheck: QaCheck = {
@@ -148,7 +178,8 @@ export const humanRangeCheck: QaCheck = {
       const bounds = limitIn(limit, p.unit, molarMass);
       if (bounds === null) continue;
       ctx.examined('output', p.output.pk, CHECK);
-      const verdict = judgeLimit(p.value, bounds, causesOf(p.unit, analyte, molarMass, p.bodyWeightKg), analyte && isMolar(limit));
+      const { causes, tier } = analyte ? analyteCauses(limit, p.unit, molarMass) : { causes: bodyCauses(p.unit, p.bodyWeightKg), tier: undefined };
+      const verdict = judgeLimit(p.value, bounds, causes, tier);
       const what = `reported ${p.substance && analyte ? `${p.substance} ` : ''}${p.measurement_type}${p.tissue && analyte ? ` (${p.tissue})` : ''}`;
       if (verdict) findings.push(rangeFinding(p.output, { what, value: p.value, unit: p.unit, bounds, limit, verdict }, false));
     }
@@ -167,7 +198,8 @@ export const humanRangeCheck: QaCheck = {
       if (positive.length === 0) continue;
       ctx.examined('timecourse', tc.subset_pk, CHECK);
       const level = median(positive);
-      const verdict = judgeLimit(level, bounds, causesOf(tc.unit, true, molarMass, null), isMolar(limit));
+      const { causes, tier } = analyteCauses(limit, tc.unit, molarMass);
+      const verdict = judgeLimit(level, bounds, causes, tier);
       const what = `${substance} timecourse (${tc.tissue}), median of ${positive.length} point(s)`;
       if (verdict) findings.push(rangeFinding(tc, { what, value: level, unit: tc.unit, bounds, limit, verdict }, true));
     }

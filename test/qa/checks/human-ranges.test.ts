@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { GroupRecord, InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
 import { slipFactors } from '../../../src/qa/causes.js';
-import { humanRangeCheck, judgeLimit, limitIn } from '../../../src/qa/checks/human-ranges.js';
+import { conventionalSlip, humanRangeCheck, judgeLimit, limitIn } from '../../../src/qa/checks/human-ranges.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 import { ANALYTE_LIMITS, BODY_LIMITS } from '../../../src/qa/human-limits.js';
@@ -32,12 +32,18 @@ describe('human-range: limits and slips', () => {
     expect(judgeLimit(0.18016 * 0.94, bounds, [])).toEqual({ side: 'below', causes: [] });
   });
 
-  it('puts mmol/L ↔ mg/dL first for an analyte with molar limits, when ×10 lands in the normal range too', () => {
-    const bounds = limitIn(ANALYTE_LIMITS.get('glucose')!, 'gram / liter', GLUCOSE)!;
+  it('puts the SI unit read as the conventional one first, when ×10 lands in the normal range too', () => {
+    const glucose = ANALYTE_LIMITS.get('glucose')!;
+    const bounds = limitIn(glucose, 'gram / liter', GLUCOSE)!;
+    // 5 mmol/L read as 5 mg/dL: 0.05 g/L for 0.9008 g/L
+    expect(conventionalSlip(glucose, 'gram / liter', GLUCOSE)).toBeCloseTo(1 / 18.016, 10);
     // 0.0694 g/L: ×18.016 gives 1.25 g/L (6.9 mmol/L), ×10 gives 0.694 g/L (3.85 mmol/L, nearer the typical 5)
     const causes = slipFactors('cmax', { molarMass: GLUCOSE });
-    expect(judgeLimit(0.0694, bounds, causes, true)!.causes[0].factor).toBeCloseTo(1 / 18.016, 10);
-    expect(judgeLimit(0.0694, bounds, causes, false)!.causes[0].factor).toBeCloseTo(1 / 10, 10);
+    const slip = (c: { factor: number }) => (Math.abs(c.factor * 18.016 - 1) < 1e-6 ? 0 : 1);
+    expect(judgeLimit(0.0694, bounds, causes, slip)!.causes[0].factor).toBeCloseTo(1 / 18.016, 10);
+    expect(judgeLimit(0.0694, bounds, causes)!.causes[0].factor).toBeCloseTo(1 / 10, 10);
+    // bilirubin: 1 µmol/L = 0.0585 mg/dL, so 10 µmol/L read as 10 mg/dL is ×17.1
+    expect(1 / conventionalSlip(ANALYTE_LIMITS.get('bilirubin')!, 'gram / liter', 584.67)!).toBeCloseTo(0.058467, 5);
   });
 
   it('names per minute read as per second (×60) for a heart rate of 70/s', () => {
@@ -100,6 +106,15 @@ describe('human-range: the check', () => {
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ severity: 'major', culprit: 'timecourse', subset_pk: 7, reported: 7, reported_unit: 'milligram / deciliter' });
     expect(findings[0].details?.cause_factors).toContain(1 / 18.016);
+  });
+
+  it('names a bilirubin in µmol/L curated as mg/dL (×17.1) first, a cause no unit slip lists', () => {
+    // a jaundiced 100 µmol/L curated as 100 mg/dL: 1 g/L, 1710 µmol/L, beyond 1500
+    const high = output('concentration', 'bilirubin', 'serum', 'milligram / deciliter', 100);
+    const [f] = run([high]);
+    expect(f).toMatchObject({ severity: 'major', output_pk: high.pk });
+    expect(f.suspected_cause).toMatch(/^×17\.1 \(molar ↔ mass: µmol\/L read as mg\/dL \(molar mass 584\.7 g\/mol\)\)/);
+    expect(f.recomputed).toBeCloseTo(0.058467, 6); // g/L: 100 µmol/L
   });
 
   it('names a heart rate of 70/s and a cardiac output in mL/min curated as L/min; not another species', () => {
