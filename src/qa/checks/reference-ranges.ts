@@ -14,8 +14,9 @@
  *   ×10⁶, ×60, ×24, ×10, molar ↔ mass, per-kg with the body weight) with
  *   |ln f| ≥ OUTSIDE_Z·s (a factor the natural spread cannot imitate) brings
  *   it back to |ln(v/f) − m| ≤ INSIDE_Z·s (INSIDE_Z_WEAK·s for a factor of
- *   less than 2·OUTSIDE_Z·s); the closest such factor is named, the others
- *   that fit as alternatives;
+ *   less than 2·OUTSIDE_Z·s) — or, far out (|z| ≥ FEW_STUDIES_Z), among the
+ *   values two other studies reach (secondMin…secondMax); the closest such
+ *   factor is named, the others that fit as alternatives;
  *   a reference of fewer than FEW_STUDIES studies needs |z| ≥ FEW_STUDIES_Z;
  *   a small unit factor (×10) needs SMALL_FACTOR_STUDIES studies and |z| ≥ SMALL_FACTOR_Z, an IV bolus Cmax a factor of
  *   at least ×100 (the first sample's time decides it);
@@ -116,7 +117,10 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
     if (Math.abs(lnf) < Math.log(BOLUS_CMAX_FACTOR) && afterBolus(sample)) continue;
     const distance = Math.abs(v - lnf - ref.median);
     const inside = Math.abs(lnf) >= 2 * OUTSIDE_Z * ref.spread ? INSIDE_Z : INSIDE_Z_WEAK;
-    if (distance > inside * ref.spread) continue;
+    // Far out (|z| ≥ FEW_STUDIES_Z), a factor that lands among the values two or more other studies reach explains it
+    // as well as one landing near the median (simvastatin 80 g: ×1000 gives 80 mg, the top of its dose range).
+    const amongOthers = Math.abs(z) >= FEW_STUDIES_Z && v - lnf >= ref.secondMin && v - lnf <= ref.secondMax;
+    if (distance > inside * ref.spread && !amongOthers) continue;
     // Two factors within FACTOR_TOLERANCE of each other are one explanation: the first named (the unit factor) stays.
     if (fitting.some((f) => Math.abs(Math.log(f.cause.factor / cause.factor)) <= Math.log1p(FACTOR_TOLERANCE))) continue;
     fitting.push({ cause, distance });

@@ -83,6 +83,18 @@ describe('reference-range: the verdict on one value', () => {
     expect(Math.log(20 / 10)).toBeGreaterThan(INSIDE_Z * SPREAD_FLOOR);
   });
 
+  it('far out (|z| ≥ 8), names a factor that lands among the values two other studies reach, short of the median', () => {
+    // Doses of 16–98 mg, median 40 mg, spread 0.223 (19 studies); 80 g: z = ln(2000)/0.223 = 34.1. ×1000 gives 80 mg,
+    // ln 2 = 0.69 from the median (> 2.5 × 0.223 = 0.56) but below the second-highest study's 98 mg: named.
+    const doses = { median: Math.log(0.04), spread: SPREAD_FLOOR, studies: 19, arms: 25, min: Math.log(0.0164), max: Math.log(0.0977), secondMin: Math.log(0.02), secondMax: Math.log(0.0977) };
+    const v = judge({ value: 80, family: 'dose' as never, molarMass: null, bodyWeightKg: null, dose: null }, doses);
+    expect(v.z).toBeCloseTo(Math.log(2000) / SPREAD_FLOOR, 6);
+    expect(v).toMatchObject({ classification: 'slip', cause: { factor: 1000 } });
+    // nearer in (z 7 < 8): 190 mg, ×10 gives 19 mg, among the others (from 18 mg) but 0.74 from the median: no factor
+    const nearer = 0.04 * Math.exp(7 * SPREAD_FLOOR);
+    expect(judge({ value: nearer, family: 'dose' as never, molarMass: null, bodyWeightKg: null, dose: null }, { ...doses, secondMin: Math.log(0.018) })).toMatchObject({ classification: 'outside', cause: null });
+  });
+
   it('does not name a factor the spread could imitate: ×10 needs ln 10 ≥ OUTSIDE_Z × spread', () => {
     const wide = { ...ref, studies: 8, spread: 0.7, min: Math.log(0.5), max: Math.log(200), secondMin: Math.log(1), secondMax: Math.log(100) };
     // A Cmax per dose of 10 × e^(4.2 × 0.7) × 1.1 = 209 is outside; ÷10 gives 21 (inside), but ln 10 = 2.30 < 4 × 0.7 = 2.8: not named
