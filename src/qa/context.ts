@@ -126,6 +126,7 @@ function recomputeTimecourse(dataset: Dataset, tc: TimecourseRecord, pkdb: Param
   return {
     tc,
     key,
+    substance: substance ?? tc.substance,
     pkdb,
     get standard() {
       standard ??= standardRecomputation(tc, dose);

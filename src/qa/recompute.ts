@@ -159,6 +159,11 @@ export interface RecomputedTimecourse {
   tc: TimecourseRecord;
   /** The matching key (`matchKey`) of its subject, intervention set, substance and tissue; null without member outputs. */
   key: string | null;
+  /**
+   * The substance as outputs and dosings name it (its member outputs' substance): an export's timecourses.csv may
+   * write the sid instead (`caf` for caffeine, `apap` for paracetamol); else `tc.substance`.
+   */
+  substance: string | null;
   pkdb: ParameterValues;
   /** The standard profile; computed on first read. */
   standard: StandardRecomputation;

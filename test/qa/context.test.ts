@@ -24,6 +24,15 @@ describe('prepareContext', () => {
     expect(found[0].message).toContain("dose time 1 'gram' does not convert");
   });
 
+  it('names a timecourse’s substance as its outputs and dosings do, where the export writes the sid (the fixtures’ caf, glc)', async () => {
+    const ctx = prepareContext(await loadFixtures());
+    const byName = new Map(ctx.timecourses.map((rt) => [rt.tc.substance, rt.substance]));
+    expect(byName.get('caf')).toBe('caffeine');
+    expect(byName.get('glc')).toBe('glucose');
+    // every one is its first member output's substance, so a dosing of it is found by name
+    for (const rt of ctx.timecourses) expect(rt.substance).toBe(ctx.dataset.memberOutputs(rt.tc)[0]?.substance ?? rt.tc.substance);
+  });
+
   it('keeps one list of population marks per subject: an individual without marks of its own has its group’s', async () => {
     const loaded = await loadFixtures();
     // One individual of a group stripped of the characteristica that mark a population (its age and sex stay).

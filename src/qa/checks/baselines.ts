@@ -131,7 +131,7 @@ function baselineOf(ctx: QaContext, rt: RecomputedTimecourse): Baseline | null {
   if (!tc.normed || !tc.unit || multipleDose(ctx, rt)) return null;
   const series = concentrationSeries(tc);
   if (!series || series.values.length !== tc.time.length) return null;
-  const canonical = canonicalUnit(tc.unit, ctx.molarMass(tc.substance));
+  const canonical = canonicalUnit(tc.unit, ctx.molarMass(rt.substance));
   if (canonical === null) return null;
   const iv = rt.dose !== null && rt.dose.route !== 'extravascular';
   const pre = preDoseLevel(tc.time, series.values, rt.dose?.time ?? null, iv);
@@ -177,7 +177,7 @@ export function baselineFindings(ctx: QaContext): Finding[] {
   const findings: Finding[] = [];
   for (const list of byKey.values()) {
     if (list.length < MIN_OTHERS + 1) continue;
-    const causes = slipFactors('cmax', { molarMass: ctx.molarMass(list[0].rt.tc.substance) });
+    const causes = slipFactors('cmax', { molarMass: ctx.molarMass(list[0].rt.substance) });
     for (const b of list) {
       const others = list.filter((o) => o !== b);
       const verdict = judgeBaseline(b.level, others.map((o) => o.level), causes);

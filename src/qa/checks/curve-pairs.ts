@@ -154,7 +154,7 @@ export const curvePairsCheck: QaCheck = {
     const findings: Finding[] = [];
     for (const [key, list] of ctx.timecoursesByKey) {
       if (list.length < 2) continue;
-      const molarMass = ctx.molarMass(list[0].tc.substance);
+      const molarMass = ctx.molarMass(list[0].substance);
       const profiles = list.map((rt) => curveProfile(rt, molarMass));
       const causes = slipFactors('cmax', { molarMass });
       // Every pair's ratio first (a few curves per key): the majority rule needs them all.

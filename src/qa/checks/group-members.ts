@@ -311,7 +311,7 @@ function curveComparisons(ctx: QaContext): Comparison[] {
     if (!g || !list || list.length < 2) continue;
     const n = ctx.dataset.group(g.tc.group_pk as number)?.count ?? null;
     if (n === null || new Set(list.map((rt) => rt.tc.individual_pk)).size !== list.length || list.length > n) continue;
-    const molarMass = ctx.molarMass(g.tc.substance);
+    const molarMass = ctx.molarMass(g.substance);
     const groupCurve = curveProfile(g, molarMass);
     const memberCurves = list.map((rt) => curveProfile(rt, molarMass));
     if (!groupCurve || memberCurves.some((c) => c === null || c.unit !== groupCurve.unit)) continue;
@@ -330,7 +330,7 @@ function curveComparisons(ctx: QaContext): Comparison[] {
       group: { output: null, rt: g, value: null },
       members: list.map((rt) => ({ output: null, rt, value: null, bodyWeightKg: ctx.bodyWeightKg(rt.tc) })),
       set: { n, mean, members: values },
-      type: 'concentration', unit: groupCurve.unit, family: 'cmax', substance: g.tc.substance,
+      type: 'concentration', unit: groupCurve.unit, family: 'cmax', substance: g.substance,
     });
   }
   return comparisons;

@@ -183,11 +183,12 @@ export const humanRangeCheck: QaCheck = {
       const what = `reported ${p.substance && analyte ? `${p.substance} ` : ''}${p.measurement_type}${p.tissue && analyte ? ` (${p.tissue})` : ''}`;
       if (verdict) findings.push(rangeFinding(p.output, { what, value: p.value, unit: p.unit, bounds, limit, verdict }, false));
     }
-    for (const { tc } of ctx.timecourses) {
+    for (const rt of ctx.timecourses) {
+      const { tc } = rt;
       if (tc.measurement_type !== 'concentration' || !tc.unit) continue;
-      // An export names a timecourse's substance by its sid, which may be the name (`glucose`, labelled `D-glucose`)
-      // or not (`glc`, labelled `glucose`): the sid first, then the label.
-      const substance = [tc.substance, tc.substance_label].find((name) => limitOf(tc.measurement_type, name, tc.tissue) !== undefined) ?? null;
+      // The substance as its outputs name it; else the export's sid, which may be the name (`glucose`, labelled
+      // `D-glucose`) or not (`glc`, labelled `glucose`), then the label.
+      const substance = [rt.substance, tc.substance, tc.substance_label].find((name) => limitOf(tc.measurement_type, name, tc.tissue) !== undefined) ?? null;
       const limit = limitOf(tc.measurement_type, substance, tc.tissue);
       if (limit === undefined || !mayBeHuman(ctx.dataset, tc)) continue;
       const molarMass = ctx.molarMass(substance) ?? ctx.molarMass(tc.substance);

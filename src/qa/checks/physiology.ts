@@ -213,7 +213,7 @@ export function withBaseline(ctx: QaContext): Set<string> {
     const values = rt.tc.mean ?? rt.tc.median ?? rt.tc.value;
     if (!values) continue;
     const doseTime = rt.dose?.time ?? 0;
-    if (rt.tc.time.some((t, i) => t !== null && t <= doseTime && (values[i] ?? 0) > 0)) marked.add(`${rt.tc.study_sid}|${rt.tc.substance}`);
+    if (rt.tc.time.some((t, i) => t !== null && t <= doseTime && (values[i] ?? 0) > 0)) marked.add(`${rt.tc.study_sid}|${rt.substance}`);
   }
   return marked;
 }
@@ -248,7 +248,7 @@ function excessFinding(ctx: QaContext, e: Excess, base: Partial<Finding>, what: 
 function highestPoint(ctx: QaContext, rt: RecomputedTimecourse): number | null {
   const values = rt.tc.mean ?? rt.tc.median ?? rt.tc.value;
   if (!values || !rt.tc.unit) return null;
-  const canonical = canonicalUnit(rt.tc.unit, ctx.molarMass(rt.tc.substance));
+  const canonical = canonicalUnit(rt.tc.unit, ctx.molarMass(rt.substance));
   if (canonical?.unit !== 'gram / liter') return null;
   let highest: number | null = null;
   for (let i = 0; i < values.length; i++) {
@@ -268,8 +268,8 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
   const pending: { key: string; excess: Excess; base: Partial<Finding>; what: string; own: Culprit; list: 'tc' | 'cmax' }[] = [];
   for (const rt of ctx.timecourses) {
     const tc = rt.tc;
-    if (rt.key === null || !CONCENTRATION_TISSUES.has(tc.tissue ?? '') || baseline.has(`${tc.study_sid}|${tc.substance}`)) continue;
-    const dose = singleDose(ctx.dosingOfSet(tc.intervention_pk), tc.substance);
+    if (rt.key === null || !CONCENTRATION_TISSUES.has(tc.tissue ?? '') || baseline.has(`${tc.study_sid}|${rt.substance}`)) continue;
+    const dose = singleDose(ctx.dosingOfSet(tc.intervention_pk), rt.substance);
     if (!dose) continue;
     const ceiling = concentrationCeiling(ctx, dose, tc, ctx.bodyWeightKg(tc));
     const highest = ceiling && highestPoint(ctx, rt);

@@ -95,7 +95,7 @@ function timecourseSeries(ctx: QaContext): { points: SeriesPoint[]; subset: numb
       const pk = rt.tc.output_pk[i];
       points.push({ time: t, value: v, output: pk === undefined ? null : (ctx.dataset.output(pk) ?? null) });
     }
-    if (points.length >= 3) series.push({ points: sortedPoints(points), subset: rt.tc.subset_pk, substance: rt.tc.substance, unit: rt.tc.unit, timeUnit: rt.tc.time_unit });
+    if (points.length >= 3) series.push({ points: sortedPoints(points), subset: rt.tc.subset_pk, substance: rt.substance, unit: rt.tc.unit, timeUnit: rt.tc.time_unit });
   }
   return series;
 }

@@ -418,7 +418,7 @@ export const withinStudyCheck: QaCheck = {
     // A reported value that its own timecourse already convicts of a named slip is not reported twice.
     const named = new Set(ctx.comparisons.filter((c) => c.verdict.classification === 'major' && c.verdict.causes.length > 0).map((c) => c.output.pk));
     const findings: Finding[] = [];
-    const molarMassOf: MolarMassOf = (item) => ctx.molarMass(item.output?.substance ?? item.timecourse?.tc.substance ?? null);
+    const molarMassOf: MolarMassOf = (item) => ctx.molarMass(item.output?.substance ?? item.timecourse?.substance ?? null);
     // A pair is one finding: both of its arms see the same ratio.
     const pairs = new Set<string>();
     const byArm = armDeviations(ctx);
