@@ -4,7 +4,8 @@
  * compositions parse, so that a run meeting only those never builds mathjs
  * (~170 ms of CPU). `npm run units-table` (or `tsx scripts/generate-unit-table.ts`).
  *
- * Which expressions: PK-DB's normalised units (units/normalised-units.ts), the report's display units,
+ * Which expressions: PK-DB's normalised units (units/normalised-units.ts), the report's display units, the units of
+ * the QA's dose labels and human limits (qa/dose-label.ts, qa/human-limits.ts),
  * common curator spellings and time units (below), and every spelling the
  * standard NCA profile composes (nca/units.ts: AUC, rate, volume and
  * clearance labels, which the QA parses to compare them) for the time,
@@ -20,6 +21,7 @@ import { parameterUnits, DEFAULT_UNITS } from '../src/nca/units.js';
 import { PARAMETERS, type UnitRule } from '../src/nca/parameters.js';
 import { KNOWN_ODD_UNITS, PKDB_PROFILE_UNITS, measurementTypesWithUnits, normalisedUnits } from '../src/units/normalised-units.js';
 import { LABEL_UNITS } from '../src/qa/dose-label.js';
+import { HUMAN_LIMIT_UNITS } from '../src/qa/human-limits.js';
 import { BASE_DIMENSIONS, unitMath } from '../src/units/registry.js';
 import { DISPLAY_SPELLINGS } from '../src/report/display-units.js';
 import { toMathjsExpression } from '../src/units/spelling.js';
@@ -74,7 +76,7 @@ const COMPARED_RULES: Partial<Record<UnitRule, true>> = { conc: true, time: true
 export function spellingsToPreparse(): Set<string> {
   const listed = measurementTypesWithUnits().flatMap((type) => normalisedUnits(type) ?? []);
   const profile = Object.values(PKDB_PROFILE_UNITS).flat();
-  const spellings = new Set([...TIME_UNITS, ...CURATOR_SPELLINGS, ...PINT_SPELLINGS, ...LABEL_UNITS, ...listed, ...Object.keys(KNOWN_ODD_UNITS), ...profile, ...DISPLAY_SPELLINGS]);
+  const spellings = new Set([...TIME_UNITS, ...CURATOR_SPELLINGS, ...PINT_SPELLINGS, ...LABEL_UNITS, ...HUMAN_LIMIT_UNITS, ...listed, ...Object.keys(KNOWN_ODD_UNITS), ...profile, ...DISPLAY_SPELLINGS]);
   const concs = [...(normalisedUnits('concentration') ?? []), DEFAULT_UNITS.conc];
   const doses = [...COMPOSED_DOSE_UNITS, DEFAULT_UNITS.dose];
   for (const time of [...SAMPLING_TIME_UNITS, DEFAULT_UNITS.time]) {

@@ -64,3 +64,6 @@ export const ANALYTE_LEVELS: ReadonlySet<string> = new Set(['concentration', 'cm
 export const ANALYTE_TISSUES: ReadonlySet<string> = new Set(['plasma', 'serum', 'blood']);
 /** A value is beyond a limit only by more than this (rounding, digitised figures: a Child–Pugh mean read as 4.98). */
 export const LIMIT_TOLERANCE = 0.05;
+
+/** Every unit the limits are given in (scripts/generate-unit-table.ts pre-parses them: no run builds mathjs for them). */
+export const HUMAN_LIMIT_UNITS: readonly string[] = [...new Set([...BODY_LIMITS.values(), ...ANALYTE_LIMITS.values()].flatMap((l) => (l.conventional ? [l.unit, l.conventional] : [l.unit])))];
