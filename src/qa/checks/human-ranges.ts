@@ -115,7 +115,15 @@ function rangeFinding(record: OutputRecord | TimecourseRecord, j: Judged, timeco
     suspected_cause: cause ? verdict.causes.map((c) => c.text).join(', or ') : null,
     culprit: timecourse ? 'timecourse' : 'output',
     message: `${j.what}: ${fmt(j.value)} ${j.unit} is ${verdict.side} what any living human has (${fmt(bounds.low)}–${fmt(bounds.high)} ${j.unit}: ${j.limit.basis})${back}`,
-    details: { low: bounds.low, high: bounds.high, typical: bounds.typical, cause_kinds: verdict.causes.map((c) => c.kind), cause_factors: verdict.causes.map((c) => c.factor) },
+    details: {
+      limit_low: bounds.low,
+      limit_high: bounds.high,
+      typical: bounds.typical,
+      // A single value is drawn against the limits (the report's range strip); a curve is drawn itself.
+      ...(timecourse ? {} : { range: { low: bounds.low, high: bounds.high } }),
+      cause_kinds: verdict.causes.map((c) => c.kind),
+      cause_factors: verdict.causes.map((c) => c.factor),
+    },
   });
 }
 
