@@ -97,7 +97,7 @@ async function writeInto(result: QaResult, dir: string, options: WriteOptions): 
   const charts = options.html ? buildReportCharts(result) : null;
   const plots = charts ? chartPlots(charts) : reportPlots(result);
   for (let i = 0; i < plots.length; i++) {
-    write(join('plots', `${plots[i].name}.vl.json`), `${JSON.stringify(plots[i].spec())}\n`);
+    write(join('plots', `${plots[i].name}.vl.json`), `${plots[i].json()}\n`);
     onProgress?.('plots', i + 1, plots.length);
     // A writeFile is an open, a write and a close, each handed to libuv's threads from this one: without a turn of the
     // event loop only the opens progress while the specs are built, and the ~950 writes and closes of the shared
