@@ -59,7 +59,8 @@ function recompute(ds: Dataset, tc: TimecourseRecord): Recomputation | null {
       timeUnit: tc.time_unit,
       concUnit: tc.unit,
       dosing: dosingInput(dosing[0]),
-      substance: ds.memberOutputs(tc)[0].substance,
+      // The key is the first member output's: it exists.
+      substance: (ds.firstMemberOutput(tc) as OutputRecord).substance,
       seriesField: field,
     });
     return outputs.length > 0 ? { tc, key, outputs, error: null } : null;

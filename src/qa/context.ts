@@ -113,7 +113,7 @@ function doseTimeFinding(tc: TimecourseRecord, interventionPk: number | null, pr
  */
 function recomputeTimecourse(dataset: Dataset, tc: TimecourseRecord, pkdb: ParameterValues): RecomputedTimecourse {
   const dosings = dataset.dosingOf(tc);
-  const member = dataset.memberOutputs(tc)[0];
+  const member = dataset.firstMemberOutput(tc);
   const substance = member?.substance ?? null;
   const dose = tc.time_unit ? doseInfo(dosings, substance, tc.time_unit) : null;
   const key = member

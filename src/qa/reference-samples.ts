@@ -298,9 +298,7 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     else samples.push(placed);
   }
   for (const tc of ctx.concentrationTimecourses) {
-    // The first member output that exists (memberOutputs(tc)[0]) without building the list.
-    let member: OutputRecord | undefined;
-    for (const pk of tc.output_pk) if ((member = ctx.dataset.output(pk))) break;
+    const member = ctx.dataset.firstMemberOutput(tc);
     const substance = member?.substance ?? tc.substance_label ?? tc.substance;
     const info = setInfo(tc.intervention_pk, [...tc.intervention_pk].sort((x, y) => x - y).join(','));
     b.record = 'timecourse';

@@ -286,7 +286,7 @@ export function urineFindings(ctx: QaContext): { findings: Finding[]; coverage: 
   const byKey = new Map<string, TimecourseRecord[]>();
   for (const tc of ctx.tables.timecourses) {
     if (!tc.normed || tc.tissue !== 'urine' || !URINE_TYPES.has(tc.measurement_type)) continue;
-    const member = ctx.dataset.memberOutputs(tc)[0];
+    const member = ctx.dataset.firstMemberOutput(tc);
     if (!member) continue;
     const key = ctx.matchKey({ ...member, intervention_pks: tc.intervention_pk, tissue: 'urine' });
     pushTo(byKey, key, tc);
