@@ -226,7 +226,9 @@ export class Dataset {
 
   private readonly linkedIndex = lazy(() => {
     const map = new Map<string, LinkedOutputs>();
-    for (const output of this.tables.outputs) {
+    const outputs = this.tables.outputs;
+    for (let i = 0; i < outputs.length; i++) {
+      const output = outputs[i];
       if (!output.normed || output.output_type === 'timecourse' || output.output_type === 'array') continue;
       const key = linkKey(output);
       let entry = map.get(key);

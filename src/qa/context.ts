@@ -224,7 +224,8 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
   const parameters = lazy(() => parameterValues(tables.outputs, { matchKey: keyOf, molarMass, bodyWeightKg, dosingOfSet }));
   const parametersByKey = lazy(() => {
     const map = new Map<string, ParameterValue[]>();
-    for (const p of parameters()) pushTo(map, p.key, p);
+    const values = parameters();
+    for (let i = 0; i < values.length; i++) pushTo(map, values[i].key, values[i]);
     return map;
   });
   const coverage = new CoverageLog();

@@ -274,7 +274,9 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     molarMass: null, bodyWeightKg: null, measurementType: '', population: '', arm: '', strata,
   };
 
-  for (const p of ctx.parameters) {
+  const parameters = ctx.parameters;
+  for (let i = 0; i < parameters.length; i++) {
+    const p = parameters[i];
     if (p.source !== 'reported' || !PLACEABLE.has(p.measurement_type)) {
       if (p.source === 'reported') unplaced({ record: 'output', pk: p.output.pk, reason: REASONS.type });
       continue;

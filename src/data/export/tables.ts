@@ -350,7 +350,8 @@ export function buildOutputs(rows: Iterable<Parsed<typeof OUTPUTS>>, log: Proble
     });
   }
   // Sets, ascending; rows mostly come in that order already, which one look tells.
-  for (const output of outputs) {
+  for (let i = 0; i < outputs.length; i++) {
+    const output = outputs[i];
     const pks = output.intervention_pks;
     if (pks.length > 1 && !pks.every((pk, k) => k === 0 || pks[k - 1] < pk)) output.intervention_pks = [...new Set(pks)].sort((a, b) => a - b);
   }

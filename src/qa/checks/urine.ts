@@ -294,7 +294,9 @@ export function urineFindings(ctx: QaContext): { findings: Finding[]; coverage: 
   const findings: Finding[] = [];
   const coverage = { candidates: 0, checked: 0 };
   if (byKey.size === 0) return { findings, coverage };
-  for (const p of ctx.parameters) {
+  const parameters = ctx.parameters;
+  for (let i = 0; i < parameters.length; i++) {
+    const p = parameters[i];
     if (p.source !== 'reported' || !CHECKED.has(p.measurement_type) || p.value === null) continue;
     if (p.measurement_type !== 'clearance_renal' && p.tissue !== 'urine') continue;
     const tcs = byKey.get(ctx.matchKey({ ...p.output, tissue: 'urine' }));
