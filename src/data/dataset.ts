@@ -180,6 +180,19 @@ export class Dataset {
   }
 
   /**
+   * `memberOutputs(tc)[0]` without building the list: what a timecourse's substance, tissue and key are read
+   * from (a timecourse has a member output per point; 2,142 of the shared export are asked this by several steps).
+   */
+  firstMemberOutput(tc: TimecourseRecord): OutputRecord | undefined {
+    const pks = tc.output_pk;
+    for (let k = 0; k < pks.length; k++) {
+      const output = this.output(pks[k]);
+      if (output) return output;
+    }
+    return undefined;
+  }
+
+  /**
    * The normed interventions of a timecourse whose measurement type is exactly
    * `dosing` (any substance; `qualitative dosing` does not count), as PK-DB's
    * 2020 calculation selected them (PK-DB calculation §3.3).
@@ -198,7 +211,7 @@ export class Dataset {
    * member outputs (by name): timecourses.csv writes sids there, outputs write names.
    */
   timecourseKey(tc: TimecourseRecord): string | null {
-    const first = this.memberOutputs(tc)[0];
+    const first = this.firstMemberOutput(tc);
     if (!first) return null;
     return linkKey({
       study_sid: tc.study_sid,
@@ -213,7 +226,9 @@ export class Dataset {
 
   private readonly linkedIndex = lazy(() => {
     const map = new Map<string, LinkedOutputs>();
-    for (const output of this.tables.outputs) {
+    const outputs = this.tables.outputs;
+    for (let i = 0; i < outputs.length; i++) {
+      const output = outputs[i];
       if (!output.normed || output.output_type === 'timecourse' || output.output_type === 'array') continue;
       const key = linkKey(output);
       let entry = map.get(key);

@@ -59,7 +59,8 @@ function recompute(ds: Dataset, tc: TimecourseRecord): Recomputation | null {
       timeUnit: tc.time_unit,
       concUnit: tc.unit,
       dosing: dosingInput(dosing[0]),
-      substance: ds.memberOutputs(tc)[0].substance,
+      // The key is the first member output's: it exists.
+      substance: (ds.firstMemberOutput(tc) as OutputRecord).substance,
       seriesField: field,
     });
     return outputs.length > 0 ? { tc, key, outputs, error: null } : null;
@@ -83,7 +84,7 @@ function consecutiveRuns(outputs: OutputRecord[]): OutputRecord[][] {
 /** Stored calculated outputs: runs per link key, in ascending pk order. */
 function storedRunsByKey(outputs: readonly OutputRecord[]): Map<string, OutputRecord[][]> {
   const byStudy = new Map<string, OutputRecord[]>();
-  for (const output of outputs) if (output.calculated && output.normed) pushTo(byStudy, output.study_sid, output);
+  for (let i = 0; i < outputs.length; i++) if (outputs[i].calculated && outputs[i].normed) pushTo(byStudy, outputs[i].study_sid, outputs[i]);
   const byKey = new Map<string, OutputRecord[][]>();
   for (const studyOutputs of byStudy.values()) {
     for (const run of consecutiveRuns(studyOutputs)) pushTo(byKey, linkKey(run[0]), run);

@@ -312,7 +312,9 @@ export const REPORTED_VS_RECOMPUTED = 'reported-vs-recomputed';
 /** Reported outputs (normed, not calculated, single values of a comparable type) by match key; the others get their coverage reason. */
 function reportedByKey(ctx: ComparisonSources): Map<string, OutputRecord[]> {
   const map = new Map<string, OutputRecord[]>();
-  for (const o of ctx.tables.outputs) {
+  const outputs = ctx.tables.outputs;
+  for (let i = 0; i < outputs.length; i++) {
+    const o = outputs[i];
     if (!o.normed || o.calculated || o.output_type === 'timecourse' || o.output_type === 'array') continue;
     if (!isReportedParameter(o.measurement_type)) {
       ctx.notExamined('output', o.pk, REPORTED_VS_RECOMPUTED, 'not a parameter recomputed from a timecourse');

@@ -113,7 +113,7 @@ function doseTimeFinding(tc: TimecourseRecord, interventionPk: number | null, pr
  */
 function recomputeTimecourse(dataset: Dataset, tc: TimecourseRecord, pkdb: ParameterValues): RecomputedTimecourse {
   const dosings = dataset.dosingOf(tc);
-  const member = dataset.memberOutputs(tc)[0];
+  const member = dataset.firstMemberOutput(tc);
   const substance = member?.substance ?? null;
   const dose = tc.time_unit ? doseInfo(dosings, substance, tc.time_unit) : null;
   const key = member
@@ -225,7 +225,8 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
   const parameters = lazy(() => parameterValues(tables.outputs, { matchKey: keyOf, molarMass, bodyWeightKg, dosingOfSet }));
   const parametersByKey = lazy(() => {
     const map = new Map<string, ParameterValue[]>();
-    for (const p of parameters()) pushTo(map, p.key, p);
+    const values = parameters();
+    for (let i = 0; i < values.length; i++) pushTo(map, values[i].key, values[i]);
     return map;
   });
   const coverage = new CoverageLog();

@@ -274,7 +274,9 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     molarMass: null, bodyWeightKg: null, measurementType: '', population: '', arm: '', strata,
   };
 
-  for (const p of ctx.parameters) {
+  const parameters = ctx.parameters;
+  for (let i = 0; i < parameters.length; i++) {
+    const p = parameters[i];
     if (p.source !== 'reported' || !PLACEABLE.has(p.measurement_type)) {
       if (p.source === 'reported') unplaced({ record: 'output', pk: p.output.pk, reason: REASONS.type });
       continue;
@@ -298,9 +300,7 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     else samples.push(placed);
   }
   for (const tc of ctx.concentrationTimecourses) {
-    // The first member output that exists (memberOutputs(tc)[0]) without building the list.
-    let member: OutputRecord | undefined;
-    for (const pk of tc.output_pk) if ((member = ctx.dataset.output(pk))) break;
+    const member = ctx.dataset.firstMemberOutput(tc);
     const substance = member?.substance ?? tc.substance_label ?? tc.substance;
     const info = setInfo(tc.intervention_pk, [...tc.intervention_pk].sort((x, y) => x - y).join(','));
     b.record = 'timecourse';

@@ -26,21 +26,25 @@ export const MIN_PERIODS = 2;
 /** The other periods agree when their deviations lie within ×2 of one another. */
 export const PERIODS_AGREE = Math.log(2);
 
-/** A subject's deviations by base (study, substance, tissue, measure, unit, time) and subject. */
-export type PeriodIndex = ReadonlyMap<string, readonly Deviation[]>;
-
-const keyOf = (d: Deviation): string | null => (d.item.subject === null ? null : `${d.item.base}|${d.item.subject}`);
+/**
+ * A subject's deviations by base (study, substance, tissue, measure, unit, time; numbered) and subject: maps
+ * by number then subject label, with no key text per deviation (~20,000 of the shared export).
+ */
+export type PeriodIndex = ReadonlyMap<number, ReadonlyMap<string, readonly Deviation[]>>;
 
 /** Indexes deviations by subject and base; a record's deviations without a subject are left out. */
 export function periodIndex(deviations: Iterable<readonly Deviation[]>): PeriodIndex {
-  const index = new Map<string, Deviation[]>();
+  const index = new Map<number, Map<string, Deviation[]>>();
   for (const list of deviations) {
-    for (const d of list) {
-      const key = keyOf(d);
-      if (key === null) continue;
-      const known = index.get(key);
+    for (let k = 0; k < list.length; k++) {
+      const d = list[k];
+      const subject = d.item.subject;
+      if (subject === null) continue;
+      let bySubject = index.get(d.item.base);
+      if (bySubject === undefined) index.set(d.item.base, (bySubject = new Map()));
+      const known = bySubject.get(subject);
       if (known) known.push(d);
-      else index.set(key, [d]);
+      else bySubject.set(subject, [d]);
     }
   }
   return index;
@@ -48,11 +52,10 @@ export function periodIndex(deviations: Iterable<readonly Deviation[]>): PeriodI
 
 /** The subject's level in its other periods: the mean deviation and their number, when they agree. */
 export function ownLevel(lead: Deviation, index: PeriodIndex): { level: number; periods: number } | null {
-  const key = keyOf(lead);
-  if (key === null) return null;
+  if (lead.item.subject === null) return null;
   // One deviation per other pool (condition); never another record of the lead's own pool.
   const byPool = new Map<number, number>();
-  for (const d of index.get(key) ?? []) {
+  for (const d of index.get(lead.item.base)?.get(lead.item.subject) ?? []) {
     if (d.item.pool === lead.item.pool || d.item.record === lead.item.record || byPool.has(d.item.pool)) continue;
     byPool.set(d.item.pool, d.d);
   }

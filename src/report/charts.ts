@@ -7,7 +7,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { overviewScatterSpec, ratioHistogramSpec, type ComparisonPoint } from '../plots/overview.js';
 import { rangeStripSpec } from '../plots/range-strip.js';
-import { timecourseSpec, type TimecoursePlotInput } from '../plots/timecourse.js';
+import { timecourseSpec, timecourseSpecJson, type TimecoursePlotInput } from '../plots/timecourse.js';
 import type { Comparison, RecomputedTimecourse } from '../qa/compare-reported.js';
 import type { QaResult } from '../qa/run.js';
 import { concentrationSeries } from '../qa/input-checks.js';
@@ -213,7 +213,12 @@ export function rangeSpec(f: Finding, range: FindingRange): TopLevelSpec {
 export interface PlotJob {
   name: string;
   spec: () => TopLevelSpec;
+  /** `JSON.stringify(spec())`, the file's text (a timecourse's without building its spec: timecourseSpecJson). */
+  json: () => string;
 }
+
+/** A plot whose file text is its spec's JSON. */
+const plotJob = (name: string, spec: () => TopLevelSpec): PlotJob => ({ name, spec, json: () => JSON.stringify(spec()) });
 
 /**
  * The report's plots in file order (overview, timecourses, reference ranges), each spec built only when asked
@@ -224,30 +229,33 @@ export interface PlotJob {
 export function reportPlots(result: QaResult): PlotJob[] {
   const points = comparisonPoints(result.comparisons);
   const bySubset = comparisonsBySubset(result.comparisons);
-  const jobs: PlotJob[] = [
-    { name: 'overview-scatter', spec: () => overviewScatterSpec(points) },
-    { name: 'overview-histogram', spec: () => ratioHistogramSpec(points) },
-  ];
+  const jobs: PlotJob[] = [plotJob('overview-scatter', () => overviewScatterSpec(points)), plotJob('overview-histogram', () => ratioHistogramSpec(points))];
   // Keyed as buildReportCharts' maps are: a repeated key keeps its first place and its last value.
   const timecourses = new Map<number, RecomputedTimecourse>();
   const flagged = flaggedSubsets(result);
   for (const rt of result.timecourses) if (flagged.has(rt.tc.subset_pk)) timecourses.set(rt.tc.subset_pk, rt);
-  timecourses.forEach((rt, pk) => jobs.push({ name: `timecourse-${pk}`, spec: () => timecourseChart(rt, bySubset) }));
+  timecourses.forEach((rt, pk) =>
+    jobs.push({
+      name: `timecourse-${pk}`,
+      spec: () => timecourseChart(rt, bySubset),
+      json: () => timecourseSpecJson(timecoursePlotInput(rt, bySubset.get(rt.tc.subset_pk) ?? [])),
+    }),
+  );
   const ranges = new Map<string, { f: Finding; range: FindingRange }>();
   for (const f of result.findings) {
     const range = f.id ? findingRange(f) : null;
     if (range && f.id) ranges.set(f.id, { f, range });
   }
-  ranges.forEach(({ f, range }, id) => jobs.push({ name: `range-${id}`, spec: () => rangeSpec(f, range) }));
+  ranges.forEach(({ f, range }, id) => jobs.push(plotJob(`range-${id}`, () => rangeSpec(f, range))));
   return jobs;
 }
 
 /** The plots of charts already built, in the order of reportPlots. */
 export function chartPlots(charts: ReportCharts): PlotJob[] {
   return [
-    ...charts.overview.map((c) => ({ name: c.id, spec: () => c.spec })),
-    ...[...charts.timecourses].map(([pk, spec]) => ({ name: `timecourse-${pk}`, spec: () => spec })),
-    ...[...charts.ranges].map(([id, spec]) => ({ name: `range-${id}`, spec: () => spec })),
+    ...charts.overview.map((c) => plotJob(c.id, () => c.spec)),
+    ...[...charts.timecourses].map(([pk, spec]) => plotJob(`timecourse-${pk}`, () => spec)),
+    ...[...charts.ranges].map(([id, spec]) => plotJob(`range-${id}`, () => spec)),
   ];
 }
 

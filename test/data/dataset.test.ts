@@ -71,6 +71,13 @@ describe('Dataset', () => {
     expect(dataset.memberOutputs(timecourse).map((o) => o.pk)).toEqual([21, 20]);
   });
 
+  it('gives the first member output that exists without the list, as memberOutputs(tc)[0]', () => {
+    expect(dataset.firstMemberOutput(timecourse)?.pk).toBe(21);
+    // A pk missing from the outputs is skipped; none left: undefined.
+    expect(dataset.firstMemberOutput({ ...timecourse, output_pk: [999, 20] })?.pk).toBe(20);
+    expect(dataset.firstMemberOutput({ ...timecourse, output_pk: [999] })).toBeUndefined();
+  });
+
   it('selects only normed `dosing` interventions as dosing', () => {
     expect(dataset.dosingOf(timecourse).map((i) => i.pk)).toEqual([10]);
   });

@@ -165,6 +165,12 @@ describe('buildOutputs', () => {
       }),
     );
   });
+  it('swaps a pair of interventions that came the other way round, and dedupes a repeated one', () => {
+    const log = new ProblemLog('zip', false);
+    const rows = [[5, 9], [5, 3], [6, 4], [6, 4], [7, 2], [7, 8]].map(([pk, intervention], i) => ({ line: i + 2, row: { ...ROW, output_pk: pk, intervention_pk: intervention } as OutputRow }));
+    expect(buildOutputs(parsed(rows), log).map((o) => o.intervention_pks)).toEqual([[3, 9], [4], [2, 8]]);
+  });
+
   it('carries every value of a row into its record exactly, field order included', () => {
     fc.assert(
       // Unique pks as a Map keys them (0 and -0 are one key).

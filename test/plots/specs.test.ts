@@ -11,6 +11,7 @@ import {
   renderSvg,
   spaghettiSpec,
   timecourseSpec,
+  timecourseSpecJson,
   type ComparisonPoint,
 } from '../../src/plots/index.js';
 
@@ -94,6 +95,39 @@ describe('plot specs', () => {
     expect(panels[1].layer[2].data.values[0]).not.toBe(panels[0].layer[2].data.values[0]); // each panel its own objects (vega tags them)
     expect(linear[0]).toEqual({ time: 4, conc: 4.49329 }); // 10·e^(−0.2·4) = 4.493290…
     expect(panels[0].layer[3].data.values).toEqual([]); // no reported fit
+  });
+
+  it("writes a timecourse plot's file text as its spec's JSON, without building the spec", () => {
+    const input = {
+      title: 'S1 <b>subset</b> 7',
+      time_unit: 'hr',
+      conc_unit: 'mg/l',
+      points: profile,
+      lambda_z_points: profile.slice(4),
+      fit: { lambda_z: 0.2, intercept: Math.log(10), start: 4, end: 12 },
+      markers: [
+        { source: 'recomputed' as const, parameter: 'cmax', time: 1, conc: profile[2].conc },
+        { source: 'reported' as const, parameter: 'cmax', time: 1.2, conc: 6 },
+      ],
+    };
+    expect(timecourseSpecJson(input)).toBe(JSON.stringify(timecourse));
+    // The log panel drops the point at 0 (C = 0) and a marker at 0, and its own text is written for them.
+    const zeroMarker = { ...input, markers: [...input.markers, { source: 'reported' as const, parameter: 'tmax', time: 0, conc: 0 }] };
+    expect(timecourseSpecJson(zeroMarker)).toBe(JSON.stringify(timecourseSpec(zeroMarker)));
+    // A reported fit, none at all, NaN and −0 values; titles and units that hold quotes, the keys' own text and non-ASCII.
+    const odd = {
+      ...input,
+      title: 'a "hconcat":[] b \\ "values":[] λ',
+      time_unit: 'h"r',
+      conc_unit: '"values":[]',
+      points: [{ time: -0, conc: Number.NaN }, ...profile],
+      reported_fit: { lambda_z: 0.3, intercept: 2, start: 4, end: 12 },
+    };
+    expect(timecourseSpecJson(odd)).toBe(JSON.stringify(timecourseSpec(odd)));
+    const bare = { ...input, points: [], lambda_z_points: [], fit: null, reported_fit: null, markers: [] };
+    expect(timecourseSpecJson(bare)).toBe(JSON.stringify(timecourseSpec(bare)));
+    // Again, from the panels serialised for the unit pair above.
+    expect(timecourseSpecJson(odd)).toBe(JSON.stringify(timecourseSpec(odd)));
   });
 
   it('renders a PNG with text (fonts loaded)', async () => {

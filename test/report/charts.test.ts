@@ -58,5 +58,7 @@ describe('reportPlots', () => {
     expect(lazy.length).toBeGreaterThan(2);
     expect(lazy.map((p) => p.name)).toEqual(built.map((p) => p.name));
     lazy.forEach((p, i) => expect(JSON.stringify(p.spec())).toBe(JSON.stringify(built[i].spec())));
+    // The file text, written without building a timecourse's spec, is the spec's JSON.
+    lazy.forEach((p, i) => expect(p.json()).toBe(JSON.stringify(built[i].spec())));
   });
 });

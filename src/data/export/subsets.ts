@@ -100,8 +100,8 @@ export function buildScatters(rows: Iterable<Parsed<typeof SCATTERS>>, log: Prob
 /** Sets `subset_pk` on every output listed in a timecourse's `output_pk`. */
 export function linkTimecourseOutputs(outputs: OutputRecord[], timecourses: readonly TimecourseRecord[]): void {
   const subsetOf = new Map<number, number>();
-  for (const tc of timecourses) for (const pk of tc.output_pk) subsetOf.set(pk, tc.subset_pk);
-  for (const output of outputs) output.subset_pk = subsetOf.get(output.pk) ?? null;
+  for (const tc of timecourses) for (let k = 0; k < tc.output_pk.length; k++) subsetOf.set(tc.output_pk[k], tc.subset_pk);
+  for (let i = 0; i < outputs.length; i++) outputs[i].subset_pk = subsetOf.get(outputs[i].pk) ?? null;
 }
 
 /** The info-node fields a subset carries as sid + label, with the output field holding the name. */
@@ -128,7 +128,7 @@ export function buildTerms(
     ...scatters.flatMap((scatter) => [scatter.x, scatter.y].map(({ outputs_pk: pks }) => (Array.isArray(pks) ? pks[0] : pks))),
   ];
   const outputByPk = new Map<unknown, OutputRecord | undefined>(firstMembers.map((pk) => [pk, undefined]));
-  for (const output of outputs) if (outputByPk.has(output.pk)) outputByPk.set(output.pk, output);
+  for (let i = 0; i < outputs.length; i++) if (outputByPk.has(outputs[i].pk)) outputByPk.set(outputs[i].pk, outputs[i]);
   const terms = new Map<string, TermRecord>();
   const add = (fields: Record<string, unknown>, memberPk: unknown) => {
     const output = typeof memberPk === 'number' ? outputByPk.get(memberPk) : undefined;

@@ -284,7 +284,9 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
       base: { study_sid: tc.study_sid, study_name: tc.study_name, subset_pk: tc.subset_pk, measurement_type: 'concentration', reported: highest, reported_unit: 'gram / liter' },
     });
   }
-  for (const p of ctx.parameters) {
+  const parameters = ctx.parameters;
+  for (let i = 0; i < parameters.length; i++) {
+    const p = parameters[i];
     const bounded = CONCENTRATIONS.has(p.measurement_type) ? singleDoseCeiling(ctx, p, 'gram / liter', baseline, CONCENTRATION_TISSUES) : null;
     if (!bounded) continue;
     const { value, dose, ceiling } = bounded;
@@ -344,7 +346,9 @@ function halfLifeOf(ctx: QaContext, p: ParameterValue): ParameterValue | null {
  */
 export function aucFindings(ctx: QaContext, baseline: ReadonlySet<string>): Finding[] {
   const findings: Finding[] = [];
-  for (const p of ctx.parameters) {
+  const parameters = ctx.parameters;
+  for (let i = 0; i < parameters.length; i++) {
+    const p = parameters[i];
     const bounded = AUCS.has(p.measurement_type) ? singleDoseCeiling(ctx, p, 'gram * hour / liter', baseline) : null;
     const half = bounded ? halfLifeOf(ctx, p) : null;
     if (!bounded || !half) continue;
@@ -382,8 +386,9 @@ export const physiologyCheck: QaCheck = {
   description: 'physiological bounds: an apparent volume below the plasma volume; a concentration after a single dose above dose / plasma volume; an AUC above dose · t½ / (ln 2 · plasma volume)',
   run(ctx) {
     const findings: Finding[] = [];
-    for (const p of ctx.parameters) {
-      const volume = volumeFinding(ctx, p);
+    const parameters = ctx.parameters;
+    for (let i = 0; i < parameters.length; i++) {
+      const volume = volumeFinding(ctx, parameters[i]);
       if (volume) findings.push(volume);
     }
     const baseline = withBaseline(ctx);

@@ -191,7 +191,8 @@ export function tmaxFindings(ctx: QaContext, p: ParameterValue): Finding[] {
 /** AUC∞ below AUClast of the same key (reported) or timecourse (calculated). */
 export function aucOrderFindings(parameters: readonly ParameterValue[]): Finding[] {
   const groups = new Map<string, { inf: ParameterValue[]; end: ParameterValue[] }>();
-  for (const p of parameters) {
+  for (let i = 0; i < parameters.length; i++) {
+    const p = parameters[i];
     if ((p.measurement_type !== 'auc_inf' && p.measurement_type !== 'auc_end') || p.value === null || !(p.value > 0)) continue;
     const group = p.source === 'reported' ? `r|${p.key}|${p.unit}` : `c|${p.output.subset_pk}|${p.unit}`;
     if (p.source === 'calculated' && p.output.subset_pk === null) continue;
@@ -229,7 +230,8 @@ export function aucOrderFindings(parameters: readonly ParameterValue[]): Finding
  */
 export function aucCmaxFindings(parameters: readonly ParameterValue[]): Finding[] {
   const groups = new Map<string, { cmax: ParameterValue[]; end: ParameterValue[] }>();
-  for (const p of parameters) {
+  for (let i = 0; i < parameters.length; i++) {
+    const p = parameters[i];
     if (p.source !== 'reported' || p.value === null || !(p.value > 0)) continue;
     const auc = p.measurement_type === 'auc_end' && p.unit === 'gram * hour / liter' && p.output.time !== null && p.output.time > 0 && !!p.output.time_unit;
     if (!auc && !(p.measurement_type === 'cmax' && p.unit === 'gram / liter')) continue;
@@ -335,7 +337,9 @@ export const plausibilityCheck: QaCheck = {
   description: 'definitional bounds: negative or zero values of positive quantities, tmax before the dose or after the last sample, an oral tmax within minutes, a dose beyond 5 g/kg, fractions above 1, AUC∞ below AUClast, AUC(0–t) above Cmax · t',
   run(ctx) {
     const findings: Finding[] = [];
-    for (const p of ctx.parameters) {
+    const parameters = ctx.parameters;
+    for (let i = 0; i < parameters.length; i++) {
+      const p = parameters[i];
       const sign = signFinding(p);
       if (sign) findings.push(sign);
       const fraction = fractionFinding(p);

@@ -103,7 +103,9 @@ function timecourseSeries(ctx: QaContext): { points: SeriesPoint[]; subset: numb
 /** Single reported concentrations grouped into series: one subject, intervention set, substance, tissue, unit and time unit. */
 function outputSeries(ctx: QaContext): SeriesPoint[][] {
   const groups = new Map<string, SeriesPoint[]>();
-  for (const o of ctx.tables.outputs) {
+  const outputs = ctx.tables.outputs;
+  for (let i = 0; i < outputs.length; i++) {
+    const o = outputs[i];
     if (!o.normed || o.calculated || o.output_type === 'timecourse' || o.measurement_type !== 'concentration') continue;
     const value = o.mean ?? o.median ?? o.value;
     if (value === null || o.time === null || !o.time_unit || !o.unit) continue;

@@ -286,7 +286,7 @@ export function urineFindings(ctx: QaContext): { findings: Finding[]; coverage: 
   const byKey = new Map<string, TimecourseRecord[]>();
   for (const tc of ctx.tables.timecourses) {
     if (!tc.normed || tc.tissue !== 'urine' || !URINE_TYPES.has(tc.measurement_type)) continue;
-    const member = ctx.dataset.memberOutputs(tc)[0];
+    const member = ctx.dataset.firstMemberOutput(tc);
     if (!member) continue;
     const key = ctx.matchKey({ ...member, intervention_pks: tc.intervention_pk, tissue: 'urine' });
     pushTo(byKey, key, tc);
@@ -294,7 +294,9 @@ export function urineFindings(ctx: QaContext): { findings: Finding[]; coverage: 
   const findings: Finding[] = [];
   const coverage = { candidates: 0, checked: 0 };
   if (byKey.size === 0) return { findings, coverage };
-  for (const p of ctx.parameters) {
+  const parameters = ctx.parameters;
+  for (let i = 0; i < parameters.length; i++) {
+    const p = parameters[i];
     if (p.source !== 'reported' || !CHECKED.has(p.measurement_type) || p.value === null) continue;
     if (p.measurement_type !== 'clearance_renal' && p.tissue !== 'urine') continue;
     const tcs = byKey.get(ctx.matchKey({ ...p.output, tissue: 'urine' }));

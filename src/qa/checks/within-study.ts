@@ -49,7 +49,7 @@ import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
 import { referenceBacks, referenceRefutes } from './reference-ranges.js';
 import { curveLevels, MIN_ARMS, PAIR_ARMS, poolDeviations, type Deviation } from '../study-pools.js';
 import { studyItems, WIDER_FACTORS, type ItemMeasure, type StudyItem } from '../study-items.js';
-import { ownPeriodsConvict, periodIndex } from '../subject-periods.js';
+import { ownPeriodsConvict, periodIndex, type PeriodIndex } from '../subject-periods.js';
 
 /** Thresholds on the log scale (see the header). */
 export const OUTLIER_K = 3;
@@ -422,11 +422,12 @@ export const withinStudyCheck: QaCheck = {
     // A pair is one finding: both of its arms see the same ratio.
     const pairs = new Set<string>();
     const byArm = armDeviations(ctx);
-    const index = periodIndex(byArm.values());
+    // Built when a record first asks (the last of armFindings' tests, reached by few): not for every deviation of every run.
+    let index: PeriodIndex | undefined;
     const backs: Backing = (record, factor) => referenceBacks(ctx, record, factor);
     const refutes: Backing = (record, factor) => referenceRefutes(ctx, record, factor);
     const periods: PeriodsConvict = (lead, factor) =>
-      ownPeriodsConvict(lead, factor, index, Math.max(OUTLIER_K * lead.s, MIN_OUTLIER), Math.max(BACK_K * lead.s, MIN_BACK));
+      ownPeriodsConvict(lead, factor, (index ??= periodIndex(byArm.values())), Math.max(OUTLIER_K * lead.s, MIN_OUTLIER), Math.max(BACK_K * lead.s, MIN_BACK));
     for (const arm of byArm.values()) {
       markExamined(ctx, arm);
       for (const f of armFindings(arm, molarMassOf, backs, refutes, periods)) {
