@@ -55,7 +55,7 @@ export const ANALYTE_LIMITS: ReadonlyMap<string, HumanLimit> = new Map([
   ['bilirubin', { unit: 'micromole / liter', low: 0.5, high: 1500, typical: 10, conventional: 'milligram / deciliter', normal: [3, 25], basis: 'kernicterus ~700 µmol/L; cholestasis and haemolysis crises stay below 1500 µmol/L' }],
   ['cholesterol', { unit: 'millimole / liter', low: 0.3, high: 50, typical: 5, conventional: 'milligram / deciliter', normal: [3, 8], basis: 'abetalipoproteinaemia 0.5–1.3 mmol/L; homozygous familial hypercholesterolaemia ~30 mmol/L' }],
   ['triglyceride', { unit: 'gram / liter', low: 0.01, high: 100, typical: 1.3, normal: [0.4, 2.5], basis: 'abetalipoproteinaemia near the limit of detection; chylomicronaemia syndromes reach ~50 g/L' }],
-  ['cortisol', { unit: 'nanomole / liter', low: 2, high: 5000, typical: 300, conventional: 'microgram / deciliter', normal: [50, 700], basis: 'adrenal insufficiency; Cushing’s syndrome and septic shock stay below ~3000 nmol/L' }],
+  ['cortisol', { unit: 'nanomole / liter', low: 2, high: 50000, typical: 300, conventional: 'microgram / deciliter', normal: [50, 700], basis: 'adrenal insufficiency; Cushing’s syndrome stays below ~3000 nmol/L, but hydrocortisone 500 mg iv reaches ~45,000' }],
 ]);
 
 /** Measurement types that are a level of an analyte in ANALYTE_LIMITS. */

@@ -178,7 +178,8 @@ export const humanRangeCheck: QaCheck = {
   run(ctx: QaContext) {
     const findings: Finding[] = [];
     for (const p of ctx.parameters) {
-      if (p.source !== 'reported' || p.value === null || p.unit === null) continue;
+      // Not ≤ 0: no level is, and a negative value is a change from baseline or plausibility's sign slip.
+      if (p.source !== 'reported' || p.value === null || !(p.value > 0) || p.unit === null) continue;
       const limit = limitOf(p.measurement_type, p.substance, p.tissue);
       if (limit === undefined || !mayBeHuman(ctx.dataset, p.output)) continue;
       const analyte = !BODY_LIMITS.has(p.measurement_type);

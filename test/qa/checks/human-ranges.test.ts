@@ -124,5 +124,7 @@ describe('human-range: the check', () => {
     expect(findings.map((f) => [f.output_pk, f.details?.cause_factors?.[0 as never]])).toEqual([[heart.pk, 60], [cardiac.pk, 1000]]);
     const rat = { pk: 2, characteristica: [{ ...STATS, pk: 9, count: 6, measurement_type: 'species', calculation_type: null, choice: 'rattus norvegicus', substance: null, group_count: 6, unit: null }] } as unknown as GroupRecord;
     expect(run([output('heart rate', null, 'plasma', '1 / second', 6, 2)], [], [rat])).toEqual([]); // 360/min: a rat's
+    // a change from baseline curated as the rate (−0.1/s): no level is ≤ 0, and the sign is plausibility's
+    expect(run([output('heart rate', null, 'plasma', '1 / second', -0.1)])).toEqual([]);
   });
 });
