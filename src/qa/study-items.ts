@@ -355,9 +355,11 @@ export function studyItems(ctx: QaContext): StudyItems {
     const normalised = EXPOSURE.has(measure) && setting.dose !== null;
     const raw = Math.log(p.value);
     const base = bases.of(baseParts(o.study_sid, p.source, o.substance, o.tissue, measure, p.unit, intervalOf(o, measure)));
+    // The fields in the order of the other two item literals (otherItem, curves): one hidden class for every item,
+    // so the pool statistics that read them stay monomorphic.
     items.push({
-      arm: p.key, record, type: measure, family: measure === 'mrt' ? 'thalf' : (measure as ReportedParameter),
-      measure, source: p.source, pool: poolOf(base, setting.condition), base, kind: o.individual_pk === null ? 'group' : 'individual',
+      arm: p.key, record, measure, source: p.source, type: measure, family: measure === 'mrt' ? 'thalf' : (measure as ReportedParameter),
+      pool: poolOf(base, setting.condition), base, kind: o.individual_pk === null ? 'group' : 'individual',
       wider: setting.wider, slot: slots.ofValue(o.pk, measure, record),
       study_sid: o.study_sid, study_name: o.study_name, subject: p.subject,
       log: normalised ? raw - Math.log((setting.dose as ArmDose).value) : raw, rawLog: normalised ? raw : null,
