@@ -22,7 +22,8 @@ const points: ComparisonPoint[] = [
 ];
 
 const profile = [0, 0.5, 1, 2, 4, 8, 12].map((time) => ({ time, conc: time === 0 ? 0 : 10 * (Math.exp(-0.2 * time) - Math.exp(-2 * time)) }));
-const timecourse = timecourseSpec({
+/** One oral profile with its λz fit and a recomputed and a reported Cmax: the input of the timecourse plot tests. */
+const timecourseInput = {
   title: 'S1 <b>subset</b> 7',
   time_unit: 'hr',
   conc_unit: 'mg/l',
@@ -30,10 +31,11 @@ const timecourse = timecourseSpec({
   lambda_z_points: profile.slice(4),
   fit: { lambda_z: 0.2, intercept: Math.log(10), start: 4, end: 12 },
   markers: [
-    { source: 'recomputed', parameter: 'cmax', time: 1, conc: profile[2].conc },
-    { source: 'reported', parameter: 'cmax', time: 1.2, conc: 6 },
+    { source: 'recomputed' as const, parameter: 'cmax', time: 1, conc: profile[2].conc },
+    { source: 'reported' as const, parameter: 'cmax', time: 1.2, conc: 6 },
   ],
-});
+};
+const timecourse = timecourseSpec(timecourseInput);
 
 const specs: Record<string, TopLevelSpec> = {
   overview: overviewScatterSpec(points),
@@ -98,18 +100,7 @@ describe('plot specs', () => {
   });
 
   it("writes a timecourse plot's file text as its spec's JSON, without building the spec", () => {
-    const input = {
-      title: 'S1 <b>subset</b> 7',
-      time_unit: 'hr',
-      conc_unit: 'mg/l',
-      points: profile,
-      lambda_z_points: profile.slice(4),
-      fit: { lambda_z: 0.2, intercept: Math.log(10), start: 4, end: 12 },
-      markers: [
-        { source: 'recomputed' as const, parameter: 'cmax', time: 1, conc: profile[2].conc },
-        { source: 'reported' as const, parameter: 'cmax', time: 1.2, conc: 6 },
-      ],
-    };
+    const input = timecourseInput;
     expect(timecourseSpecJson(input)).toBe(JSON.stringify(timecourse));
     // The log panel drops the point at 0 (C = 0) and a marker at 0, and its own text is written for them.
     const zeroMarker = { ...input, markers: [...input.markers, { source: 'reported' as const, parameter: 'tmax', time: 0, conc: 0 }] };
