@@ -55,6 +55,10 @@ export const ANALYTE_LIMITS: ReadonlyMap<string, HumanLimit> = new Map([
   ['bilirubin', { unit: 'micromole / liter', low: 0.5, high: 1500, typical: 10, conventional: 'milligram / deciliter', normal: [3, 25], basis: 'kernicterus ~700 µmol/L; cholestasis and haemolysis crises stay below 1500 µmol/L' }],
   ['cholesterol', { unit: 'millimole / liter', low: 0.3, high: 50, typical: 5, conventional: 'milligram / deciliter', normal: [3, 8], basis: 'abetalipoproteinaemia 0.5–1.3 mmol/L; homozygous familial hypercholesterolaemia ~30 mmol/L' }],
   ['triglyceride', { unit: 'gram / liter', low: 0.01, high: 100, typical: 1.3, normal: [0.4, 2.5], basis: 'abetalipoproteinaemia near the limit of detection; chylomicronaemia syndromes reach ~50 g/L' }],
+  ['creatinine', { unit: 'micromole / liter', low: 10, high: 3000, typical: 80, conventional: 'milligram / deciliter', normal: [45, 120], basis: 'muscle wasting ~10 µmol/L; end-stage renal failure rarely above 2000 µmol/L' }],
+  ['lactate', { unit: 'millimole / liter', low: 0.1, high: 30, typical: 1, conventional: 'milligram / deciliter', normal: [0.5, 2.2], basis: 'severe lactic acidosis reaches ~25 mmol/L' }],
+  ['sodium', { unit: 'millimole / liter', low: 95, high: 200, typical: 140, normal: [135, 146], basis: 'survivors of hyponatraemia near 100 mmol/L and of hypernatraemia near 190 mmol/L' }],
+  ['potassium', { unit: 'millimole / liter', low: 1, high: 12, typical: 4.2, normal: [3.5, 5.1], basis: 'severe hypokalaemia ~1.5 mmol/L; the heart stops beyond ~10 mmol/L' }],
   ['cortisol', { unit: 'nanomole / liter', low: 2, high: 50000, typical: 300, conventional: 'microgram / deciliter', normal: [50, 700], basis: 'adrenal insufficiency; Cushing’s syndrome stays below ~3000 nmol/L, but hydrocortisone 500 mg iv reaches ~45,000' }],
 ]);
 

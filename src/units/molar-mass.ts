@@ -82,6 +82,11 @@ export const BUILTIN_MOLAR_MASSES: readonly MolarMassEntry[] = [
   { substance: 'epinephrine', formula: 'C9H13NO3', mass: 183.21 },
   { substance: 'bilirubin', formula: 'C33H36N4O6', mass: 584.67 },
   { substance: 'cholesterol', formula: 'C27H46O', mass: 386.66 },
+  // Analytes with limits in qa/human-limits.ts (lactate as lactic acid: clinical mmol/L ↔ mg/dL conversions use 90.08).
+  { substance: 'creatinine', formula: 'C4H7N3O', mass: 113.12 },
+  { substance: 'lactate', formula: 'C3H6O3', mass: 90.08 },
+  { substance: 'sodium', formula: 'Na', mass: 22.99 },
+  { substance: 'potassium', formula: 'K', mass: 39.1 },
   { substance: 'sulfamethizole', formula: 'C9H10N4O2S2', mass: 270.32 },
   { substance: 'theacrine', formula: 'C9H12N4O3', mass: 224.22 },
   { substance: 'normorphine', formula: 'C16H17NO3', mass: 271.32 },

@@ -143,7 +143,7 @@ describe('normalize: PK-DB normed copies', () => {
 });
 
 /** IUPAC conventional atomic weights (2013), enough for the formulas of the table. */
-const ATOMIC_WEIGHT: Record<string, number> = { H: 1.008, C: 12.011, N: 14.007, O: 15.999, S: 32.06, Cl: 35.45, F: 18.998 };
+const ATOMIC_WEIGHT: Record<string, number> = { H: 1.008, C: 12.011, N: 14.007, O: 15.999, S: 32.06, Cl: 35.45, F: 18.998, Na: 22.99, K: 39.098 };
 
 function formulaMass(formula: string): number {
   let total = 0;
