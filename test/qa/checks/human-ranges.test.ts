@@ -6,8 +6,24 @@ import { conventionalSlip, humanRangeCheck, judgeLimit, limitIn } from '../../..
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 import { ANALYTE_LIMITS, BODY_LIMITS } from '../../../src/qa/human-limits.js';
+import { molarMassLookup } from '../../../src/units/molar-mass.js';
 
 const GLUCOSE = 180.16;
+
+describe('human-range: the table', () => {
+  it('gives every analyte with molar limits a built-in molar mass, and every limit low < normal < high around typical', () => {
+    const lookup = molarMassLookup();
+    for (const [name, limit] of ANALYTE_LIMITS) {
+      if (limit.unit.includes('mole')) expect(lookup(name), name).not.toBeNull();
+    }
+    for (const [name, limit] of [...ANALYTE_LIMITS, ...BODY_LIMITS]) {
+      expect(limit.low, name).toBeLessThanOrEqual(limit.normal[0]);
+      expect(limit.normal[0], name).toBeLessThanOrEqual(limit.typical);
+      expect(limit.typical, name).toBeLessThanOrEqual(limit.normal[1]);
+      expect(limit.normal[1], name).toBeLessThanOrEqual(limit.high);
+    }
+  });
+});
 
 describe('human-range: limits and slips', () => {
   it('converts a limit to the value’s unit, molar ↔ mass with the molar mass', () => {
