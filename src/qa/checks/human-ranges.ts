@@ -3,7 +3,8 @@
  * human has (human-limits.ts) — a heart rate, a blood pressure, a cardiac
  * output or hepatic blood flow, a Child–Pugh score, and the plasma, serum or
  * blood level of an endogenous analyte (glucose, albumin, bilirubin,
- * cholesterol, triglycerides, cortisol). Such a value needs no partner, arm or
+ * cholesterol, triglycerides, creatinine, lactate, sodium, potassium,
+ * cortisol). Such a value needs no partner, arm or
  * other study to be wrong: a glucose curve curated in mmol/L but labelled
  * mg/dL puts a fasting level at 0.05 g/L, which no one alive has.
  *
@@ -174,7 +175,7 @@ function bodyCauses(unit: string, bodyWeightKg: number | null): readonly Suspect
 
 export const humanRangeCheck: QaCheck = {
   kind: CHECK,
-  description: 'values of the body itself outside what any living human has: vital signs, cardiac output and hepatic blood flow, the Child–Pugh score, plasma levels of glucose, albumin, bilirubin, cholesterol, triglycerides and cortisol (single values and whole curves)',
+  description: 'values of the body itself outside what any living human has: vital signs, cardiac output and hepatic blood flow, the Child–Pugh score, plasma levels of glucose, albumin, bilirubin, lipids, creatinine, lactate, electrolytes and cortisol (single values and whole curves)',
   run(ctx: QaContext) {
     const findings: Finding[] = [];
     for (const p of ctx.parameters) {
