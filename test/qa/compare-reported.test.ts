@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../src/data/dataset.js';
-import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../src/data/model.js';
+import type { OutputRecord, TimecourseRecord } from '../../src/data/model.js';
 import { TISSUE_TWINS } from '../../src/qa/compare-reported.js';
 import { prepareContext } from '../../src/qa/context.js';
+import { oralDose, reportedOutput } from '../helpers/records.js';
 
-const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
 const study = { study_sid: 'T1', study_name: 'Twins' };
 const times = [0.5, 1, 2, 4, 8];
 // peak 2 mg/L at 1 h
 const conc = [1.5, 2, 1.6, 0.9, 0.3];
-let nextPk = 100;
-function output(fields: Partial<OutputRecord>): OutputRecord {
-  return {
-    ...STATS, ...study, pk: nextPk++, raw_pk: null, normed: true, calculated: false, group_pk: 1, individual_pk: null, intervention_pks: [1],
-    tissue: 'plasma', method: null, label: null, output_type: 'output', time: null, time_unit: null, measurement_type: 'cmax',
-    calculation_type: null, choice: null, substance: 'x', subset_pk: null, unit: 'milligram / liter', ...fields,
-  };
-}
+const output = (fields: Partial<OutputRecord>): OutputRecord => reportedOutput(study, fields);
 function run(cmaxTissue: string, curveTissue: string, cmax: number) {
   const points = times.map((t, k) => output({ measurement_type: 'concentration', output_type: 'timecourse', time: t, time_unit: 'hr', mean: conc[k], subset_pk: 1, tissue: curveTissue }));
   const tc = {
@@ -25,10 +18,7 @@ function run(cmaxTissue: string, curveTissue: string, cmax: number) {
     measurement_type: 'concentration', measurement_type_label: null, choice: null, choice_label: null, substance: 'x', substance_label: 'x',
     value: null, mean: conc, median: null, min: null, max: null, sd: null, se: null, cv: null, unit: 'milligram / liter',
   } as TimecourseRecord;
-  const dose: InterventionRecord = {
-    ...STATS, ...study, pk: 1, raw_pk: null, normed: true, name: 'd', route: 'oral', form: null, application: 'single dose', time: '0', time_end: null,
-    time_unit: 'hr', measurement_type: 'dosing', calculation_type: null, choice: null, substance: 'x', value: 0.1, unit: 'gram',
-  };
+  const dose = oralDose(study);
   const tables = { studies: [], groups: [], individuals: [], interventions: [dose], scatters: [], terms: [], outputs: [output({ tissue: cmaxTissue, mean: cmax }), ...points], timecourses: [tc] };
   return prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })).comparisons;
 }

@@ -26,11 +26,12 @@
  * other values tell); none, when no factor does (the
  * finding still names the limits).
  */
+import { subjectLabel, subjectOf } from '../../data/dataset.js';
 import type { OutputRecord, TimecourseRecord } from '../../data/model.js';
 import { median } from '../robust.js';
 import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
-import { slipFactors, type SuspectedCause } from '../causes.js';
+import { nearFactor, slipFactors, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { ANALYTE_LEVELS, ANALYTE_LIMITS, ANALYTE_TISSUES, BODY_LIMITS, LIMIT_TOLERANCE, type HumanLimit } from '../human-limits.js';
@@ -106,7 +107,7 @@ function rangeFinding(record: OutputRecord | TimecourseRecord, j: Judged, timeco
     subset_pk: timecourse ? (record as TimecourseRecord).subset_pk : ((record as OutputRecord).subset_pk ?? null),
     output_pk: timecourse ? null : (record as OutputRecord).pk,
     measurement_type: record.measurement_type,
-    subject: record.individual_pk !== null ? `individual:${record.individual_pk}` : record.group_pk !== null ? `group:${record.group_pk}` : null,
+    subject: subjectLabel(subjectOf(record)),
     reported: j.value,
     reported_unit: j.unit,
     // With a cause, the value it corrects to; without one, a healthy adult's typical value.
@@ -139,7 +140,8 @@ export function conventionalSlip(limit: HumanLimit, unit: string, molarMass: num
   return si === null || conventional === null ? null : conventional / si;
 }
 
-const near = (a: number, b: number) => Math.abs(Math.log(a / b)) < 0.01;
+/** Two factors are one slip within 1 %. */
+const near = (a: number, b: number) => nearFactor(a, b, 0.01);
 
 /**
  * An analyte's slips and their tiers: its unit slips (a level slips like a Cmax, molar ↔ mass included), with the
@@ -198,7 +200,7 @@ export const humanRangeCheck: QaCheck = {
       if (tc.measurement_type !== 'concentration' || !tc.unit) continue;
       // The substance as its outputs name it; else the export's sid, which may be the name (`glucose`, labelled
       // `D-glucose`) or not (`glc`, labelled `glucose`), then the label.
-      const substance = [rt.substance, tc.substance, tc.substance_label].find((name) => limitOf(tc.measurement_type, name, tc.tissue) !== undefined) ?? null;
+      const substance = [rt.substance, tc.substance, tc.substance_label].find((name) => name !== null && ANALYTE_LIMITS.has(name)) ?? null;
       const limit = limitOf(tc.measurement_type, substance, tc.tissue);
       if (limit === undefined || !mayBeHuman(ctx.dataset, tc)) continue;
       const molarMass = ctx.molarMass(substance) ?? ctx.molarMass(tc.substance);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
-import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
+import type { OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
 import { slipFactors } from '../../../src/qa/causes.js';
 import { culpritOf, curvePairsCheck, majorityCulprits, pairRatio, pairSlip } from '../../../src/qa/checks/curve-pairs.js';
 import { prepareContext } from '../../../src/qa/context.js';
+import { oralDose, reportedOutput } from '../../helpers/records.js';
 
-const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
 const study = { study_sid: 'P1', study_name: 'Pairs' };
 const times = [0.5, 1, 2, 4, 8];
 const shape = times.map((t) => 10 * (Math.exp(-0.2 * t) - Math.exp(-2 * t)));
@@ -40,14 +40,7 @@ describe('curve-pair: the pair arithmetic', () => {
   });
 });
 
-let nextPk = 100;
-function output(fields: Partial<OutputRecord>): OutputRecord {
-  return {
-    ...STATS, ...study, pk: nextPk++, raw_pk: null, normed: true, calculated: false, group_pk: 1, individual_pk: null, intervention_pks: [1],
-    tissue: 'plasma', method: null, label: null, output_type: 'output', time: null, time_unit: null, measurement_type: 'cmax',
-    calculation_type: null, choice: null, substance: 'x', subset_pk: null, unit: 'milligram / liter', ...fields,
-  };
-}
+const output = (fields: Partial<OutputRecord>): OutputRecord => reportedOutput(study, fields);
 function curve(subsetPk: number, scale: number): { tc: TimecourseRecord; points: OutputRecord[] } {
   const conc = shape.map((c) => scale * c);
   const points = times.map((t, k) => output({ measurement_type: 'concentration', output_type: 'timecourse', time: t, time_unit: 'hr', mean: conc[k], subset_pk: subsetPk }));
@@ -60,10 +53,7 @@ function curve(subsetPk: number, scale: number): { tc: TimecourseRecord; points:
   return { tc, points };
 }
 function run(outputs: OutputRecord[], curves: { tc: TimecourseRecord; points: OutputRecord[] }[]) {
-  const dose: InterventionRecord = {
-    ...STATS, ...study, pk: 1, raw_pk: null, normed: true, name: 'd', route: 'oral', form: null, application: 'single dose', time: '0', time_end: null,
-    time_unit: 'hr', measurement_type: 'dosing', calculation_type: null, choice: null, substance: 'x', value: 0.1, unit: 'gram',
-  };
+  const dose = oralDose(study);
   const tables = { studies: [], groups: [], individuals: [], interventions: [dose], scatters: [], terms: [], outputs: [...outputs, ...curves.flatMap((c) => c.points)], timecourses: curves.map((c) => c.tc) };
   return curvePairsCheck.run(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })));
 }

@@ -7,6 +7,7 @@ import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 import { ANALYTE_LIMITS, BODY_LIMITS } from '../../../src/qa/human-limits.js';
 import { molarMassLookup } from '../../../src/units/molar-mass.js';
+import { NO_STATS, oralDose, reportedOutput } from '../../helpers/records.js';
 
 const GLUCOSE = 180.16;
 
@@ -70,17 +71,10 @@ describe('human-range: limits and slips', () => {
   });
 });
 
-const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
 const study = { study_sid: 'H1', study_name: 'Human' };
-let nextPk = 500;
 
-function output(measurement_type: string, substance: string | null, tissue: string, unit: string, mean: number, group = 1): OutputRecord {
-  return {
-    ...STATS, ...study, pk: nextPk++, raw_pk: null, normed: true, calculated: false, group_pk: group, individual_pk: null, intervention_pks: [1],
-    tissue, method: null, label: null, output_type: 'output', time: null, time_unit: null, measurement_type,
-    calculation_type: null, choice: null, substance, subset_pk: null, unit, mean,
-  };
-}
+const output = (measurement_type: string, substance: string | null, tissue: string, unit: string, mean: number, group = 1): OutputRecord =>
+  reportedOutput(study, { measurement_type, substance, tissue, unit, mean, group_pk: group });
 
 function glucoseCurve(subsetPk: number, mmolPerL: number[], unit: string): { tc: TimecourseRecord; points: OutputRecord[] } {
   const times = mmolPerL.map((_, k) => k * 30);
@@ -94,10 +88,7 @@ function glucoseCurve(subsetPk: number, mmolPerL: number[], unit: string): { tc:
   return { tc, points };
 }
 
-const dosing = {
-  ...STATS, ...study, pk: 1, raw_pk: null, normed: true, name: 'ogtt', route: 'oral', form: 'solution', application: 'single dose',
-  time: '0', time_end: null, time_unit: 'hr', measurement_type: 'dosing', calculation_type: null, choice: null, substance: 'glucose', value: 75, unit: 'gram',
-} as InterventionRecord;
+const dosing: InterventionRecord = { ...oralDose(study), name: 'ogtt', form: 'solution', substance: 'glucose', value: 75 };
 
 function run(outputs: OutputRecord[], curves: { tc: TimecourseRecord; points: OutputRecord[] }[] = [], groups: GroupRecord[] = []): Finding[] {
   const tables = {
@@ -138,7 +129,7 @@ describe('human-range: the check', () => {
     const cardiac = output('cardiac output', null, 'plasma', 'liter / minute', 5500);
     const findings = run([heart, cardiac, output('heart rate', null, 'plasma', '1 / second', 1.2)]);
     expect(findings.map((f) => [f.output_pk, f.details?.cause_factors?.[0 as never]])).toEqual([[heart.pk, 60], [cardiac.pk, 1000]]);
-    const rat = { pk: 2, characteristica: [{ ...STATS, pk: 9, count: 6, measurement_type: 'species', calculation_type: null, choice: 'rattus norvegicus', substance: null, group_count: 6, unit: null }] } as unknown as GroupRecord;
+    const rat = { pk: 2, characteristica: [{ ...NO_STATS, pk: 9, count: 6, measurement_type: 'species', calculation_type: null, choice: 'rattus norvegicus', substance: null, group_count: 6, unit: null }] } as unknown as GroupRecord;
     expect(run([output('heart rate', null, 'plasma', '1 / second', 6, 2)], [], [rat])).toEqual([]); // 360/min: a rat's
     // a change from baseline curated as the rate (−0.1/s): no level is ≤ 0, and the sign is plausibility's
     expect(run([output('heart rate', null, 'plasma', '1 / second', -0.1)])).toEqual([]);
