@@ -49,13 +49,18 @@ export function median(sorted: readonly number[]): number {
   return n % 2 === 1 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
 }
 
-/** One value per arm: the median of the log values given for it. */
+/**
+ * One value per arm of a study: the median of the log values given for it. Arms are told apart within their study:
+ * an arm named by its intervention set is the empty set in every study whose records have no intervention
+ * (undosed levels), and those must not merge into one arm of the first such study.
+ */
 export function armValues(samples: readonly { study: string; arm: string; log: number }[]): ArmValue[] {
   const byArm = new Map<string, { study: string; logs: number[] }>();
   for (const s of samples) {
-    const entry = byArm.get(s.arm);
+    const key = `${s.study}\u0001${s.arm}`;
+    const entry = byArm.get(key);
     if (entry) entry.logs.push(s.log);
-    else byArm.set(s.arm, { study: s.study, logs: [s.log] });
+    else byArm.set(key, { study: s.study, logs: [s.log] });
   }
   return [...byArm.values()].map(({ study, logs }) => ({ study, log: median(logs.sort((a, b) => a - b)) }));
 }

@@ -9,6 +9,11 @@ describe('reference-stats', () => {
     expect(arms).toEqual([{ study: 'A', log: 2 }, { study: 'B', log: 5 }]);
   });
 
+  it('keeps arms of the same name in different studies apart: the empty intervention set of undosed levels', () => {
+    const arms = armValues([{ study: 'A', arm: '', log: 1 }, { study: 'B', arm: '', log: 5 }, { study: 'B', arm: '', log: 7 }]);
+    expect(arms).toEqual([{ study: 'A', log: 1 }, { study: 'B', log: 6 }]);
+  });
+
   it('gives median, MAD × 1.4826 and the second extremes from other studies', () => {
     // logs 0, 1, 2, 3, 10 (five studies): median 2, deviations 2, 1, 0, 1, 8 → MAD 1 → 1.4826.
     const ref = robustReference([0, 1, 2, 3, 10].map((log, i) => ({ study: `S${i}`, log })));

@@ -33,6 +33,8 @@
  * back to their centre, better than as curated); those of them whose own verdict
  * names the inverse factor then name the dose as the culprit. With none of them to back or contradict it,
  * a dose far above every other study's (`unopposedDoseSlip`) is major too. Otherwise it is minor.
+ * A concentration without a reference in its own stratum is judged against every level of its substance in its
+ * tissue, any dose or population (level-samples.ts; only a big upward unit factor counts there: `wideVerdict`).
  */
 import type { QaCheck } from '../check.js';
 import { slipFactors, SMALL_MOLAR_FACTOR, type SuspectedCause } from '../causes.js';
@@ -41,6 +43,7 @@ import type { RecordKind } from '../coverage.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { armValues, leaveOneStudyOut, MIN_STUDIES, type Reference } from '../reference-stats.js';
+import { wideLevelSamples } from '../level-samples.js';
 import { rangeSamples, sampleLabel, type RangeSample, type Unplaced } from '../reference-samples.js';
 import { FACTOR_TOLERANCE } from '../tolerances.js';
 
@@ -277,12 +280,56 @@ export function rangeRun(ctx: QaContext): RangeRun {
       judgments.push({ sample: s, ref, verdict });
     }
   }
-  // Keyed by number (no key text per judgment).
+  // Keyed by number (no key text per judgment). The any-dose levels below are no backing for other checks: not kept here.
   const byRecord: Record<RecordKind, Map<number, RangeJudgment>> = { output: new Map(), timecourse: new Map(), dosing: new Map() };
   for (let i = 0; i < judgments.length; i++) byRecord[judgments[i].sample.record].set(judgments[i].sample.pk, judgments[i]);
+  judgments.push(...wideLevelJudgments(ctx, byRecord, ownCurve));
   const run = { judgments, unplaced, byRecord };
   runs.set(ctx, run);
   return run;
+}
+
+/** In the any-dose level pool, the smallest unit factor named, and the robust z it needs. */
+export const WIDE_MIN_FACTOR = 100;
+export const WIDE_Z = 6;
+
+/**
+ * What the any-dose level pool can tell: a value far above every other study's levels (|z| ≥ WIDE_Z) that a unit
+ * factor of at least WIDE_MIN_FACTOR brings back (mg as µg, g/L as mg/L). Everything else counts as inside: doses
+ * (microdoses to overdoses), interactions and sampling spans move levels by more than any smaller factor, and a level
+ * far below the others is as likely a microdose study as a slip.
+ */
+export function wideVerdict(verdict: RangeVerdict): RangeVerdict {
+  const alternatives = verdict.z >= WIDE_Z ? verdict.alternatives.filter((c) => c.kind === 'unit-factor' && c.factor >= WIDE_MIN_FACTOR) : [];
+  return alternatives.length === 0 ? { classification: 'inside', z: verdict.z, cause: null, alternatives: [] } : { ...verdict, classification: 'slip', cause: alternatives[0], alternatives };
+}
+
+/**
+ * Concentrations without a reference in their own stratum (none, or too few studies there), judged against every
+ * level of their substance in their tissue, any dose or population (level-samples.ts).
+ */
+function wideLevelJudgments(ctx: QaContext, strict: RangeRun['byRecord'], ownCurve: ReadonlyMap<number, Comparison>): RangeJudgment[] {
+  const referenced = (s: RangeSample) => strict[s.record].get(s.pk)?.ref != null;
+  const byStratum = new Map<string, RangeSample[]>();
+  for (const s of wideLevelSamples(ctx)) {
+    const list = byStratum.get(s.stratum);
+    if (list) list.push(s);
+    else byStratum.set(s.stratum, [s]);
+  }
+  const judgments: RangeJudgment[] = [];
+  for (const list of byStratum.values()) {
+    const unreferenced = list.filter((s) => !referenced(s));
+    if (unreferenced.length === 0) continue;
+    const references = leaveOneStudyOut(armValues(list.map((s) => ({ study: s.study, arm: s.arm, log: Math.log(s.value) }))));
+    for (const s of unreferenced) {
+      const ref = references.get(s.study) ?? null;
+      const verdict = ref === null ? null : wideVerdict(judge(s, ref));
+      // A factor its own curve contradicts is no slip either (as in a strict stratum); the comparison's major stands.
+      const kept = verdict?.cause && s.record === 'output' && contradicted(verdict.cause.factor, ownCurve.get(s.pk)) ? { ...verdict, classification: 'inside' as const, cause: null, alternatives: [] } : verdict;
+      judgments.push({ sample: s, ref, verdict: kept });
+    }
+  }
+  return judgments;
 }
 
 /**
@@ -358,6 +405,6 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
 
 export const referenceRangeCheck: QaCheck = {
   kind: 'reference-range',
-  description: 'reported parameters (Cmax and AUC per dose, CL, V, t½, tmax), timecourse exposure (Cmax per dose, endogenous levels) and doses against the other studies of the same substance, tissue, route and population',
+  description: 'reported parameters (Cmax and AUC per dose, CL, V, t½, tmax), timecourse exposure (Cmax per dose, endogenous levels) and doses against the other studies of the same substance, tissue, route and population; concentrations with no such reference against every level of the substance',
   run: referenceRangeFindings,
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { CharacteristicaRecord, GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { backsDoseSlip, contradicted, INSIDE_Z, judgmentOf, rangeRun, referenceBacks, referenceRefutes, unopposedDoseSlip, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW } from '../../../src/qa/checks/reference-ranges.js';
+import { backsDoseSlip, contradicted, INSIDE_Z, judgmentOf, rangeRun, referenceBacks, referenceRefutes, unopposedDoseSlip, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW, wideVerdict, WIDE_Z, type RangeVerdict } from '../../../src/qa/checks/reference-ranges.js';
 import type { Verdict } from '../../../src/qa/classify.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
@@ -289,5 +289,61 @@ describe('reference-range: the check on a dataset', () => {
     expect(judged[0].sample.unit).toBe('gram / liter / (gram / kilogram)');
     expect(judged[0].sample.value).toBeCloseTo(0.02, 9);
     expect(judged[5].verdict?.z).toBeGreaterThan(OUTSIDE_Z); // ×10 against five others
+  });
+});
+
+describe('reference-range: the any-dose level pool (level-samples.ts)', () => {
+  const unitFactor = (factor: number) => ({ kind: 'unit-factor' as const, factor, text: `×${factor}` });
+  const verdict = (z: number, ...alternatives: RangeVerdict['alternatives']): RangeVerdict => ({ classification: 'slip', z, cause: alternatives[0] ?? null, alternatives });
+
+  it('keeps only an upward unit factor of ×100 or more at z ≥ WIDE_Z: a lower level may be a microdose, a ×10 a dose or an interaction', () => {
+    expect(wideVerdict(verdict(10, unitFactor(1000))).cause?.factor).toBe(1000);
+    expect(wideVerdict(verdict(WIDE_Z - 0.1, unitFactor(1000))).classification).toBe('inside');
+    expect(wideVerdict(verdict(-10, unitFactor(1 / 1000))).classification).toBe('inside');
+    expect(wideVerdict(verdict(10, unitFactor(10))).classification).toBe('inside');
+    expect(wideVerdict(verdict(10, { kind: 'molar-mass', factor: 300, text: '×300' })).classification).toBe('inside');
+    // The factors that pass stay, in order: ×10 dropped, ×1000 named.
+    expect(wideVerdict(verdict(12, unitFactor(10), unitFactor(1000))).alternatives.map((c) => c.factor)).toEqual([1000]);
+  });
+
+  /** Five studies, each with one concentration of x in plasma and no dose: 1, 1.2, 0.8, 1.1, 0.9 mg/L. */
+  function undosedLevels(): { arms: Arm[]; outputs: OutputRecord[] } {
+    const arms = ['A', 'B', 'C', 'D', 'E'].map((sid) => arm(sid));
+    const outputs = [1, 1.2, 0.8, 1.1, 0.9].map((c, i) => output(arms[i], 'concentration', 'milligram / liter', c, 'x', []));
+    return { arms, outputs };
+  }
+
+  it('names ×1000 for a dosed concentration of 1500 mg/L that no stratum of its own can judge, against every level of x', () => {
+    const { arms, outputs } = undosedLevels();
+    const slipped = arm('F');
+    const c = output(slipped, 'concentration', 'milligram / liter', 1500);
+    const ctx = context([...arms, slipped], [...outputs, c]);
+    const findings = referenceRangeCheck.run(ctx);
+    // Median 1 mg/L = 0.001 g/L, spread floored at ln 1.25: z = ln 1500 / 0.223 = 32.8; 1500/1000 = 1.5 mg/L is 1.8 spreads from it.
+    expect(about(findings, c)).toMatchObject([{ kind: 'reference-range', severity: 'major', culprit: 'output', reported: 1.5, reported_unit: 'gram / liter' }]);
+    const f = about(findings, c)[0];
+    expect(f.suspected_cause).toMatch(/^×1000/);
+    expect(f.message).toMatch(/^x level \(plasma, any dose or population\): 1\.5 gram \/ liter is outside the reference of 5 other studies/);
+    expect(ctx.coverage.checksOf('output', c.pk)).toEqual(['reference-range']);
+    // The undosed levels have four other studies each: no reference of their own stratum, and none flagged in the wide one.
+    expect(findings.filter((x) => x.severity !== 'info' && x.output_pk !== c.pk)).toEqual([]);
+  });
+
+  it('leaves a level 1000× below the others alone (a microdose study), and is no backing for other checks', () => {
+    const { arms, outputs } = undosedLevels();
+    const low = arm('F');
+    const c = output(low, 'concentration', 'milligram / liter', 0.001);
+    const ctx = context([...arms, low], [...outputs, c]);
+    expect(about(referenceRangeCheck.run(ctx), c)).toEqual([]);
+    expect(ctx.coverage.checksOf('output', c.pk)).toEqual(['reference-range']);
+    expect(referenceBacks(ctx, `output:${c.pk}`, 1 / 1000)).toBeNull();
+  });
+
+  it('keeps analytes with limits of the living body to human-range: a glucose of 900 g/L is not judged here', () => {
+    const arms = ['A', 'B', 'C', 'D', 'E'].map((sid) => arm(sid));
+    const outputs = [0.9, 1, 0.95, 1.05, 0.85].map((c, i) => output(arms[i], 'concentration', 'gram / liter', c, 'glucose', []));
+    const slipped = arm('F');
+    const c = output(slipped, 'concentration', 'gram / liter', 900, 'glucose');
+    expect(about(referenceRangeCheck.run(context([...arms, slipped], [...outputs, c])), c)).toEqual([]);
   });
 });

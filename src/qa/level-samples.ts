@@ -1,0 +1,88 @@
+/**
+ * The any-dose level pool of the reference-range check: every concentration a dataset holds of a substance in a
+ * tissue, whatever the dose, route or population, as one value per record (a timecourse's median positive
+ * level, a reported concentration's value), in its canonical unit.
+ *
+ * Why: the strict strata (reference-samples.ts) divide by the dose and keep routes, applications and populations
+ * apart, so a curve without a curated dose, after two doses, or of a population few studies share has no
+ * reference there — a caffeine curve curated in g/L instead of mg/L (10 g/L in an asthma study without a dose)
+ * was found by nothing. Levels over all doses spread far wider than levels per dose (microdoses to overdoses,
+ * interactions ×50, sampling to 8 h or to 72 h), and the verdict (reference-ranges.ts `judge`) asks a slip
+ * factor for at least OUTSIDE_Z spreads and the value to lie beyond every other study but one: in practice this
+ * pool names only the big unit slips (×1000, ×10⁶) a dose cannot make (reference-ranges.ts `wideVerdict`). It judges only records without a
+ * reference of their own stratum (reference-ranges.ts `rangeRun`), and it is no backing for other checks.
+ */
+import { subjectLabel, subjectOf } from '../data/dataset.js';
+import type { QaContext } from './context.js';
+import { ANALYTE_LIMITS, ANALYTE_TISSUES } from './human-limits.js';
+import { concentrationSeries } from './input-checks.js';
+import { canonicalUnit } from './parameters.js';
+import type { RangeSample } from './reference-samples.js';
+
+/** The quantity of the pool's samples, and its place in their label: `caffeine level (plasma, any dose or population)`. */
+export const WIDE_LEVEL = 'level';
+export const WIDE_LEVEL_EXTRA = 'any dose or population';
+/** The first field of a wide stratum: no strict stratum starts with it. */
+const WIDE_PREFIX = 'wide level';
+
+/** The stratum of a substance in a tissue and unit. */
+export function wideLevelStratum(substance: string | null, tissue: string | null, unit: string): string {
+  return `${WIDE_PREFIX}\u0001${substance}\u0001${tissue}\u0001${unit}`;
+}
+
+/** The median of the positive finite values (null when none). */
+export function medianPositive(values: readonly (number | null)[]): number | null {
+  const positive: number[] = [];
+  for (const v of values) if (v !== null && Number.isFinite(v) && v > 0) positive.push(v);
+  if (positive.length === 0) return null;
+  positive.sort((a, b) => a - b);
+  const h = positive.length >> 1;
+  return positive.length % 2 === 1 ? positive[h] : (positive[h - 1] + positive[h]) / 2;
+}
+
+/** The arm of a record: its intervention set, sorted (intervention pks belong to one study). */
+const armOf = (pks: readonly number[]) => [...pks].sort((a, b) => a - b).join(',');
+
+/** Every concentration timecourse and reported concentration of the context, as a sample of its wide stratum. */
+export function wideLevelSamples(ctx: QaContext): RangeSample[] {
+  const samples: RangeSample[] = [];
+  const masses = new Map<string | null, number | null>();
+  const molarMass = (substance: string | null) => {
+    let mass = masses.get(substance);
+    if (mass === undefined) masses.set(substance, (mass = ctx.molarMass(substance)));
+    return mass;
+  };
+  const add = (
+    record: 'output' | 'timecourse',
+    pk: number,
+    of: { study_sid: string; study_name: string; group_pk: number | null; individual_pk: number | null; intervention_pks: readonly number[] },
+    substance: string | null,
+    tissue: string | null,
+    value: number,
+    unit: string,
+    subsetPk: number | null,
+  ) => {
+    // An analyte with limits of the living body (glucose, bilirubin) is judged by those (checks/human-ranges.ts).
+    if (substance !== null && ANALYTE_LIMITS.has(substance) && tissue !== null && ANALYTE_TISSUES.has(tissue)) return;
+    samples.push({
+      record, pk, study: of.study_sid, studyName: of.study_name, arm: armOf(of.intervention_pks), stratum: wideLevelStratum(substance, tissue, unit),
+      quantity: WIDE_LEVEL, substance, tissue, route: null, dose: null, extra: WIDE_LEVEL_EXTRA, population: '', family: 'cmax',
+      measurementType: 'concentration', value, unit, subject: subjectLabel(subjectOf(of)), subsetPk, outputPk: record === 'output' ? pk : null,
+      interventionPk: null, molarMass: molarMass(substance), bodyWeightKg: null,
+    });
+  };
+  for (const tc of ctx.concentrationTimecourses) {
+    const member = ctx.dataset.firstMemberOutput(tc);
+    const substance = member?.substance ?? tc.substance_label ?? tc.substance;
+    const level = medianPositive(concentrationSeries(tc)?.values ?? []);
+    const canonical = tc.unit ? canonicalUnit(tc.unit, molarMass(substance)) : null;
+    if (level === null || canonical === null) continue;
+    const of = { ...tc, intervention_pks: tc.intervention_pk };
+    add('timecourse', tc.subset_pk, of, substance, member?.tissue ?? tc.tissue_label ?? tc.tissue, level * canonical.factor, canonical.unit, tc.subset_pk);
+  }
+  for (const p of ctx.parameters) {
+    if (p.source !== 'reported' || p.measurement_type !== 'concentration' || p.value === null || !(p.value > 0) || p.unit === null || p.factor === null) continue;
+    add('output', p.output.pk, p.output, p.output.substance, p.output.tissue, p.value, p.unit, null);
+  }
+  return samples;
+}
