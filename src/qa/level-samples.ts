@@ -19,9 +19,8 @@ import { concentrationSeries } from './input-checks.js';
 import { canonicalUnit } from './parameters.js';
 import type { RangeSample } from './reference-samples.js';
 
-/** The quantity of the pool's samples, and its place in their label: `caffeine level (plasma, any dose or population)`. */
+/** The quantity of the pool's samples: `caffeine level (plasma)` (a finding names the pool: range-run.ts `WidePool`). */
 export const WIDE_LEVEL = 'level';
-export const WIDE_LEVEL_EXTRA = 'any dose or population';
 /** The first field of a wide stratum: no strict stratum starts with it. */
 const WIDE_PREFIX = 'wide level';
 
@@ -66,7 +65,7 @@ export function wideLevelSamples(ctx: QaContext): RangeSample[] {
     if (substance !== null && ANALYTE_LIMITS.has(substance) && tissue !== null && ANALYTE_TISSUES.has(tissue)) return;
     samples.push({
       record, pk, study: of.study_sid, studyName: of.study_name, arm: armOf(of.intervention_pks), stratum: wideLevelStratum(substance, tissue, unit),
-      quantity: WIDE_LEVEL, substance, tissue, route: null, dose: null, extra: WIDE_LEVEL_EXTRA, population: '', family: 'cmax',
+      quantity: WIDE_LEVEL, substance, tissue, route: null, dose: null, extra: '', population: '', family: 'cmax',
       measurementType: 'concentration', value, unit, subject: subjectLabel(subjectOf(of)), subsetPk, outputPk: record === 'output' ? pk : null,
       interventionPk: null, molarMass: molarMass(substance), bodyWeightKg: null,
     });

@@ -46,7 +46,7 @@ import { pushTo } from '../../data/records.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { IDENTITIES } from '../identities.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
-import { referenceBacks, referenceRefutes } from './reference-ranges.js';
+import { referenceBacks, referenceRefutes } from '../range-run.js';
 import { curveLevels, MIN_ARMS, PAIR_ARMS, poolDeviations, type Deviation } from '../study-pools.js';
 import { studyItems, WIDER_FACTORS, type ItemMeasure, type StudyItem } from '../study-items.js';
 import { ownPeriodsConvict, periodIndex, type PeriodIndex } from '../subject-periods.js';

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { CharacteristicaRecord, GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { backsDoseSlip, contradicted, INSIDE_Z, judgmentOf, rangeRun, referenceBacks, referenceRefutes, unopposedDoseSlip, judge, OUTSIDE_Z, referenceRangeCheck, TOO_FEW, wideVerdict, WIDE_Z, type RangeVerdict } from '../../../src/qa/checks/reference-ranges.js';
+import { backsDoseSlip, referenceRangeCheck, TOO_FEW, unopposedDoseSlip } from '../../../src/qa/checks/reference-ranges.js';
+import { judgmentOf, rangeRun, referenceBacks, referenceRefutes } from '../../../src/qa/range-run.js';
+import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, wideVerdict, WIDE_Z, type RangeVerdict } from '../../../src/qa/range-verdict.js';
 import type { Verdict } from '../../../src/qa/classify.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
@@ -176,6 +178,23 @@ describe('reference-range: the check on a dataset', () => {
     expect(ctx.coverage.reasonsOf('output', b.pk).get('reference-range')).toBe(TOO_FEW);
   });
 
+  it('sets a population of too few studies against every population, for a factor no population makes: 0.01 L/h is ×1/1000', () => {
+    const { arms, outputs } = fiveStudies();
+    const cirrhosis = arm('H', { characteristica: [characteristic('disease', 'liver cirrhosis'), characteristic('healthy', 'N')] });
+    const slipped = output(cirrhosis, 'clearance', 'liter / hour', 0.01);
+    const ctx = context([...arms, cirrhosis], [...outputs, slipped]);
+    const findings = referenceRangeCheck.run(ctx);
+    // z = ln(0.01/10)/0.223 = −31; ×1/1000 gives 10 L/h, the median; ×1/1440 (minutes vs days, 14.4 L/h) fits
+    // too, farther: the alternative.
+    expect(about(findings, slipped)).toMatchObject([{ severity: 'major', culprit: 'output' }]);
+    expect(about(findings, slipped)[0].suspected_cause).toMatch(/^×1\/1000 .*, or ×1\/1440/);
+    expect(about(findings, slipped)[0].message).toMatch(/5 other studies \(every population\), 5 arms: median 10/);
+    expect(about(findings, slipped)[0].details?.reference_pool).toBe('every population');
+    expect(ctx.coverage.checksOf('output', slipped.pk)).toEqual(['reference-range']);
+    // Its strict stratum has none: a slip found this way is no backing for within-study.
+    expect(judgmentOf(rangeRun(ctx), `output:${slipped.pk}`)?.ref).toBeNull();
+  });
+
   it('makes per-kg values absolute with the body weight', () => {
     const { arms, outputs } = fiveStudies();
     const weighed = arm('W', { characteristica: [{ ...characteristic('weight', ''), choice: null, mean: 80, unit: 'kilogram' } as CharacteristicaRecord] });
@@ -296,14 +315,25 @@ describe('reference-range: the any-dose level pool (level-samples.ts)', () => {
   const unitFactor = (factor: number) => ({ kind: 'unit-factor' as const, factor, text: `×${factor}` });
   const verdict = (z: number, ...alternatives: RangeVerdict['alternatives']): RangeVerdict => ({ classification: 'slip', z, cause: alternatives[0] ?? null, alternatives });
 
+  // A wide pool's spread: ln 2 (z 10 is ×1000 from the median).
+  const WIDE_REF = { spread: Math.log(2) };
+
   it('keeps only an upward unit factor of ×100 or more at z ≥ WIDE_Z: a lower level may be a microdose, a ×10 a dose or an interaction', () => {
-    expect(wideVerdict(verdict(10, unitFactor(1000))).cause?.factor).toBe(1000);
-    expect(wideVerdict(verdict(WIDE_Z - 0.1, unitFactor(1000))).classification).toBe('inside');
-    expect(wideVerdict(verdict(-10, unitFactor(1 / 1000))).classification).toBe('inside');
-    expect(wideVerdict(verdict(10, unitFactor(10))).classification).toBe('inside');
-    expect(wideVerdict(verdict(10, { kind: 'molar-mass', factor: 300, text: '×300' })).classification).toBe('inside');
+    expect(wideVerdict(verdict(10, unitFactor(1000)), WIDE_REF, 'upward').cause?.factor).toBe(1000);
+    expect(wideVerdict(verdict(WIDE_Z - 0.1, unitFactor(1000)), WIDE_REF, 'upward').classification).toBe('inside');
+    expect(wideVerdict(verdict(-10, unitFactor(1 / 1000)), WIDE_REF, 'upward').classification).toBe('inside');
+    expect(wideVerdict(verdict(10, unitFactor(10)), WIDE_REF, 'upward').classification).toBe('inside');
+    expect(wideVerdict(verdict(10, { kind: 'per-kg', factor: 70, text: '×70' }), WIDE_REF, 'both').classification).toBe('inside');
+    // A molar factor of a large molecule (µmol/L as mg/L, M = 300) is as big a slip as ×1000.
+    expect(wideVerdict(verdict(10, { kind: 'molar-mass', factor: 300, text: '×300' }), WIDE_REF, 'upward').cause?.factor).toBe(300);
+    // Both ways for a pool over every population of one dose-normalised quantity: ×1/1000 is no population.
+    expect(wideVerdict(verdict(-10, unitFactor(1 / 1000)), WIDE_REF, 'both').cause?.factor).toBe(1 / 1000);
+    // Less than ×150 from the median (z 10 at a spread of ln 1.6 = 0.47 is ×110): what an interaction makes.
+    expect(wideVerdict(verdict(-10, unitFactor(1 / 1000)), { spread: Math.log(1.6) }, 'both').classification).toBe('inside');
+    // The factor must land near the median (within 2.5 spreads): ×1000 from z 10 lands at 0, ×100 at 3.4 spreads.
+    expect(wideVerdict(verdict(10, unitFactor(100)), WIDE_REF, 'upward').classification).toBe('inside');
     // The factors that pass stay, in order: ×10 dropped, ×1000 named.
-    expect(wideVerdict(verdict(12, unitFactor(10), unitFactor(1000))).alternatives.map((c) => c.factor)).toEqual([1000]);
+    expect(wideVerdict(verdict(12, unitFactor(10), unitFactor(1000)), WIDE_REF, 'upward').alternatives.map((c) => c.factor)).toEqual([1000]);
   });
 
   /** Five studies, each with one concentration of x in plasma and no dose: 1, 1.2, 0.8, 1.1, 0.9 mg/L. */
@@ -323,7 +353,7 @@ describe('reference-range: the any-dose level pool (level-samples.ts)', () => {
     expect(about(findings, c)).toMatchObject([{ kind: 'reference-range', severity: 'major', culprit: 'output', reported: 1.5, reported_unit: 'gram / liter' }]);
     const f = about(findings, c)[0];
     expect(f.suspected_cause).toMatch(/^×1000/);
-    expect(f.message).toMatch(/^x level \(plasma, any dose or population\): 1\.5 gram \/ liter is outside the reference of 5 other studies/);
+    expect(f.message).toMatch(/^x level \(plasma\): 1\.5 gram \/ liter is outside the reference of 5 other studies \(every dose and population\)/);
     expect(ctx.coverage.checksOf('output', c.pk)).toEqual(['reference-range']);
     // The undosed levels have four other studies each: no reference of their own stratum, and none flagged in the wide one.
     expect(findings.filter((x) => x.severity !== 'info' && x.output_pk !== c.pk)).toEqual([]);

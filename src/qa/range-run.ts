@@ -1,0 +1,174 @@
+/**
+ * The judgments of the reference-range check, computed once per run and shared with within-study (which asks whether
+ * the other studies back or refute a slip it found: `referenceBacks`, `referenceRefutes`).
+ *
+ * Each value (reference-samples.ts) is judged in its stratum against the other studies' arms (reference-stats.ts,
+ * range-verdict.ts). A value whose stratum holds too few other studies falls back, in turn, to
+ * 1. its stratum over every population (a special population or an interaction that few studies share): there
+ *    only a factor no population makes counts (`wideVerdict`: ×100 or more, at |z| ≥ WIDE_Z);
+ * 2. for a concentration, every level of its substance in its tissue, any dose (level-samples.ts): only a big
+ *    upward unit factor counts there.
+ * The fallbacks' judgments are no backing for other checks (their spread holds populations and doses).
+ */
+import type { Comparison } from './compare-reported.js';
+import type { RecordKind } from './coverage.js';
+import type { QaContext } from './context.js';
+import { wideLevelSamples } from './level-samples.js';
+import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, wideVerdict, type RangeVerdict } from './range-verdict.js';
+import { armValues, leaveOneStudyOut, MIN_STUDIES, type Reference } from './reference-stats.js';
+import { rangeSamples, sampleLabel, type RangeSample, type Unplaced } from './reference-samples.js';
+
+const fmt = (x: number) => String(+x.toPrecision(3));
+
+/** The fallback pools, as a finding names them. */
+export type WidePool = 'every population' | 'every dose and population';
+
+/** One value judged against its reference (null: too few other studies). */
+export interface RangeJudgment {
+  sample: RangeSample;
+  ref: Reference | null;
+  verdict: RangeVerdict | null;
+  /** The wider pool of a fallback judgment (absent: the sample's own stratum). */
+  pool?: WidePool;
+}
+
+/** Every value of a run, judged once; shared by this check and within-study (`rangeJudgmentOf`). */
+export interface RangeRun {
+  judgments: RangeJudgment[];
+  unplaced: Unplaced[];
+  /** By record kind and pk (a record judged twice: its last judgment); `judgmentOf` reads it by `<record kind>:<pk>`. */
+  byRecord: Record<RecordKind, Map<number, RangeJudgment>>;
+}
+
+/** The judgment of a record named `<record kind>:<pk>` (`output:12`, `timecourse:3`, `dosing:4`), if any. */
+export function judgmentOf(run: RangeRun, record: string): RangeJudgment | undefined {
+  const colon = record.lastIndexOf(':');
+  return run.byRecord[record.slice(0, colon) as RecordKind]?.get(Number(record.slice(colon + 1)));
+}
+
+const runs = new WeakMap<QaContext, RangeRun>();
+
+/** The judgments of every value of the context, computed on first use (pure of the context). */
+export function rangeRun(ctx: QaContext): RangeRun {
+  const known = runs.get(ctx);
+  if (known) return known;
+  const unplaced: Unplaced[] = [];
+  const samples = rangeSamples(ctx, (u) => unplaced.push(u));
+  const byStratum = new Map<string, RangeSample[]>();
+  for (const s of samples) {
+    const list = byStratum.get(s.stratum);
+    if (list) list.push(s);
+    else byStratum.set(s.stratum, [s]);
+  }
+  const ownCurve = new Map<number, Comparison>();
+  for (const c of ctx.comparisons) ownCurve.set(c.output.pk, c);
+  const judgments: RangeJudgment[] = [];
+  for (const list of byStratum.values()) {
+    // Most strata (one substance in a few studies) have no reference for anyone: counted before any arm is built.
+    const studies = new Set<string>();
+    for (const s of list) studies.add(s.study);
+    if (studies.size <= MIN_STUDIES) {
+      for (const s of list) judgments.push({ sample: s, ref: null, verdict: null });
+      continue;
+    }
+    const references = leaveOneStudyOut(armValues(list.map((s) => ({ study: s.study, arm: s.arm, log: Math.log(s.value) }))));
+    for (const s of list) {
+      const ref = references.get(s.study) ?? null;
+      if (ref === null) {
+        judgments.push({ sample: s, ref: null, verdict: null });
+        continue;
+      }
+      let verdict = judge(s, ref);
+      if (verdict.cause && s.record === 'output' && contradicted(verdict.cause.factor, ownCurve.get(s.pk))) {
+        verdict = { ...verdict, classification: 'outside', cause: null, alternatives: [], contradicted: true };
+      }
+      judgments.push({ sample: s, ref, verdict });
+    }
+  }
+  // Keyed by number (no key text per judgment). The fallbacks below are no backing for other checks: not kept here.
+  const byRecord: Record<RecordKind, Map<number, RangeJudgment>> = { output: new Map(), timecourse: new Map(), dosing: new Map() };
+  for (let i = 0; i < judgments.length; i++) byRecord[judgments[i].sample.record].set(judgments[i].sample.pk, judgments[i]);
+  const referenced = new Set<string>();
+  for (const j of judgments) if (j.ref !== null) referenced.add(`${j.sample.record}:${j.sample.pk}`);
+  const unreferenced = (s: RangeSample) => s.record !== 'dosing' && !referenced.has(`${s.record}:${s.pk}`);
+  const anyPopulation = fallbackJudgments(samples, unreferenced, anyPopulationKey, 'every population', (v, ref) => wideVerdict(v, ref, 'both'), ownCurve);
+  for (const j of anyPopulation) if (j.ref !== null) referenced.add(`${j.sample.record}:${j.sample.pk}`);
+  const anyDose = fallbackJudgments(wideLevelSamples(ctx), unreferenced, (s) => s.stratum, 'every dose and population', (v, ref) => wideVerdict(v, ref, 'upward'), ownCurve);
+  judgments.push(...anyPopulation, ...anyDose);
+  const run = { judgments, unplaced, byRecord };
+  runs.set(ctx, run);
+  return run;
+}
+
+/** A sample's stratum over every population: its quantity, substance, tissue, route, application, dosed substance, unit and extra. */
+function anyPopulationKey(s: RangeSample): string {
+  return `${s.quantity}\u0001${s.substance}\u0001${s.tissue}\u0001${s.route}\u0001${s.dose?.application}\u0001${s.dose?.substance}\u0001${s.unit}\u0001${s.extra}`;
+}
+
+/**
+ * The samples `judged` asks for, each against the other studies' samples of its wider pool (`poolOf`), with a
+ * verdict only a wide reference can give (`verdictOf`); a factor the output's own curve contradicts counts as inside
+ * (its comparison's major stands).
+ */
+function fallbackJudgments(
+  samples: readonly RangeSample[],
+  judged: (s: RangeSample) => boolean,
+  poolOf: (s: RangeSample) => string,
+  pool: WidePool,
+  verdictOf: (v: RangeVerdict, ref: Reference) => RangeVerdict,
+  ownCurve: ReadonlyMap<number, Comparison>,
+): RangeJudgment[] {
+  const pools = new Map<string, RangeSample[]>();
+  const wanted = new Set<string>();
+  for (const s of samples) {
+    const key = poolOf(s);
+    const list = pools.get(key);
+    if (list) list.push(s);
+    else pools.set(key, [s]);
+    if (judged(s)) wanted.add(key);
+  }
+  const judgments: RangeJudgment[] = [];
+  for (const key of wanted) {
+    const list = pools.get(key) as RangeSample[];
+    const references = leaveOneStudyOut(armValues(list.map((s) => ({ study: s.study, arm: s.arm, log: Math.log(s.value) }))));
+    for (const s of list) {
+      if (!judged(s)) continue;
+      const ref = references.get(s.study) ?? null;
+      const verdict = ref === null ? null : verdictOf(judge(s, ref), ref);
+      const kept = verdict?.cause && s.record === 'output' && contradicted(verdict.cause.factor, ownCurve.get(s.pk)) ? { ...verdict, classification: 'inside' as const, cause: null, alternatives: [] } : verdict;
+      judgments.push({ sample: s, ref, verdict: kept, pool });
+    }
+  }
+  return judgments;
+}
+
+/**
+ * Whether the cross-study reference of a record backs a slip ×f found by another check (within-study): its value lies
+ * on the factor's side of the centre, and undoing the factor brings it within INSIDE_Z and nearer the centre than it
+ * is (the slip explains it better than no slip). Returns the reference in words, or null.
+ */
+export function referenceBacks(ctx: QaContext, record: string, factor: number): string | null {
+  return withFactorUndone(ctx, record, factor, (z, undone) => Math.sign(z) === Math.sign(Math.log(factor)) && Math.abs(undone) <= INSIDE_Z && Math.abs(undone) < Math.abs(z));
+}
+
+/**
+ * A record's robust z in its cross-study reference and the z with a slip ×factor undone, put to `test`: the reference
+ * in words when it passes, else (or without a reference) null.
+ */
+function withFactorUndone(ctx: QaContext, record: string, factor: number, test: (z: number, undone: number) => boolean): string | null {
+  const j = judgmentOf(rangeRun(ctx), record);
+  if (!j || !j.ref || !j.verdict) return null;
+  const z = j.verdict.z;
+  const undone = z - Math.log(factor) / j.ref.spread;
+  return test(z, undone) ? `${j.ref.studies} other studies' ${sampleLabel(j.sample)} put it at robust z ${fmt(z)}, ${fmt(undone)} with the factor undone` : null;
+}
+
+/**
+ * Whether the cross-study reference of a record refutes a slip ×f that another check (within-study) would blame on
+ * it: its value lies inside its reference (|z| ≤ INSIDE_Z) and undoing the factor would take it beyond OUTSIDE_Z. The
+ * disagreement is real, but the records it was set against are the likelier holders of the slip (a group's total
+ * clearance beside its individuals' curated renal clearances). Returns the reference in words, or null.
+ */
+export function referenceRefutes(ctx: QaContext, record: string, factor: number): string | null {
+  return withFactorUndone(ctx, record, factor, (z, undone) => Math.abs(z) <= INSIDE_Z && Math.abs(undone) > OUTSIDE_Z);
+}

@@ -1,0 +1,135 @@
+/**
+ * The verdict of the reference-range check (checks/reference-ranges.ts) on one value against its reference, pure:
+ * for a value v (log scale) and the reference of its stratum without its own study (median m, robust SD s,
+ * reference-stats.ts):
+ * - outside: |ln v − m| > OUTSIDE_Z·s, and beyond every other study's arm but one (so two studies of, say, poor
+ *   metabolisers vouch for each other);
+ * - slip: outside, and a slip factor f (causes.ts `slipFactors`) with |ln f| ≥ OUTSIDE_Z·s (a factor the natural
+ *   spread cannot imitate) brings it back to |ln(v/f) − m| ≤ INSIDE_Z·s (INSIDE_Z_WEAK·s for a factor of less than
+ *   2·OUTSIDE_Z·s) — or, far out (|z| ≥ FEW_STUDIES_Z), among the values two other studies reach; the closest such
+ *   factor is named, the others that fit as alternatives. A reference of fewer than FEW_STUDIES studies needs
+ *   |z| ≥ FEW_STUDIES_Z; a small unit factor (×10) SMALL_FACTOR_STUDIES studies and |z| ≥ SMALL_FACTOR_Z; an IV
+ *   bolus Cmax a factor of at least BOLUS_CMAX_FACTOR.
+ * - A wide reference (any population, any dose: range-run.ts) can tell only big unit slips: `wideVerdict`.
+ */
+import { slipFactors, SMALL_MOLAR_FACTOR, type SuspectedCause } from './causes.js';
+import type { Comparison } from './compare-reported.js';
+import type { Reference } from './reference-stats.js';
+import type { RangeSample } from './reference-samples.js';
+import { FACTOR_TOLERANCE } from './tolerances.js';
+
+/** Robust z beyond which a value is outside its reference (≈ 1 in 16,000 for a normal distribution). */
+export const OUTSIDE_Z = 4;
+/** Robust z within which the corrected value must fall for the factor to be named. */
+export const INSIDE_Z = 2.5;
+/**
+ * The same for a factor of less than 2 × OUTSIDE_Z spreads (×10 in a wide stratum): a value in the tail of its
+ * reference, slightly beyond OUTSIDE_Z, corrects to the other tail; a real slip of a typical value lands near the median.
+ */
+export const INSIDE_Z_WEAK = 1.5;
+/**
+ * A small unit factor (below ×20: ×10, ×1000/60) is within reach of real differences between studies (total vs free
+ * metabolite, an unmarked interaction or genotype): named only with SMALL_FACTOR_STUDIES other studies and |z| ≥ SMALL_FACTOR_Z.
+ * Measured on the shared export: every ×10 named from fewer studies or closer in was a study that differed for a reason.
+ */
+export const SMALL_FACTOR = 20;
+
+export const SMALL_FACTOR_STUDIES = 10;
+export const SMALL_FACTOR_Z = 6;
+/**
+ * A reference of fewer than FEW_STUDIES other studies can be bimodal (half its studies in another unit), and one
+ * slipped study then moves its median: a factor is named from it only at |z| ≥ FEW_STUDIES_Z. Measured with the
+ * qa-recall bench (9 copies): the false alarms all came from strata of 5–6 studies at z 4.5–6.6.
+ */
+export const FEW_STUDIES = 8;
+export const FEW_STUDIES_Z = 8;
+/** An IV bolus Cmax depends on how soon the first sample was taken: below ×100 no factor is named. */
+export const BOLUS_CMAX_FACTOR = 100;
+
+export interface RangeVerdict {
+  classification: 'inside' | 'outside' | 'slip';
+  /** Robust z of the value. */
+  z: number;
+  /** The factor that brings the value closest to the median. */
+  cause: SuspectedCause | null;
+  /** Every factor that brings it back inside, closest first (the first is `cause`). */
+  alternatives: SuspectedCause[];
+  /** A dose outside its range whose dose-normalised values do not back a slip. */
+  unbacked?: boolean;
+  /** A reported output whose own timecourse disagrees with it by another factor than the one that fits. */
+  contradicted?: boolean;
+}
+
+/** Whether the value is the Cmax (or a concentration) after an IV bolus. */
+function afterBolus(sample: Pick<RangeSample, 'family' | 'dose'>): boolean {
+  const d = sample.dose;
+  return sample.family === 'cmax' && d !== null && (d.route === 'iv' || d.route === 'intravenous') && d.application !== 'constant infusion';
+}
+
+/** The verdict on one value against its reference (pure; see the header). */
+export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass' | 'bodyWeightKg' | 'dose'>, ref: Reference): RangeVerdict {
+  const v = Math.log(sample.value);
+  const z = (v - ref.median) / ref.spread;
+  const beyondOthers = z > 0 ? v > ref.secondMax : v < ref.secondMin;
+  if (Math.abs(z) <= OUTSIDE_Z || !beyondOthers) return { classification: 'inside', z, cause: null, alternatives: [] };
+  const fitting: { cause: SuspectedCause; distance: number }[] = [];
+  if (ref.studies < FEW_STUDIES && Math.abs(z) < FEW_STUDIES_Z) return { classification: 'outside', z, cause: null, alternatives: [] };
+  for (const cause of slipFactors(sample.family, { molarMass: sample.molarMass, bodyWeightKg: sample.bodyWeightKg })) {
+    const lnf = Math.log(cause.factor);
+    if (Math.abs(lnf) < OUTSIDE_Z * ref.spread || Math.sign(lnf) !== Math.sign(z)) continue;
+    // A small factor (a decimal slip; µmol/L ↔ mg/L of a drug-sized molecule, ×3 for midazolam) is within the reach of
+    // ordinary between-study differences (populations, formulations): it names an outlier only against a broad, far reference.
+    const smallBelow = cause.kind === 'unit-factor' ? SMALL_FACTOR : cause.kind === 'molar-mass' ? SMALL_MOLAR_FACTOR : 0;
+    const small = Math.abs(lnf) < Math.log(smallBelow);
+    if (small && (ref.studies < SMALL_FACTOR_STUDIES || Math.abs(z) < SMALL_FACTOR_Z)) continue;
+    if (Math.abs(lnf) < Math.log(BOLUS_CMAX_FACTOR) && afterBolus(sample)) continue;
+    const distance = Math.abs(v - lnf - ref.median);
+    const inside = Math.abs(lnf) >= 2 * OUTSIDE_Z * ref.spread ? INSIDE_Z : INSIDE_Z_WEAK;
+    // Far out (|z| ≥ FEW_STUDIES_Z), a factor that lands among the values two or more other studies reach explains it
+    // as well as one landing near the median (simvastatin 80 g: ×1000 gives 80 mg, the top of its dose range).
+    const amongOthers = Math.abs(z) >= FEW_STUDIES_Z && v - lnf >= ref.secondMin && v - lnf <= ref.secondMax;
+    if (distance > inside * ref.spread && !amongOthers) continue;
+    // Two factors within FACTOR_TOLERANCE of each other are one explanation: the first named (the unit factor) stays.
+    if (fitting.some((f) => Math.abs(Math.log(f.cause.factor / cause.factor)) <= Math.log1p(FACTOR_TOLERANCE))) continue;
+    fitting.push({ cause, distance });
+  }
+  fitting.sort((a, b) => a.distance - b.distance);
+  const alternatives = fitting.map((f) => f.cause);
+  return { classification: alternatives.length > 0 ? 'slip' : 'outside', z, cause: alternatives[0] ?? null, alternatives };
+}
+
+/**
+ * Whether the output's own timecourse comparison contradicts the factor: it is major and names no cause within
+ * FACTOR_TOLERANCE of it (the slip hypothesis value/f predicts reported/recomputed ≈ f).
+ */
+export function contradicted(factor: number, comparison: Pick<Comparison, 'verdict'> | undefined): boolean {
+  if (!comparison || comparison.verdict.classification !== 'major') return false;
+  return !comparison.verdict.causes.some((c) => Math.abs(Math.log(c.factor / factor)) <= Math.log1p(FACTOR_TOLERANCE));
+}
+
+/** In a wide reference (any population, any dose: range-run.ts), the smallest factor named, and the robust z it needs. */
+export const WIDE_MIN_FACTOR = 100;
+export const WIDE_Z = 6;
+/**
+ * How far from the wide reference's median a value must lie to be a slip there: beyond the largest effect of a
+ * population or interaction in the shared export (rifampicin on oral midazolam, one individual's AUC ×1/99,
+ * Backman 1996) with a margin of 1.5.
+ */
+export const WIDE_MIN_DEPARTURE = 150;
+
+/**
+ * What a wide reference can tell: a value far from every other study's (|z| ≥ WIDE_Z and WIDE_MIN_DEPARTURE from
+ * their median) that a unit or molar factor of at least WIDE_MIN_FACTOR (either way) brings back near their median
+ * (within INSIDE_Z spreads; the values two other studies reach are no landing here: the pool holds populations
+ * and doses): mg as µg, g/L as mg/L, µmol as µg of a large molecule. Everything else counts as inside: populations
+ * and interactions move a value by up to ×100, doses from microdose to overdose by more. `upward`: only a value
+ * above the others, for a pool over every dose, where a level far below the others is as likely a microdose study.
+ */
+export function wideVerdict(verdict: RangeVerdict, ref: Pick<Reference, 'spread'>, direction: 'both' | 'upward'): RangeVerdict {
+  const departure = verdict.z * ref.spread;
+  const far = (direction === 'upward' ? verdict.z >= WIDE_Z : Math.abs(verdict.z) >= WIDE_Z) && Math.abs(departure) >= Math.log(WIDE_MIN_DEPARTURE);
+  const fits = (c: SuspectedCause) =>
+    (c.kind === 'unit-factor' || c.kind === 'molar-mass') && Math.abs(Math.log(c.factor)) >= Math.log(WIDE_MIN_FACTOR) && Math.abs(departure - Math.log(c.factor)) <= INSIDE_Z * ref.spread;
+  const alternatives = far ? verdict.alternatives.filter(fits) : [];
+  return alternatives.length === 0 ? { classification: 'inside', z: verdict.z, cause: null, alternatives: [] } : { ...verdict, classification: 'slip', cause: alternatives[0], alternatives };
+}
