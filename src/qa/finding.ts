@@ -37,6 +37,8 @@ export type FindingKind =
   | 'series-spike'
   /** A value of the body itself outside what any living human has (checks/human-ranges.ts). */
   | 'human-range'
+  /** An amount excreted beyond its dose (checks/mass-balance.ts). */
+  | 'mass-balance'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

@@ -11,6 +11,7 @@ import { curvePairsCheck } from './curve-pairs.js';
 import { groupMembersCheck } from './group-members.js';
 import { humanRangeCheck } from './human-ranges.js';
 import { inputCheck } from './input.js';
+import { massBalanceCheck } from './mass-balance.js';
 import { normedVsRawCheck } from './normed-vs-raw.js';
 import { pkIdentitiesCheck } from './pk-identities.js';
 import { physiologyCheck } from './physiology.js';
@@ -32,6 +33,7 @@ export const CHECKS: readonly QaCheck[] = [
   physiologyCheck,
   humanRangeCheck,
   urineCheck,
+  massBalanceCheck,
   pkIdentitiesCheck,
   withinStudyCheck,
   groupMembersCheck,

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { Dataset } from '../../../src/data/dataset.js';
+import type { InterventionRecord, OutputRecord } from '../../../src/data/model.js';
+import { balancingCauses, balancingDose, fractionExcreted, massBalanceCheck, namedAfterDose, REASONS } from '../../../src/qa/checks/mass-balance.js';
+import { slipFactors } from '../../../src/qa/causes.js';
+import { prepareContext } from '../../../src/qa/context.js';
+import { oralDose, reportedOutput } from '../../helpers/records.js';
+
+const study = { study_sid: 'S1', study_name: 'Study 1' };
+const MASSES: Record<string, number> = { paracetamol: 151.16, 'paracetamol glucuronide': 327.29 };
+const molarMass = (s: string | null) => (s === null ? null : (MASSES[s] ?? null));
+
+function excreted(substance: string, mean: number, unit = 'gram', fields: Partial<OutputRecord> = {}): OutputRecord {
+  return reportedOutput(study, { measurement_type: 'cumulative amount', tissue: 'urine', substance, mean, unit, ...fields });
+}
+
+function context(outputs: OutputRecord[], interventions: InterventionRecord[] = [{ ...oralDose(study), substance: 'paracetamol', value: 1 }]) {
+  const tables = {
+    studies: [], groups: [], individuals: [], interventions, scatters: [], terms: [], outputs, timecourses: [],
+    info_nodes: Object.entries(MASSES).map(([name, mass]) => ({ sid: name, name, label: name, ntype: 'substance', dtype: null, deprecated: false, description: null, synonyms: [], mass })),
+  };
+  return prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' }));
+}
+
+describe('mass-balance: the fraction excreted', () => {
+  it('divides grams by grams for the dosed substance: 300 mg of a 1 g dose is 0.3', () => {
+    expect(fractionExcreted({ value: 300, unit: 'milligram', substance: 'paracetamol' }, { value: 1, unit: 'gram', substance: 'paracetamol' }, molarMass)).toBeCloseTo(0.3, 12);
+  });
+
+  it('divides moles by moles for a metabolite: 0.5 g of the glucuronide (327.29 g/mol) of 1 g of paracetamol (151.16 g/mol) is 0.231', () => {
+    // (0.5 / 327.29) / (1 / 151.16) = 0.001528 / 0.006616 = 0.2309.
+    expect(fractionExcreted({ value: 0.5, unit: 'gram', substance: 'paracetamol glucuronide' }, { value: 1, unit: 'gram', substance: 'paracetamol' }, molarMass)).toBeCloseTo(0.230929, 5);
+    // A molar amount of the dosed substance: 2 mmol of 1 g = 2 × 151.16 mg / 1000 mg = 0.302.
+    expect(fractionExcreted({ value: 2, unit: 'millimole', substance: 'paracetamol' }, { value: 1, unit: 'gram', substance: 'paracetamol' }, molarMass)).toBeCloseTo(0.30232, 5);
+    // Without a molar mass a metabolite cannot be compared.
+    expect(fractionExcreted({ value: 1, unit: 'gram', substance: 'paracetamol sulfate' }, { value: 1, unit: 'gram', substance: 'paracetamol' }, molarMass)).toBeNull();
+  });
+
+  it('compares a metabolite named after its dose only, and one single dose', () => {
+    expect(namedAfterDose('codeine phosphate', 'norcodeine')).toBe(true);
+    expect(namedAfterDose('codeine phosphate', 'morphine')).toBe(false);
+    expect(namedAfterDose('torasemide', 'sodium')).toBe(false);
+    const dose = { ...oralDose(study), substance: 'paracetamol' };
+    expect(balancingDose({ substance: 'paracetamol glucuronide' }, [dose])).toBe(dose);
+    expect(balancingDose({ substance: 'creatinine' }, [dose])).toBeNull();
+    expect(balancingDose({ substance: 'paracetamol' }, [dose, { ...dose, pk: 2 }])).toBeNull();
+    expect(balancingDose({ substance: 'paracetamol' }, [{ ...dose, application: 'multiple dose' }])).toBeNull();
+  });
+
+  it('names the slips that bring the fraction to at most 1, unit factors first, nearest a typical 0.3 first: 300 → ×1000; 2.7 → ×10', () => {
+    expect(balancingCauses(slipFactors('dose'), 300)[0].factor).toBe(1000);
+    expect(balancingCauses(slipFactors('dose'), 2.7)[0].factor).toBe(10);
+    // 35.6 (mg as g of paracetamol, fe 0.036): ×151.2 (µmol as µg) would land at 0.24, nearer 0.3; the prefix slip comes first.
+    const causes = balancingCauses(slipFactors('dose', { molarMass: 151.16 }), 35.6);
+    expect(causes.map((c) => c.kind).slice(0, 2)).toEqual(['unit-factor', 'unit-factor']);
+    expect(causes[0].factor).toBe(1000);
+    expect(causes.some((c) => c.kind === 'molar-mass')).toBe(true);
+    expect(balancingCauses(slipFactors('dose'), 300).every((c) => c.factor > 1 && 300 / c.factor <= 1)).toBe(true);
+  });
+});
+
+describe('mass-balance: the check on a dataset', () => {
+  it('flags 300 g of paracetamol in the urine after 1 g as major ×1000, and leaves 0.3 g and 1.2 g (assay error) alone', () => {
+    const slipped = excreted('paracetamol', 300);
+    const fine = excreted('paracetamol', 0.3);
+    const near = excreted('paracetamol', 1.2);
+    const ctx = context([slipped, fine, near]);
+    const findings = massBalanceCheck.run(ctx);
+    expect(findings).toMatchObject([{ kind: 'mass-balance', severity: 'major', output_pk: slipped.pk, culprit: 'output', ratio: 300, intervention_pk: 1 }]);
+    expect(findings[0].suspected_cause).toMatch(/^×1000/);
+    expect(findings[0].message).toMatch(/^paracetamol cumulative amount in urine: 300 gram is 300× the dose \(1 gram\)/);
+    expect(ctx.coverage.checksOf('output', fine.pk)).toEqual(['mass-balance']);
+  });
+
+  it('does not compare what the body makes itself (sodium after a diuretic), nor a per-kg dose', () => {
+    const sodium = excreted('sodium', 4);
+    const ctx = context([sodium], [{ ...oralDose(study), substance: 'torasemide', value: 0.01 }]);
+    expect(massBalanceCheck.run(ctx)).toEqual([]);
+    expect(ctx.coverage.reasonsOf('output', sodium.pk).get('mass-balance')).toBe(REASONS.dose);
+    const perKg = excreted('paracetamol', 3);
+    const ctx2 = context([perKg], [{ ...oralDose(study), substance: 'paracetamol', value: 0.015, unit: 'gram / kilogram' }]);
+    expect(massBalanceCheck.run(ctx2)).toEqual([]);
+    expect(ctx2.coverage.reasonsOf('output', perKg.pk).get('mass-balance')).toBe(REASONS.unit);
+  });
+});
