@@ -19,6 +19,12 @@
  * - auc-cmax-thalf AUC∞ / Cmax is a mean time of the order of t½/ln 2: r = AUC∞·ln 2/(Cmax·t½)
  *                 lies within [1/20, 20] on the shared export (1 for a one-compartment IV bolus);
  *                 a bound, that sees only slips of ×1000 and more.
+ * - clr-fe-dose-auc CLr = fe · dose / AUC∞ (any route: CLr = Ae/AUC, Ae = fe · dose): fe and CLr are
+ *                 often over a collection window 0–t (CLr = Ae(0–t)/AUC(0–t)) while AUC is to infinity, so
+ *                 r = CLr·AUC∞/(fe·dose) = AUC∞/AUC(0–t): within ×2 (RENAL_BAND).
+ * - clr-cl        CLr ≤ CL (the kidney is one route of elimination; CL/F ≥ CL after an oral dose): a bound, r =
+ *                 CLr/CL ≤ 1.5, with no lower limit (fe of 0.01 % exist): it sees only a CLr too high, and names
+ *                 no factor alone (×1000 and ×10⁶ fit alike); the equality above names it.
  * - same-value    a value stated per kg and absolute: X = X/kg · body weight.
  *
  * Tolerances (the heart of the check: reported values are mostly means of
@@ -33,8 +39,14 @@ export const AGREE = 1.5;
 /** Lowest bioavailability that a true CL reported for an extravascular dose is taken to imply (r = F). */
 export const MIN_BIOAVAILABILITY = 0.05;
 export const TAU_BAND: readonly [number, number] = [1 / 20, 20];
+/**
+ * CLr·AUC∞/(fe·dose) = AUC∞/AUC(0–t) when fe and CLr cover a collection window 0–t: about 1 for a window of three
+ * half-lives or more (the usual 24–48 h), more for a short one. ×2 either way: symmetric, so that r itself says by
+ * how much a value is off (identities.ts `pointEstimate`).
+ */
+export const RENAL_BAND: readonly [number, number] = [1 / 2, 2];
 
-export type Slot = 'clearance' | 'auc_inf' | 'cmax' | 'thalf' | 'kel' | 'vd' | 'vd_ss' | 'mrt' | 'dose';
+export type Slot = 'clearance' | 'clearance_renal' | 'recovery' | 'auc_inf' | 'cmax' | 'thalf' | 'kel' | 'vd' | 'vd_ss' | 'mrt' | 'dose';
 /** `iv`: bolus or short injection; `infusion`: a constant-rate IV infusion (MRT then includes half its duration). */
 export type RouteClass = 'iv' | 'infusion' | 'extravascular' | null;
 
@@ -99,6 +111,15 @@ export const IDENTITIES: readonly Identity[] = [
   {
     code: 'identity/auc-cmax-thalf', formula: 'AUC∞ / Cmax ≈ t½ / ln 2 (within ×20)', kind: 'bound', lhs: 'auc_inf',
     terms: [{ slot: 'auc_inf', power: 1 }, { slot: 'cmax', power: -1 }, { slot: 'thalf', power: -1 }], constant: LN2, band: () => TAU_BAND,
+  },
+  {
+    code: 'identity/clr-fe-dose-auc', formula: 'CLr = fe · dose / AUC∞ (within ×2: fe and CLr over 0–t)', kind: 'equality', lhs: 'clearance_renal',
+    terms: [{ slot: 'clearance_renal', power: 1 }, { slot: 'auc_inf', power: 1 }, { slot: 'recovery', power: -1 }, { slot: 'dose', power: -1 }],
+    constant: 1, band: () => RENAL_BAND,
+  },
+  {
+    code: 'identity/clr-cl', formula: 'CLr ≤ CL', kind: 'bound', lhs: 'clearance_renal',
+    terms: [{ slot: 'clearance_renal', power: 1 }, { slot: 'clearance', power: -1 }], constant: 1, band: () => [0, AGREE],
   },
 ];
 

@@ -2,7 +2,8 @@
  * The `pk-identity` check: reported values of one subject, intervention set,
  * substance and tissue against each other through the PK identities of
  * src/qa/identities.ts (CL = dose/AUC∞, t½ = ln 2/kel, Vz = CL·t½/ln 2 = CL/kel,
- * Vss = CL·MRT, MRT ≤ t½/ln 2, AUC∞/Cmax ≈ t½/ln 2). It needs no timecourse,
+ * Vss = CL·MRT, MRT ≤ t½/ln 2, AUC∞/Cmax ≈ t½/ln 2, CLr = fe·dose/AUC∞, CLr ≤ CL; the renal
+ * values from the urine key of the same subject: `withRenalValues`). It needs no timecourse,
  * so it sees reported outputs that reported-vs-recomputed cannot; it cannot
  * see a value that is alone in its key or whose partners are missing.
  *
@@ -21,7 +22,7 @@ import type { InterventionRecord } from '../../data/model.js';
 import { cached, pushTo, representativeValue } from '../../data/records.js';
 import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
-import { exactMolarCause, molarMassCause, ratioCauses, unitFactorCause, unknownWeightPerKgCause, type SuspectedCause } from '../causes.js';
+import { exactMolarCause, molarMassCause, ratioCauses, unitFactorCause, unknownWeightPerKgCause, type SlipQuantity, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, SEVERITY_RANK, type Finding } from '../finding.js';
 import { findingId } from '../finding-id.js';
@@ -36,6 +37,8 @@ export const MAX_VALUES_PER_SLOT = 6;
 /** The canonical units (parameters.ts) each slot reads: absolute and per kg. */
 const SLOT_UNITS: Record<Exclude<Slot, 'dose'>, { absolute: string; perKg?: string }> = {
   clearance: { absolute: 'liter / hour', perKg: 'liter / hour / kilogram' },
+  clearance_renal: { absolute: 'liter / hour', perKg: 'liter / hour / kilogram' },
+  recovery: { absolute: 'dimensionless' },
   vd: { absolute: 'liter', perKg: 'liter / kilogram' },
   vd_ss: { absolute: 'liter', perKg: 'liter / kilogram' },
   auc_inf: { absolute: 'gram * hour / liter' },
@@ -45,10 +48,10 @@ const SLOT_UNITS: Record<Exclude<Slot, 'dose'>, { absolute: string; perKg?: stri
   mrt: { absolute: 'hour' },
 };
 const LABEL: Record<Slot, string> = {
-  clearance: 'CL', vd: 'Vz', vd_ss: 'Vss', auc_inf: 'AUC∞', cmax: 'Cmax', thalf: 't½', kel: 'kel', mrt: 'MRT', dose: 'dose',
+  clearance: 'CL', clearance_renal: 'CLr', recovery: 'fe', vd: 'Vz', vd_ss: 'Vss', auc_inf: 'AUC∞', cmax: 'Cmax', thalf: 't½', kel: 'kel', mrt: 'MRT', dose: 'dose',
 };
 /** Which value a finding names first when several could be the culprit. */
-const SLOT_ORDER: readonly Slot[] = ['clearance', 'vd', 'vd_ss', 'auc_inf', 'thalf', 'kel', 'mrt', 'cmax', 'dose'];
+const SLOT_ORDER: readonly Slot[] = ['clearance', 'clearance_renal', 'vd', 'vd_ss', 'auc_inf', 'thalf', 'kel', 'mrt', 'cmax', 'recovery', 'dose'];
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
@@ -148,25 +151,31 @@ function analyseKey(ctx: QaContext, key: string, values: readonly ParameterValue
 }
 
 /** The slots a per-kg vs absolute slip can touch. */
-const PER_KG_SLOTS: ReadonlySet<Slot> = new Set(['clearance', 'vd', 'vd_ss', 'dose']);
+const PER_KG_SLOTS: ReadonlySet<Slot> = new Set(['clearance', 'clearance_renal', 'vd', 'vd_ss', 'dose']);
 
 /** Slips of ×1000 and more: the only ones a bound (a band of ×20 either way) can name; prefix slips, so only of amounts and volumes. */
 const WIDE_SLIPS = [1e3, 1e-3, 1e6, 1e-6];
-const PREFIXABLE: ReadonlySet<Slot> = new Set(['clearance', 'vd', 'vd_ss', 'auc_inf', 'cmax', 'dose']);
+const PREFIXABLE: ReadonlySet<Slot> = new Set(['clearance', 'clearance_renal', 'vd', 'vd_ss', 'auc_inf', 'cmax', 'dose']);
 
 /**
  * The slips that, divided out of the candidate's value, make its identities hold: the unit
  * factors, per-kg and molar-mass causes of its factor (within ×1.25) that lie in its interval;
  * with bounds only, the one wide factor (×1000, ×10⁶) inside the interval.
  */
+/** The slip family of a slot (causes.ts): a renal clearance slips as a clearance; a fraction excreted by no factor here (plausibility sees one above 1). */
+function slipQuantity(slot: Slot): SlipQuantity | null {
+  return slot === 'clearance_renal' ? 'clearance' : slot === 'recovery' ? null : slot;
+}
+
 export function candidateCauses(c: Candidate, bodyWeightKg: number | null, molarMass: number | null): SuspectedCause[] {
-  const q = c.node.slot;
+  const q = slipQuantity(c.node.slot);
+  if (q === null) return [];
   const [lo, hi] = c.interval;
   const slack = 1 + IDENTITY_FACTOR_TOLERANCE;
   const reconciles = (f: number) => f >= lo / slack && f <= hi * slack;
   if (c.factor === null) {
     // A time (t½, kel, MRT) is never off by a prefix: ×60 or ×24 hide in a bound's width, so nothing is named.
-    if (!PREFIXABLE.has(q)) return [];
+    if (!PREFIXABLE.has(c.node.slot)) return [];
     const inside = WIDE_SLIPS.filter((f) => f >= lo && f <= hi);
     if (inside.length !== 1) return [];
     const cause = unitFactorCause(inside[0], q);
@@ -175,7 +184,7 @@ export function candidateCauses(c: Candidate, bodyWeightKg: number | null, molar
   const options = { tolerance: IDENTITY_FACTOR_TOLERANCE };
   const causes = ratioCauses(c.factor, q, bodyWeightKg, options);
   // A volume, clearance or dose of a subject without a curated weight: per-kg by an adult weight (40–120 kg).
-  if (causes.length === 0 && bodyWeightKg === null && PER_KG_SLOTS.has(q)) {
+  if (causes.length === 0 && bodyWeightKg === null && PER_KG_SLOTS.has(c.node.slot)) {
     const perKg = unknownWeightPerKgCause(c.factor);
     if (perKg) causes.push(perKg);
   }
@@ -266,7 +275,10 @@ export function keyFindings(a: KeyAnalysis): Finding[] {
     const position = Math.max(0, inst.nodes.findIndex((n) => n.slot === inst.identity.lhs));
     const node = inst.nodes[position] as KeyNode;
     const wide = inst.nodes
-      .map((n, i) => ({ n, cause: unitFactorCause(inst.residual ** (1 / inst.powers[i]), n.slot) }))
+      .map((n, i) => {
+        const q = slipQuantity(n.slot);
+        return { n, cause: q === null ? null : unitFactorCause(inst.residual ** (1 / inst.powers[i]), q) };
+      })
       .filter((x) => x.cause && PREFIXABLE.has(x.n.slot) && Math.abs(Math.log10(x.cause.factor)) >= 3);
     return outputFinding(a, node, inst.identity.code, {
       severity: wide.length ? 'major' : 'minor', recomputed: predicted(inst, position), recomputed_unit: node.unit,
@@ -327,6 +339,32 @@ export function doseCulprits(analyses: readonly KeyAnalysis[]): { findings: Find
 }
 
 /** Output pks whose reported-vs-recomputed comparison agrees (anchored) or is a major slip (suspect). */
+/** Tissues whose key reads the renal values of its urine key (CLr = Ae/AUC, with the AUC of the blood). */
+const CIRCULATING: ReadonlySet<string> = new Set(['plasma', 'serum', 'blood']);
+/** What a urine key adds to its subject's plasma key: the renal clearance and the fraction of the dose excreted unchanged. */
+const RENAL_TYPES: ReadonlySet<string> = new Set(['clearance_renal', 'recovery']);
+
+/** `key` (context.ts `matchKey`: …|substance|tissue|method) with another tissue. */
+export function withTissue(key: string, tissue: string): string {
+  const end = key.lastIndexOf('|');
+  const start = key.lastIndexOf('|', end - 1);
+  return `${key.slice(0, start + 1)}${tissue}${key.slice(end)}`;
+}
+
+/**
+ * A key's values for the identities: a plasma (serum, blood) key's own, but a fraction excreted only from the
+ * urine key of the same subject, set and substance, with its renal clearances (curated in urine or in plasma).
+ */
+function withRenalValues(ctx: QaContext, key: string, values: readonly ParameterValue[]): readonly ParameterValue[] {
+  const tissue = values[0]?.tissue;
+  const own = values.some((p) => p.measurement_type === 'recovery') ? values.filter((p) => p.measurement_type !== 'recovery') : values;
+  if (tissue === null || tissue === undefined || !CIRCULATING.has(tissue)) return own;
+  const urine = ctx.parametersByKey.get(withTissue(key, 'urine'));
+  if (!urine) return own;
+  const renal = urine.filter((p) => RENAL_TYPES.has(p.measurement_type));
+  return renal.length === 0 ? own : [...own, ...renal];
+}
+
 interface TimecourseVerdicts {
   anchored: Set<number>;
   suspect: Set<number>;
@@ -368,12 +406,12 @@ function markExamined(ctx: QaContext, a: KeyAnalysis): void {
 
 export const pkIdentitiesCheck: QaCheck = {
   kind: 'pk-identity',
-  description: 'reported CL, AUC∞, dose, t½, kel, Vz, Vss, MRT and Cmax of one subject and intervention set against each other (CL = dose/AUC∞, t½ = ln 2/kel, Vz = CL·t½/ln 2 = CL/kel, Vss = CL·MRT, MRT ≤ t½/ln 2, AUC∞/Cmax ≈ t½/ln 2), naming the odd one out',
+  description: 'reported CL, AUC∞, dose, t½, kel, Vz, Vss, MRT and Cmax of one subject and intervention set against each other (CL = dose/AUC∞, t½ = ln 2/kel, Vz = CL·t½/ln 2 = CL/kel, Vss = CL·MRT, MRT ≤ t½/ln 2, AUC∞/Cmax ≈ t½/ln 2, CLr = fe·dose/AUC∞, CLr ≤ CL), naming the odd one out',
   run(ctx) {
     const verdicts = timecourseVerdicts(ctx);
     const analyses: KeyAnalysis[] = [];
     for (const [key, values] of ctx.parametersByKey) {
-      const a = analyseKey(ctx, key, values, verdicts);
+      const a = analyseKey(ctx, key, withRenalValues(ctx, key, values), verdicts);
       if (!a) continue;
       analyses.push(a);
       markExamined(ctx, a);

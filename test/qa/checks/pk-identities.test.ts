@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { candidateCauses, doseUnitFactor, pkIdentitiesCheck } from '../../../src/qa/checks/pk-identities.js';
+import { candidateCauses, doseUnitFactor, pkIdentitiesCheck, withTissue } from '../../../src/qa/checks/pk-identities.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 
@@ -161,5 +161,38 @@ describe('pk-identity check', () => {
     const auc = { ...cl, slot: 'auc_inf' as const };
     expect(candidateCauses({ node: auc, factor: 2.38, interval: [2.38 / 1.5, 2.38 * 1.5] }, null, 418.6)).toMatchObject([{ kind: 'molar-mass' }]);
     expect(candidateCauses({ node: auc, factor: 2.2, interval: [2.2 / 1.5, 2.2 * 1.5] }, null, 418.6)).toEqual([]);
+  });
+});
+
+describe('pk-identity: renal clearance', () => {
+  // The consistent set above (100 mg IV, AUC∞ 10 mg·h/L, CL 10 L/h) with 30 % excreted unchanged: CLr = 0.3 × 0.1 g / 0.01 g·h/L = 3 L/h.
+  const renal = (clr: number, clrUnit = 'liter / hour') => ({
+    clr: output('clearance_renal', clrUnit, clr, { tissue: 'urine' }),
+    fe: output('recovery', 'dimensionless', 0.3, { tissue: 'urine' }),
+  });
+
+  it('reads the urine key of the same subject, set and substance: CLr = fe · dose / AUC∞ and CLr ≤ CL hold', () => {
+    expect(withTissue('S|g1|1|x|plasma|', 'urine')).toBe('S|g1|1|x|urine|');
+    const r = renal(3);
+    expect(run([...Object.values(subject()), r.clr, r.fe])).toEqual([]);
+  });
+
+  it('names a CLr off by ×1/70 (per kg curated as absolute, 70 kg) against fe · dose / AUC∞: major, ×1/60 the nearest unit factor', () => {
+    const r = renal(3 / 70);
+    const findings = run([...Object.values(subject()), r.clr, r.fe]);
+    const f = findings.find((x) => x.output_pk === r.clr.pk);
+    // r = CLr·AUC/(fe·dose) = 1/70: off by ×1/70; with no curated weight, ×1/60 (within ×1.25) is the unit factor named
+    // first, as for any clearance; fe, the other value only this identity reads, has no slip to name.
+    expect(f).toMatchObject({ kind: 'pk-identity', check: 'identity/clr-fe-dose-auc', severity: 'major', measurement_type: 'clearance_renal' });
+    expect(f?.ratio).toBeCloseTo(1 / 70, 6);
+    expect(f?.suspected_cause).toMatch(/^CLr ×1\/60/);
+  });
+
+  it('sees a CLr above CL, but names no factor from that bound alone: CLr 25 L/h against CL 10 L/h is minor', () => {
+    const clr = output('clearance_renal', 'liter / hour', 25);
+    const findings = run([...Object.values(subject()), clr]);
+    expect(findings).toMatchObject([{ check: 'identity/clr-cl', severity: 'minor' }]);
+    // A drug the kidney barely clears (CLr/CL = 0.0001) is no disagreement.
+    expect(run([...Object.values(subject()), output('clearance_renal', 'liter / hour', 0.001)])).toEqual([]);
   });
 });
