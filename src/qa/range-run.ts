@@ -88,12 +88,19 @@ export function rangeRun(ctx: QaContext): RangeRun {
   // Keyed by number (no key text per judgment). The fallbacks below are no backing for other checks: not kept here.
   const byRecord: Record<RecordKind, Map<number, RangeJudgment>> = { output: new Map(), timecourse: new Map(), dosing: new Map() };
   for (let i = 0; i < judgments.length; i++) byRecord[judgments[i].sample.record].set(judgments[i].sample.pk, judgments[i]);
-  const referenced = new Set<string>();
-  for (const j of judgments) if (j.ref !== null) referenced.add(`${j.sample.record}:${j.sample.pk}`);
-  const unreferenced = (s: RangeSample) => s.record !== 'dosing' && !referenced.has(`${s.record}:${s.pk}`);
-  const anyPopulation = fallbackJudgments(samples, unreferenced, anyPopulationKey, 'every population', (v, ref) => wideVerdict(v, ref, 'both'), ownCurve);
-  for (const j of anyPopulation) if (j.ref !== null) referenced.add(`${j.sample.record}:${j.sample.pk}`);
-  const anyDose = fallbackJudgments(wideLevelSamples(ctx), unreferenced, (s) => s.stratum, 'every dose and population', (v, ref) => wideVerdict(v, ref, 'upward'), ownCurve);
+  // By record kind and pk (numbers: no key text per sample).
+  const referenced: Record<RecordKind, Set<number>> = { output: new Set(), timecourse: new Set(), dosing: new Set() };
+  for (const j of judgments) if (j.ref !== null) referenced[j.sample.record].add(j.sample.pk);
+  const unreferenced = (s: RangeSample) => s.record !== 'dosing' && !referenced[s.record].has(s.pk);
+  const anyPopulation = fallbackJudgments(byStratum.values(), unreferenced, anyPopulationKey, 'every population', (v, ref) => wideVerdict(v, ref, 'both'), ownCurve);
+  for (const j of anyPopulation) referenced[j.sample.record].add(j.sample.pk);
+  const levels = new Map<string, RangeSample[]>();
+  for (const sample of wideLevelSamples(ctx)) {
+    const list = levels.get(sample.stratum);
+    if (list) list.push(sample);
+    else levels.set(sample.stratum, [sample]);
+  }
+  const anyDose = fallbackJudgments(levels.values(), unreferenced, (s) => s.stratum, 'every dose and population', (v, ref) => wideVerdict(v, ref, 'upward'), ownCurve);
   judgments.push(...anyPopulation, ...anyDose);
   const run = { judgments, unplaced, byRecord };
   runs.set(ctx, run);
@@ -106,36 +113,43 @@ function anyPopulationKey(s: RangeSample): string {
 }
 
 /**
- * The samples `judged` asks for, each against the other studies' samples of its wider pool (`poolOf`), with a
- * verdict only a wide reference can give (`verdictOf`); a factor the output's own curve contradicts counts as inside
- * (its comparison's major stands).
+ * The samples `judged` asks for, each against the other studies' samples of its wider pool (`poolOf`, read off a
+ * stratum's first sample: the pool is a union of strata), with a verdict only a wide reference can give
+ * (`verdictOf`); a factor the output's own curve contradicts counts as inside (its comparison's major stands).
  */
 function fallbackJudgments(
-  samples: readonly RangeSample[],
+  strata: Iterable<readonly RangeSample[]>,
   judged: (s: RangeSample) => boolean,
   poolOf: (s: RangeSample) => string,
   pool: WidePool,
   verdictOf: (v: RangeVerdict, ref: Reference) => RangeVerdict,
   ownCurve: ReadonlyMap<number, Comparison>,
 ): RangeJudgment[] {
-  const pools = new Map<string, RangeSample[]>();
+  // By stratum, not by sample: a few thousand strata, and one key each.
+  const pools = new Map<string, (readonly RangeSample[])[]>();
   const wanted = new Set<string>();
-  for (const s of samples) {
-    const key = poolOf(s);
-    const list = pools.get(key);
-    if (list) list.push(s);
-    else pools.set(key, [s]);
-    if (judged(s)) wanted.add(key);
+  for (const stratum of strata) {
+    const key = poolOf(stratum[0]);
+    const lists = pools.get(key);
+    if (lists) lists.push(stratum);
+    else pools.set(key, [stratum]);
+    if (stratum.some(judged)) wanted.add(key);
   }
+  // Only judgments with a reference: the strict stratum has said "too few other studies" for the others.
   const judgments: RangeJudgment[] = [];
   for (const key of wanted) {
-    const list = pools.get(key) as RangeSample[];
+    const list = (pools.get(key) as (readonly RangeSample[])[]).flat();
+    // Most pools still hold a handful of studies: no reference for anyone, counted before any arm is built.
+    const studies = new Set<string>();
+    for (const s of list) studies.add(s.study);
+    if (studies.size <= MIN_STUDIES) continue;
     const references = leaveOneStudyOut(armValues(list.map((s) => ({ study: s.study, arm: s.arm, log: Math.log(s.value) }))));
     for (const s of list) {
       if (!judged(s)) continue;
       const ref = references.get(s.study) ?? null;
-      const verdict = ref === null ? null : verdictOf(judge(s, ref), ref);
-      const kept = verdict?.cause && s.record === 'output' && contradicted(verdict.cause.factor, ownCurve.get(s.pk)) ? { ...verdict, classification: 'inside' as const, cause: null, alternatives: [] } : verdict;
+      if (ref === null) continue;
+      const verdict = verdictOf(judge(s, ref), ref);
+      const kept = verdict.cause && s.record === 'output' && contradicted(verdict.cause.factor, ownCurve.get(s.pk)) ? { ...verdict, classification: 'inside' as const, cause: null, alternatives: [] } : verdict;
       judgments.push({ sample: s, ref, verdict: kept, pool });
     }
   }
