@@ -4,6 +4,8 @@
  *
  * Each value (reference-samples.ts) is judged in its stratum against the other studies' arms (reference-stats.ts,
  * range-verdict.ts). A value whose stratum holds too few other studies falls back, in turn, to
+ * 0. for a value per dose of a per-kg dose to an unweighed subject, the absolute doses' stratum at both ends of an
+ *    adult's weight (`unweighedJudgments`);
  * 1. its stratum over every population (a special population or an interaction that few studies share): there
  *    only a factor no population makes counts (`wideVerdict`: ×100 or more, at |z| ≥ WIDE_Z);
  * 2. for a concentration, every level of its substance in its tissue, any dose (level-samples.ts): only a big
@@ -14,14 +16,20 @@ import type { Comparison } from './compare-reported.js';
 import type { RecordKind } from './coverage.js';
 import type { QaContext } from './context.js';
 import { wideLevelSamples } from './level-samples.js';
+import { ADULT_BODY_WEIGHT_KG } from './causes.js';
+import { mayBeAdultHuman } from './population.js';
 import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, wideVerdict, type RangeVerdict } from './range-verdict.js';
-import { armValues, leaveOneStudyOut, MIN_STUDIES, type Reference } from './reference-stats.js';
+import { armValues, leaveOneStudyOut, MIN_STUDIES, robustReference, type Reference } from './reference-stats.js';
 import { rangeSamples, sampleLabel, type RangeSample, type Unplaced } from './reference-samples.js';
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
 /** The fallback pools, as a finding names them. */
-export type WidePool = 'every population' | 'every dose and population';
+export type WidePool = 'every population' | 'every dose and population' | typeof UNWEIGHED;
+
+/** The pool of a per-kg dose's value set against absolute doses, its subject's weight unknown. */
+export const UNWEIGHED = 'absolute doses, an adult weight of 40–120 kg assumed';
+const PER_KG_DOSE = ' / (gram / kilogram)';
 
 /** One value judged against its reference (null: too few other studies). */
 export interface RangeJudgment {
@@ -92,6 +100,8 @@ export function rangeRun(ctx: QaContext): RangeRun {
   const referenced: Record<RecordKind, Set<number>> = { output: new Set(), timecourse: new Set(), dosing: new Set() };
   for (const j of judgments) if (j.ref !== null) referenced[j.sample.record].add(j.sample.pk);
   const unreferenced = (s: RangeSample) => s.record !== 'dosing' && !referenced[s.record].has(s.pk);
+  const unweighed = unweighedJudgments(ctx, byStratum, unreferenced, ownCurve);
+  for (const j of unweighed) referenced[j.sample.record].add(j.sample.pk);
   const anyPopulation = fallbackJudgments(byStratum.values(), unreferenced, anyPopulationKey, 'every population', (v, ref) => wideVerdict(v, ref, 'both'), ownCurve);
   for (const j of anyPopulation) referenced[j.sample.record].add(j.sample.pk);
   const levels = new Map<string, RangeSample[]>();
@@ -101,10 +111,64 @@ export function rangeRun(ctx: QaContext): RangeRun {
     else levels.set(sample.stratum, [sample]);
   }
   const anyDose = fallbackJudgments(levels.values(), unreferenced, (s) => s.stratum, 'every dose and population', (v, ref) => wideVerdict(v, ref, 'upward'), ownCurve);
-  judgments.push(...anyPopulation, ...anyDose);
+  judgments.push(...unweighed, ...anyPopulation, ...anyDose);
   const run = { judgments, unplaced, byRecord };
   runs.set(ctx, run);
   return run;
+}
+
+/**
+ * Values per dose of a per-kg dose to a subject without a curated weight (reference-samples.ts keeps them in a
+ * stratum of their own, `… / (gram / kilogram)`, most of which has too few studies), judged in the stratum of
+ * absolute doses at both ends of an adult's weight (ADULT_BODY_WEIGHT_KG): a slip only when both name the same
+ * factor; anything else counts as inside (the weight alone moves the value ×3). Not for a subject that may be a
+ * child or of another species.
+ */
+function unweighedJudgments(
+  ctx: QaContext,
+  byStratum: ReadonlyMap<string, readonly RangeSample[]>,
+  judged: (s: RangeSample) => boolean,
+  ownCurve: ReadonlyMap<number, Comparison>,
+): RangeJudgment[] {
+  const judgments: RangeJudgment[] = [];
+  const references = new Map<string, { loso: Map<string, Reference | null>; all: Reference | null }>();
+  const [light, heavy] = ADULT_BODY_WEIGHT_KG;
+  for (const [stratum, list] of byStratum) {
+    const fields = stratum.split('\u0001');
+    if (!fields[6]?.endsWith(PER_KG_DOSE)) continue;
+    fields[6] = `${fields[6].slice(0, -PER_KG_DOSE.length)} / gram`;
+    const absolute = fields.join('\u0001');
+    const others = byStratum.get(absolute);
+    if (!others) continue;
+    let refs = references.get(absolute);
+    if (!refs) {
+      const arms = armValues(others.map((o) => ({ study: o.study, arm: o.arm, log: Math.log(o.value) })));
+      references.set(absolute, (refs = { loso: leaveOneStudyOut(arms), all: robustReference(arms) }));
+    }
+    for (const s of list) {
+      if (!judged(s) || s.dose === null || !mayBeAdultHuman(ctx.dataset, subjectRecord(s.subject))) continue;
+      const ref = refs.loso.has(s.study) ? (refs.loso.get(s.study) ?? null) : refs.all;
+      if (ref === null) continue;
+      const at = (kg: number) => judge({ ...s, value: s.value / kg }, ref);
+      const lightVerdict = at(light);
+      const heavyVerdict = at(heavy);
+      const same = lightVerdict.cause && heavyVerdict.cause && Math.abs(Math.log(lightVerdict.cause.factor / heavyVerdict.cause.factor)) < 1e-9;
+      const typical = { ...s, value: s.value / TYPICAL_ADULT_KG, unit: fields[6] };
+      const verdict: RangeVerdict = same ? { ...judge(typical, ref), classification: 'slip', cause: lightVerdict.cause, alternatives: lightVerdict.alternatives.filter((c) => heavyVerdict.alternatives.some((h) => h.factor === c.factor)) } : { classification: 'inside', z: judge(typical, ref).z, cause: null, alternatives: [] };
+      const kept = verdict.cause && s.record === 'output' && contradicted(verdict.cause.factor, ownCurve.get(s.pk)) ? { ...verdict, classification: 'inside' as const, cause: null, alternatives: [] } : verdict;
+      judgments.push({ sample: typical, ref, verdict: kept, pool: UNWEIGHED });
+    }
+  }
+  return judgments;
+}
+
+/** A typical adult's weight, for the value a finding shows (its verdict holds from 40 to 120 kg). */
+const TYPICAL_ADULT_KG = 70;
+
+/** The group or individual a sample's subject label (`group:12`, `individual:3`) names. */
+function subjectRecord(label: string | null): { group_pk: number | null; individual_pk: number | null } {
+  const [kind, pk] = (label ?? '').split(':');
+  return { group_pk: kind === 'group' ? Number(pk) : null, individual_pk: kind === 'individual' ? Number(pk) : null };
 }
 
 /** A sample's stratum over every population: its quantity, substance, tissue, route, application, dosed substance, unit and extra. */

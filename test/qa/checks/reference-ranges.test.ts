@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { CharacteristicaRecord, GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
 import { backsDoseSlip, referenceRangeCheck, TOO_FEW, unopposedDoseSlip } from '../../../src/qa/checks/reference-ranges.js';
-import { judgmentOf, rangeRun, referenceBacks, referenceRefutes } from '../../../src/qa/range-run.js';
+import { judgmentOf, rangeRun, referenceBacks, referenceRefutes, UNWEIGHED } from '../../../src/qa/range-run.js';
 import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, wideVerdict, WIDE_Z, type RangeVerdict } from '../../../src/qa/range-verdict.js';
 import type { Verdict } from '../../../src/qa/classify.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
@@ -308,6 +308,36 @@ describe('reference-range: the check on a dataset', () => {
     expect(judged[0].sample.unit).toBe('gram / liter / (gram / kilogram)');
     expect(judged[0].sample.value).toBeCloseTo(0.02, 9);
     expect(judged[5].verdict?.z).toBeGreaterThan(OUTSIDE_Z); // ×10 against five others
+  });
+});
+
+describe('reference-range: a per-kg dose to a subject without a weight', () => {
+  /** Five studies of 100 mg with Cmax 0.5, 1, 2, 0.8 and 1.2 mg/L: per dose 0.005–0.02 g/L/g, median 0.01, spread 0.33. */
+  function fiveDosed(): { arms: Arm[]; outputs: OutputRecord[] } {
+    const arms = ['A', 'B', 'C', 'D', 'E'].map((sid) => arm(sid));
+    const outputs = [0.0005, 0.001, 0.002, 0.0008, 0.0012].map((c, i) => output(arms[i], 'cmax', 'gram / liter', c));
+    return { arms, outputs };
+  }
+
+  it('sets it against absolute doses at 40 and at 120 kg, and names ×1000 when both do: 1.5 mg/kg and a Cmax of 1000 mg/L', () => {
+    const { arms, outputs } = fiveDosed();
+    const perKg = arm('F', { dose: 0.0015, unit: 'gram / kilogram' });
+    const cmax = output(perKg, 'cmax', 'gram / liter', 1);
+    const ctx = context([...arms, perKg], [...outputs, cmax]);
+    // Per dose: 1 / (0.0015 × 40) = 16.7 and 1 / (0.0015 × 120) = 5.6 g/L/g; undoing ×1000: 0.0167 and 0.0056, both
+    // within 2.5 spreads of 0.01.
+    const findings = about(referenceRangeCheck.run(ctx), cmax);
+    expect(findings).toMatchObject([{ severity: 'major', details: { reference_pool: UNWEIGHED } }]);
+    expect(findings[0].suspected_cause).toMatch(/^×1000/);
+    expect(findings[0].reported).toBeCloseTo(1 / (0.0015 * 70), 9);
+    expect(findings[0].message).toMatch(/an adult weight of 40–120 kg assumed/);
+  });
+
+  it('says nothing when the weight alone could make the difference: ×3 from the median at 40 kg is inside at 120', () => {
+    const { arms, outputs } = fiveDosed();
+    const perKg = arm('F', { dose: 0.0015, unit: 'gram / kilogram' });
+    const cmax = output(perKg, 'cmax', 'gram / liter', 0.0015 * 40 * 0.03);
+    expect(about(referenceRangeCheck.run(context([...arms, perKg], [...outputs, cmax])), cmax)).toEqual([]);
   });
 });
 
