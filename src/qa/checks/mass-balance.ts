@@ -8,7 +8,8 @@
  * are the paper's totals, with no urine timecourse to recompute them from (urine.ts) and no reference of other
  * studies, so a ×1000 slip of one (mg curated as g) was found by nothing.
  *
- * Not checked: several dosings in the set (a metabolite of which?), a dosing other than a single dose
+ * Not checked: an analyte of the body itself (human-limits.ts: glucose, sodium, creatinine …, excreted from the diet
+ * and the body whatever the dose), several dosings in the set (a metabolite of which?), a dosing other than a single dose
  * (accumulated doses are not curated), per-kg amounts or doses, units that do not convert to grams, and a
  * metabolite without both molar masses (the coverage says which).
  *
@@ -23,6 +24,7 @@ import type { QaCheck } from '../check.js';
 import { slipFactors, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
+import { ANALYTE_LIMITS } from '../human-limits.js';
 import { dosesItself, SALT_WORDS } from './physiology.js';
 
 const CHECK = 'mass-balance';
@@ -38,6 +40,7 @@ export const TYPICAL_FRACTION = 0.3;
 export const REASONS = {
   dose: 'no single dose of the substance or its parent',
   unit: 'amount or dose not convertible to grams (per kg, or no molar mass)',
+  endogenous: 'a substance the body makes or takes in itself',
 } as const;
 
 const fmt = (x: number) => String(+x.toPrecision(3));
@@ -106,6 +109,11 @@ function massBalanceFindings(ctx: QaContext): Finding[] {
     const dosings = o.intervention_pks
       .map((pk) => ctx.dataset.intervention(pk))
       .filter((d): d is InterventionRecord => d !== undefined && d.normed && d.measurement_type === 'dosing' && centre(d) !== null);
+    // The body's own analytes (glucose, sodium, creatinine) are excreted from the diet and the body as well as the dose.
+    if (o.substance !== null && ANALYTE_LIMITS.has(o.substance)) {
+      ctx.notExamined('output', o.pk, CHECK, REASONS.endogenous);
+      continue;
+    }
     const dose = balancingDose(o, dosings);
     if (dose === null) {
       ctx.notExamined('output', o.pk, CHECK, REASONS.dose);

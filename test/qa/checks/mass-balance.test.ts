@@ -77,6 +77,11 @@ describe('mass-balance: the check on a dataset', () => {
     const ctx = context([sodium], [{ ...oralDose(study), substance: 'torasemide', value: 0.01 }]);
     expect(massBalanceCheck.run(ctx)).toEqual([]);
     expect(ctx.coverage.reasonsOf('output', sodium.pk).get('mass-balance')).toBe(REASONS.dose);
+    // Glucose given (75 g) and excreted: the body's own glucose is in the urine too.
+    const glucose = excreted('glucose', 120);
+    const ctx3 = context([glucose], [{ ...oralDose(study), substance: 'glucose', value: 75 }]);
+    expect(massBalanceCheck.run(ctx3)).toEqual([]);
+    expect(ctx3.coverage.reasonsOf('output', glucose.pk).get('mass-balance')).toBe(REASONS.endogenous);
     const perKg = excreted('paracetamol', 3);
     const ctx2 = context([perKg], [{ ...oralDose(study), substance: 'paracetamol', value: 0.015, unit: 'gram / kilogram' }]);
     expect(massBalanceCheck.run(ctx2)).toEqual([]);
