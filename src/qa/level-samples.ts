@@ -18,6 +18,7 @@ import { ANALYTE_LIMITS, ANALYTE_TISSUES } from './human-limits.js';
 import { concentrationSeries } from './input-checks.js';
 import { canonicalUnit } from './parameters.js';
 import type { RangeSample } from './reference-samples.js';
+import { median } from './reference-stats.js';
 
 /** The quantity of the pool's samples: `caffeine level (plasma)` (a finding names the pool: range-run.ts `WidePool`). */
 export const WIDE_LEVEL = 'level';
@@ -33,10 +34,7 @@ export function wideLevelStratum(substance: string | null, tissue: string | null
 export function medianPositive(values: readonly (number | null)[]): number | null {
   const positive: number[] = [];
   for (const v of values) if (v !== null && Number.isFinite(v) && v > 0) positive.push(v);
-  if (positive.length === 0) return null;
-  positive.sort((a, b) => a - b);
-  const h = positive.length >> 1;
-  return positive.length % 2 === 1 ? positive[h] : (positive[h - 1] + positive[h]) / 2;
+  return positive.length === 0 ? null : median(positive.sort((a, b) => a - b));
 }
 
 /** The arm of a record: its intervention set, sorted (intervention pks belong to one study). */

@@ -19,6 +19,7 @@
  */
 import { subjectLabel, subjectOf } from '../../data/dataset.js';
 import type { InterventionRecord, OutputRecord } from '../../data/model.js';
+import { representativeValue } from '../../data/records.js';
 import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
 import { slipFactors, type SuspectedCause } from '../causes.js';
@@ -44,7 +45,6 @@ export const REASONS = {
 } as const;
 
 const fmt = (x: number) => String(+x.toPrecision(3));
-const centre = (r: { value: number | null; mean: number | null; median: number | null }) => r.mean ?? r.median ?? r.value;
 
 /** Whether `measured` is `dosed` itself or a metabolite named after it (the dose's base, without a salt's counter-ion). */
 export function namedAfterDose(dosed: string | null, measured: string | null): boolean {
@@ -104,11 +104,11 @@ function massBalanceFindings(ctx: QaContext): Finding[] {
   const findings: Finding[] = [];
   for (const o of ctx.tables.outputs) {
     if (!o.normed || o.calculated || o.output_type === 'timecourse' || !EXCRETED_AMOUNTS.has(o.measurement_type) || !EXCRETA.has(o.tissue ?? '')) continue;
-    const value = centre(o);
+    const value = representativeValue(o);
     if (value === null || !(value > 0) || !o.unit) continue;
     const dosings = o.intervention_pks
       .map((pk) => ctx.dataset.intervention(pk))
-      .filter((d): d is InterventionRecord => d !== undefined && d.normed && d.measurement_type === 'dosing' && centre(d) !== null);
+      .filter((d): d is InterventionRecord => d !== undefined && d.normed && d.measurement_type === 'dosing' && representativeValue(d) !== null);
     // The body's own analytes (glucose, sodium, creatinine) are excreted from the diet and the body as well as the dose.
     if (o.substance !== null && ANALYTE_LIMITS.has(o.substance)) {
       ctx.notExamined('output', o.pk, CHECK, REASONS.endogenous);
@@ -120,7 +120,7 @@ function massBalanceFindings(ctx: QaContext): Finding[] {
       continue;
     }
     const molarMass = (substance: string | null) => ctx.molarMass(substance);
-    const fraction = fractionExcreted({ value, unit: o.unit, substance: o.substance }, { value: centre(dose) as number, unit: dose.unit ?? '', substance: dose.substance }, molarMass);
+    const fraction = fractionExcreted({ value, unit: o.unit, substance: o.substance }, { value: representativeValue(dose) as number, unit: dose.unit ?? '', substance: dose.substance }, molarMass);
     if (fraction === null) {
       ctx.notExamined('output', o.pk, CHECK, REASONS.unit);
       continue;
@@ -147,7 +147,7 @@ function massBalanceFindings(ctx: QaContext): Finding[] {
         suspected_cause: cause ? causes.map((c) => c.text).join(', or ') : null,
         culprit: cause ? 'output' : null,
         intervention_pk: dose.pk,
-        message: `${o.substance} ${o.measurement_type} in ${o.tissue}: ${fmt(value)} ${o.unit} is ${fmt(fraction)}× ${of} (${fmt(centre(dose) as number)} ${dose.unit}); no more than the dose can be excreted${cause ? `: ${cause.text.split(' (')[0]} brings it to ${fmt(fraction / cause.factor)} of the dose` : ''}`,
+        message: `${o.substance} ${o.measurement_type} in ${o.tissue}: ${fmt(value)} ${o.unit} is ${fmt(fraction)}× ${of} (${fmt(representativeValue(dose) as number)} ${dose.unit}); no more than the dose can be excreted${cause ? `: ${cause.text.split(' (')[0]} brings it to ${fmt(fraction / cause.factor)} of the dose` : ''}`,
         details: { fraction_excreted: fraction, cause_kinds: causes.map((c) => c.kind), cause_factors: causes.map((c) => c.factor) },
       }),
     );
