@@ -3,7 +3,8 @@
  * the other studies back or refute a slip it found: `referenceBacks`, `referenceRefutes`).
  *
  * Each value (reference-samples.ts) is judged in its stratum against the other studies' arms (reference-stats.ts,
- * range-verdict.ts). A value whose stratum holds too few other studies falls back, in turn, to
+ * range-verdict.ts). A value whose stratum holds too few other studies is judged in the wider pools below, the first
+ * that names a slip standing for all (`firstSlipOrFirst`):
  * 0. for a value per dose of a per-kg dose to an unweighed subject, the absolute doses' stratum at both ends of an
  *    adult's weight (`unweighedJudgments`);
  * 1. its stratum over every population (a special population or an interaction that few studies share): there
@@ -101,9 +102,7 @@ export function rangeRun(ctx: QaContext): RangeRun {
   for (const j of judgments) if (j.ref !== null) referenced[j.sample.record].add(j.sample.pk);
   const unreferenced = (s: RangeSample) => s.record !== 'dosing' && !referenced[s.record].has(s.pk);
   const unweighed = unweighedJudgments(ctx, byStratum, unreferenced, ownCurve);
-  for (const j of unweighed) referenced[j.sample.record].add(j.sample.pk);
   const anyPopulation = fallbackJudgments(byStratum.values(), unreferenced, anyPopulationKey, 'every population', (v, ref) => wideVerdict(v, ref, 'both'), ownCurve);
-  for (const j of anyPopulation) referenced[j.sample.record].add(j.sample.pk);
   const levels = new Map<string, RangeSample[]>();
   for (const sample of wideLevelSamples(ctx)) {
     const list = levels.get(sample.stratum);
@@ -111,7 +110,7 @@ export function rangeRun(ctx: QaContext): RangeRun {
     else levels.set(sample.stratum, [sample]);
   }
   const anyDose = fallbackJudgments(levels.values(), unreferenced, (s) => s.stratum, 'every dose and population', (v, ref) => wideVerdict(v, ref, 'upward'), ownCurve);
-  judgments.push(...unweighed, ...anyPopulation, ...anyDose);
+  judgments.push(...firstSlipOrFirst([...unweighed, ...anyPopulation, ...anyDose]));
   const run = { judgments, unplaced, byRecord };
   runs.set(ctx, run);
   return run;
@@ -160,6 +159,20 @@ function unweighedJudgments(
     }
   }
   return judgments;
+}
+
+/**
+ * One fallback judgment per record: the first that names a slip, else the first. Each pool is its own evidence (the
+ * undosed caffeine levels of every population spread too wide to tell a ×1000 curve that every caffeine level tells).
+ */
+export function firstSlipOrFirst(judgments: readonly RangeJudgment[]): RangeJudgment[] {
+  const chosen: Record<RecordKind, Map<number, RangeJudgment>> = { output: new Map(), timecourse: new Map(), dosing: new Map() };
+  for (const j of judgments) {
+    const byPk = chosen[j.sample.record];
+    const kept = byPk.get(j.sample.pk);
+    if (!kept || (kept.verdict?.classification !== 'slip' && j.verdict?.classification === 'slip')) byPk.set(j.sample.pk, j);
+  }
+  return [...chosen.output.values(), ...chosen.timecourse.values(), ...chosen.dosing.values()];
 }
 
 /** A typical adult's weight, for the value a finding shows (its verdict holds from 40 to 120 kg). */
