@@ -77,3 +77,19 @@ export function ownPeriodsConvict(lead: Deviation, factor: number, index: Period
   const fmt = (x: number) => String(+x.toPrecision(3));
   return `the same ${lead.item.subject} lies at ×${fmt(Math.exp(own.level))} the centre in its ${own.periods} other periods of this measure, and this record ×${fmt(Math.exp(residual))} that level`;
 }
+
+/** How near its level elsewhere a subject's deviation must be to repeat it (×2, as PERIODS_AGREE). */
+export const REPEATS_WITHIN = Math.log(2);
+
+/**
+ * Whether the subject lies at the lead's deviation, within REPEATS_WITHIN, in another period of the same measure:
+ * its own biology (a poor metaboliser high in every period), whatever else the arm's siblings say.
+ */
+export function repeatsElsewhere(lead: Deviation, index: PeriodIndex): boolean {
+  if (lead.item.subject === null) return false;
+  for (const d of index.get(lead.item.base)?.get(lead.item.subject) ?? []) {
+    if (d.item.pool === lead.item.pool || d.item.record === lead.item.record) continue;
+    if (Math.abs(d.d - lead.d) <= REPEATS_WITHIN) return true;
+  }
+  return false;
+}

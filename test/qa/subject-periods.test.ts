@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_PERIODS, ownLevel, ownPeriodsConvict, periodIndex } from '../../src/qa/subject-periods.js';
+import { MIN_PERIODS, ownLevel, ownPeriodsConvict, periodIndex, repeatsElsewhere } from '../../src/qa/subject-periods.js';
 import type { Deviation } from '../../src/qa/study-pools.js';
 
 /** A deviation of `subject` in pool `pool` (one condition) of base 7, at ×ratio its pool's centre, spread s = 0.3. */
@@ -45,5 +45,15 @@ describe('subject-periods: a subject at its own level in its other periods', () 
     const far = dev('group:5', 1, 24);
     expect(ownPeriodsConvict(far, 10, periodIndex([[far], ...others]), OUTLIER, BACK)).toBeNull();
     expect(ownPeriodsConvict(far, 24, periodIndex([[far], ...others]), OUTLIER, BACK)).toMatch(/×24\.1 that level$/);
+  });
+});
+
+describe('subject-periods: a deviation the subject repeats in another period', () => {
+  it('is its biology when one other period lies within ×2 of it: ×8 here, ×6 there; not ×8 here and ×1 there', () => {
+    const high = dev('group:5', 1, 8);
+    expect(repeatsElsewhere(high, periodIndex([[high], [dev('group:5', 2, 6)]]))).toBe(true);
+    expect(repeatsElsewhere(high, periodIndex([[high], [dev('group:5', 2, 1)]]))).toBe(false);
+    // another subject, or another record of the same pool, is no other period
+    expect(repeatsElsewhere(high, periodIndex([[high], [dev('group:6', 2, 8)], [dev('group:5', 1, 8, 'output:y')]]))).toBe(false);
   });
 });

@@ -41,6 +41,7 @@
  * kel ×3): the arm differs, not the record alone.
  */
 import type { QaCheck } from '../check.js';
+import { mayBeAdultHuman } from '../population.js';
 import type { QaContext } from '../context.js';
 import { pushTo } from '../../data/records.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
@@ -49,7 +50,7 @@ import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
 import { referenceBacks, referenceRefutes } from '../range-run.js';
 import { curveLevels, MIN_ARMS, PAIR_ARMS, poolDeviations, type Deviation } from '../study-pools.js';
 import { studyItems, WIDER_FACTORS, type ItemMeasure, type StudyItem } from '../study-items.js';
-import { ownPeriodsConvict, periodIndex, type PeriodIndex } from '../subject-periods.js';
+import { ownPeriodsConvict, periodIndex, repeatsElsewhere, type PeriodIndex } from '../subject-periods.js';
 
 /** Thresholds on the log scale (see the header). */
 export const OUTLIER_K = 3;
@@ -59,6 +60,14 @@ export const MIN_BACK = Math.log(1.6);
 /** Another record of the arm is in line within ×2, moves with it beyond ×3. */
 export const IN_LINE = Math.log(2);
 export const SAME_WAY = Math.log(3);
+/**
+ * A group off its sibling groups of the same population marks (`alikeGroups`) and dose (within ×2) is a slip from
+ * ALIKE_FACTOR (a decimal slip and up), ALIKE_K spreads of theirs and ALIKE_ARMS of them: no period or formulation of
+ * one population at one dose moves a group's exposure ×10 beyond its siblings' agreement.
+ */
+export const ALIKE_FACTOR = 10;
+export const ALIKE_K = 5;
+export const ALIKE_ARMS = 2;
 /** Factors at least this large are beyond biology within one study. */
 export const BIG_FACTOR = 30;
 /** The smallest factor named on a tmax (×60 and beyond; ×24 lies within a sampling grid's reach). */
@@ -241,6 +250,7 @@ export function armFindings(
   backs: Backing = () => null,
   refutes: Backing = () => null,
   periods: PeriodsConvict = () => null,
+  repeats: (lead: Deviation) => boolean = () => false,
 ): Finding[] {
   // Most arms have no outlier: nothing to group (an outlier is so whatever the molar mass).
   if (!arm.some(isOutlier)) return [];
@@ -303,8 +313,21 @@ export function armFindings(
       const ordinary = others.every((d) => Math.abs(d.d) <= IN_LINE);
       const backing = referenced && ordinary ? backs(off.record, off.slip.factor) : null;
       const own = backing ? null : periods(off.lead, off.slip.factor);
-      severity = backing || own ? 'major' : 'minor';
-      reason = backing ? `and the other studies agree: ${backing}` : own ? `while ${own}` : 'no other record of the arm tells a slip from a different population';
+      // Groups of one population by every curated trait, the arm ×10 or more off tightly agreeing siblings: a design that
+      // meant them to differ would have marked how (a disease, a genotype, a co-medication is a condition of its own pool).
+      // Not for a subject at that level in another period too: its own biology (subject-periods.ts `repeatsElsewhere`);
+      // nor for an arm dosed otherwise than its siblings (a dose slip, or non-linear kinetics, is the dose's story).
+      const alike =
+        !backing && !own && ordinary && off.lead.item.measure !== 'other' && off.lead.alike === true && off.lead.arms >= ALIKE_ARMS &&
+        Math.abs(Math.log(off.slip.factor)) >= Math.log(ALIKE_FACTOR) && Math.abs(off.lead.d) >= ALIKE_K * off.lead.s && sameDose(off.lead) && !repeats(off.lead);
+      severity = backing || own || alike ? 'major' : 'minor';
+      reason = backing
+        ? `and the other studies agree: ${backing}`
+        : own
+          ? `while ${own}`
+          : alike
+            ? `while its ${off.lead.arms} sibling groups, of the same population by every curated trait, agree within ×${fmt(Math.exp(off.lead.s))}`
+            : 'no other record of the arm tells a slip from a different population';
     }
     findings.push(recordFinding(off, arm, severity, culprit, reason));
   }
@@ -369,6 +392,7 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
       if (oneArm(pool) || !pool.some(unplaced)) continue;
       const levelled = pool[0].measure === 'curve' ? curveLevels(pool) : pool;
       const fresh = poolDeviations(levelled, minFactor, unplaced, minArms);
+      if (fresh.length > 0 && alikeGroups(ctx, pool)) for (let d = 0; d < fresh.length; d++) fresh[d].alike = true;
       for (let d = 0; d < fresh.length; d++) {
         const dev = fresh[d];
         const list = byArm.get(dev.item.arm);
@@ -394,6 +418,30 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
   const pairBases = unplacedBases();
   if (pairBases.size > 0) place(listsById(items.filter((i) => i.measure !== 'other' && pairBases.has(i.base)), pools, (i) => i.pool).filter(Boolean), BIG_FACTOR, PAIR_ARMS);
   return byArm;
+}
+
+/** Whether the record's arm has its siblings' dose (within ×2), or no dose ratio applies. */
+function sameDose(dev: Deviation): boolean {
+  return dev.doseRatio === null || Math.abs(Math.log(dev.doseRatio)) <= IN_LINE;
+}
+
+/**
+ * Whether every item of a pool is a group whose subjects carry the same population marks (population.ts: disease,
+ * healthy, genotype, phenotype, species, …) and are all adults or all not: arms the curated data does not tell apart
+ * by who they are.
+ */
+function alikeGroups(ctx: QaContext, pool: readonly StudyItem[]): boolean {
+  let marks: string | null = null;
+  for (let i = 0; i < pool.length; i++) {
+    const item = pool[i];
+    const record = item.output ?? item.timecourse?.tc;
+    if (item.kind !== 'group' || !record) return false;
+    // Age is no population mark, but children and adults differ by more than ×10 (a neonate's caffeine clearance).
+    const own = `${mayBeAdultHuman(ctx.dataset, record)}\u0001${ctx.subjectMarks(record).join('\u0001')}`;
+    if (marks === null) marks = own;
+    else if (own !== marks) return false;
+  }
+  return true;
 }
 
 /** The check code of the coverage marks. */
@@ -426,11 +474,12 @@ export const withinStudyCheck: QaCheck = {
     let index: PeriodIndex | undefined;
     const backs: Backing = (record, factor) => referenceBacks(ctx, record, factor);
     const refutes: Backing = (record, factor) => referenceRefutes(ctx, record, factor);
+    const repeats = (lead: Deviation) => repeatsElsewhere(lead, (index ??= periodIndex(byArm.values())));
     const periods: PeriodsConvict = (lead, factor) =>
       ownPeriodsConvict(lead, factor, (index ??= periodIndex(byArm.values())), Math.max(OUTLIER_K * lead.s, MIN_OUTLIER), Math.max(BACK_K * lead.s, MIN_BACK));
     for (const arm of byArm.values()) {
       markExamined(ctx, arm);
-      for (const f of armFindings(arm, molarMassOf, backs, refutes, periods)) {
+      for (const f of armFindings(arm, molarMassOf, backs, refutes, periods, repeats)) {
         if (f.culprit === 'output' && f.output_pk !== null && named.has(f.output_pk)) continue;
         const pair = f.details?.pair_record as string | undefined;
         if (pair !== undefined) {

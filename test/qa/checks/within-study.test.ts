@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
-import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
+import type { GroupRecord, InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
 import { identityExplains, withinStudyCheck } from '../../../src/qa/checks/within-study.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
@@ -38,9 +38,16 @@ function curve(subsetPk: number, group: number, intervention: number, scale: num
   return { tc, points };
 }
 
-function run(outputs: OutputRecord[], interventions: InterventionRecord[], curves: { tc: TimecourseRecord; points: OutputRecord[] }[] = []): Finding[] {
+/** Group `pk` of the study, healthy, or with `disease`. */
+function group(pk: number, disease?: string): GroupRecord {
+  const mark = (measurement_type: string, choice: string) => ({ ...STATS, pk: nextPk++, count: 8, measurement_type, calculation_type: null, choice, substance: null, group_count: 8, unit: null });
+  const characteristica = disease ? [mark('healthy', 'N'), mark('disease', disease)] : [mark('healthy', 'Y')];
+  return { ...study, pk, name: `g${pk}`, count: 8, parent_pk: null, characteristica };
+}
+
+function run(outputs: OutputRecord[], interventions: InterventionRecord[], curves: { tc: TimecourseRecord; points: OutputRecord[] }[] = [], groups: GroupRecord[] = []): Finding[] {
   const tables = {
-    studies: [], groups: [], individuals: [], interventions, scatters: [], terms: [],
+    studies: [], groups, individuals: [], interventions, scatters: [], terms: [],
     outputs: [...outputs, ...curves.flatMap((c) => c.points)], timecourses: curves.map((c) => c.tc),
   };
   return withinStudyCheck.run(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })));
@@ -118,10 +125,19 @@ describe('within-study: curves and doses', () => {
 
   it('blames the timecourse when a curve is ×10 with and without the dose, minor when nothing else of its arm is in line', () => {
     const curves = [curve(1, 1, 1, 1), curve(2, 2, 1, 1.2), curve(3, 3, 1, 0.9), curve(4, 4, 1, 10)];
-    const findings = run([], [dosing(1, 0.1)], curves).filter((f) => f.measurement_type === 'concentration');
+    // Group 4 has a disease the others do not: a different population may differ.
+    const groups = [group(1), group(2), group(3), group(4, 'liver cirrhosis')];
+    const findings = run([], [dosing(1, 0.1)], curves, groups).filter((f) => f.measurement_type === 'concentration');
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ subset_pk: 4, culprit: 'timecourse', details: { factor: 10 }, severity: 'minor' });
     expect(findings[0].ratio).toBeCloseTo(12, 6); // level ln 10 against the centre ln(1/1.2)
+  });
+
+  it('makes a ×10 curve major among groups of one population by every curated trait, whose curves agree', () => {
+    const curves = [curve(1, 1, 1, 1), curve(2, 2, 1, 1.2), curve(3, 3, 1, 0.9), curve(4, 4, 1, 10)];
+    const findings = run([], [dosing(1, 0.1)], curves, [group(1), group(2), group(3), group(4)]).filter((f) => f.measurement_type === 'concentration');
+    expect(findings).toMatchObject([{ subset_pk: 4, culprit: 'timecourse', details: { factor: 10 }, severity: 'major' }]);
+    expect(findings[0].message).toMatch(/3 sibling groups, of the same population by every curated trait, agree within ×/);
   });
 
   it('makes a ×10 curve major when the same arm reports a Cmax in line', () => {
@@ -233,7 +249,8 @@ describe('within-study: measurement types that are no PK parameter', () => {
   it('pools them only within one dose and one population, never as a pair, and names ×10 minor', () => {
     // the ×1000 arm has another dose: no pool of three
     expect(run([renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 2, 1600)], [dosing(1, 0.1), dosing(2, 0.2)])).toEqual([]);
-    const tenfold = run([renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 1, 1.2), renal(4, 1, 15)], [dosing(1, 0.1)]);
+    // Not a PK parameter: a ×10 stays minor even among groups of one population (only BIG_FACTOR is major).
+    const tenfold = run([renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 1, 1.2), renal(4, 1, 15)], [dosing(1, 0.1)], [], [group(1), group(2), group(3), group(4)]);
     expect(tenfold).toMatchObject([{ severity: 'minor', details: { factor: 10 } }]);
   });
 
@@ -244,7 +261,8 @@ describe('within-study: measurement types that are no PK parameter', () => {
       return { d, o: { ...output(100 + k, d.pk, 'cmax', 'milligram / liter', 2 * [1, 1.1, 0.9, 1.05, 0.95, 1][k]), study_sid: sid, study_name: sid } };
     });
     const groups = [1, 2, 3].map((g) => output(g, 1, 'cmax', 'milligram / liter', [2, 2.4, 20][g - 1]));
-    const alone = run(groups, [dosing(1, 0.1)]);
+    // Alone, and group 3 of another population than its siblings: nothing convicts it.
+    const alone = run(groups, [dosing(1, 0.1)], [], [group(1), group(2), group(3, 'renal impairment')]);
     expect(alone).toMatchObject([{ severity: 'minor', output_pk: groups[2].pk, details: { factor: 10 } }]);
     const findings = run([...groups, ...others.map((x) => x.o)], [dosing(1, 0.1), ...others.map((x) => x.d)]).filter((f) => f.study_sid === 'W1');
     expect(findings).toHaveLength(1);
@@ -267,13 +285,15 @@ describe('within-study: a subject at its own level in its other periods', () => 
   const interventions = [dosing(1, 0.1), coMedication(11, 'a'), coMedication(12, 'b')];
 
   it('names a ×10 AUC major when the same group lies at its own level in two other periods, minor without them', () => {
+    // Group 4 of another population than its siblings: they alone do not convict it.
+    const groups = [group(1), group(2), group(3), group(4, 'obesity')];
     const firstPeriod = [1, 2, 3, 4].map((g) => auc(g, sets[0], g === 4 ? 10 : 1));
-    expect(run(firstPeriod, interventions)).toMatchObject([{ severity: 'minor', output_pk: firstPeriod[3].pk, details: { factor: 10 } }]);
+    expect(run(firstPeriod, interventions, [], groups)).toMatchObject([{ severity: 'minor', output_pk: firstPeriod[3].pk, details: { factor: 10 } }]);
     const later = sets.slice(1).flatMap((set) => [1, 2, 3, 4].map((g) => auc(g, set)));
-    const findings = run([...firstPeriod, ...later], interventions);
+    const findings = run([...firstPeriod, ...later], interventions, [], groups);
     expect(findings).toMatchObject([{ severity: 'major', culprit: 'output', output_pk: firstPeriod[3].pk, details: { factor: 10 } }]);
     expect(findings[0].message).toMatch(/while the same group:4 lies at ×1\.1 the centre in its 2 other periods of this measure, and this record ×10 that level$/);
-    // the same group high in every period: its own biology, not a slip
+    // the same group high in every period: its own biology, not a slip — even among groups of one population
     const high = sets.flatMap((set) => [1, 2, 3, 4].map((g) => auc(g, set, g === 4 ? 10 : 1)));
     expect(run(high, interventions).filter((f) => f.severity === 'major')).toEqual([]);
   });
