@@ -62,13 +62,7 @@ export function rangeRun(ctx: QaContext): RangeRun {
   const known = runs.get(ctx);
   if (known) return known;
   const unplaced: Unplaced[] = [];
-  const samples = rangeSamples(ctx, (u) => unplaced.push(u));
-  const byStratum = new Map<string, RangeSample[]>();
-  for (const s of samples) {
-    const list = byStratum.get(s.stratum);
-    if (list) list.push(s);
-    else byStratum.set(s.stratum, [s]);
-  }
+  const byStratum = groupByStratum(rangeSamples(ctx, (u) => unplaced.push(u)));
   const ownCurve = new Map<number, Comparison>();
   for (const c of ctx.comparisons) ownCurve.set(c.output.pk, c);
   const judgments: RangeJudgment[] = [];
@@ -87,11 +81,7 @@ export function rangeRun(ctx: QaContext): RangeRun {
         judgments.push({ sample: s, ref: null, verdict: null });
         continue;
       }
-      let verdict = judge(s, ref);
-      if (verdict.cause && s.record === 'output' && contradicted(verdict.cause.factor, ownCurve.get(s.pk))) {
-        verdict = { ...verdict, classification: 'outside', cause: null, alternatives: [], contradicted: true };
-      }
-      judgments.push({ sample: s, ref, verdict });
+      judgments.push({ sample: s, ref, verdict: ownCurveAllows(judge(s, ref), s, ownCurve, 'outside') });
     }
   }
   // Keyed by number (no key text per judgment). The fallbacks below are no backing for other checks: not kept here.
@@ -103,17 +93,32 @@ export function rangeRun(ctx: QaContext): RangeRun {
   const unreferenced = (s: RangeSample) => s.record !== 'dosing' && !referenced[s.record].has(s.pk);
   const unweighed = unweighedJudgments(ctx, byStratum, unreferenced, ownCurve);
   const anyPopulation = fallbackJudgments(byStratum.values(), unreferenced, anyPopulationKey, 'every population', (v, ref) => wideVerdict(v, ref, 'both'), ownCurve);
-  const levels = new Map<string, RangeSample[]>();
-  for (const sample of wideLevelSamples(ctx)) {
-    const list = levels.get(sample.stratum);
-    if (list) list.push(sample);
-    else levels.set(sample.stratum, [sample]);
-  }
+  const levels = groupByStratum(wideLevelSamples(ctx));
   const anyDose = fallbackJudgments(levels.values(), unreferenced, (s) => s.stratum, 'every dose and population', (v, ref) => wideVerdict(v, ref, 'upward'), ownCurve);
   judgments.push(...firstSlipOrFirst([...unweighed, ...anyPopulation, ...anyDose]));
   const run = { judgments, unplaced, byRecord };
   runs.set(ctx, run);
   return run;
+}
+
+/** Samples by stratum, strata in order of first appearance. */
+function groupByStratum(samples: readonly RangeSample[]): Map<string, RangeSample[]> {
+  const byStratum = new Map<string, RangeSample[]>();
+  for (const s of samples) {
+    const list = byStratum.get(s.stratum);
+    if (list) list.push(s);
+    else byStratum.set(s.stratum, [s]);
+  }
+  return byStratum;
+}
+
+/**
+ * The verdict, unless its factor is one the output's own timecourse contradicts (reference-ranges.ts header): then
+ * `demoted` without a cause (its comparison's major stands) — `outside` in its own stratum, `inside` in a wide pool.
+ */
+function ownCurveAllows(verdict: RangeVerdict, s: RangeSample, ownCurve: ReadonlyMap<number, Comparison>, demoted: 'outside' | 'inside'): RangeVerdict {
+  if (!verdict.cause || s.record !== 'output' || !contradicted(verdict.cause.factor, ownCurve.get(s.pk))) return verdict;
+  return { ...verdict, classification: demoted, cause: null, alternatives: [], ...(demoted === 'outside' ? { contradicted: true } : {}) };
 }
 
 /**
@@ -154,8 +159,7 @@ function unweighedJudgments(
       const same = lightVerdict.cause && heavyVerdict.cause && Math.abs(Math.log(lightVerdict.cause.factor / heavyVerdict.cause.factor)) < 1e-9;
       const typical = { ...s, value: s.value / TYPICAL_ADULT_KG, unit: fields[6] };
       const verdict: RangeVerdict = same ? { ...judge(typical, ref), classification: 'slip', cause: lightVerdict.cause, alternatives: lightVerdict.alternatives.filter((c) => heavyVerdict.alternatives.some((h) => h.factor === c.factor)) } : { classification: 'inside', z: judge(typical, ref).z, cause: null, alternatives: [] };
-      const kept = verdict.cause && s.record === 'output' && contradicted(verdict.cause.factor, ownCurve.get(s.pk)) ? { ...verdict, classification: 'inside' as const, cause: null, alternatives: [] } : verdict;
-      judgments.push({ sample: typical, ref, verdict: kept, pool: UNWEIGHED });
+      judgments.push({ sample: typical, ref, verdict: ownCurveAllows(verdict, s, ownCurve, 'inside'), pool: UNWEIGHED });
     }
   }
   return judgments;
@@ -226,8 +230,7 @@ function fallbackJudgments(
       const ref = references.get(s.study) ?? null;
       if (ref === null) continue;
       const verdict = verdictOf(judge(s, ref), ref);
-      const kept = verdict.cause && s.record === 'output' && contradicted(verdict.cause.factor, ownCurve.get(s.pk)) ? { ...verdict, classification: 'inside' as const, cause: null, alternatives: [] } : verdict;
-      judgments.push({ sample: s, ref, verdict: kept, pool });
+      judgments.push({ sample: s, ref, verdict: ownCurveAllows(verdict, s, ownCurve, 'inside'), pool });
     }
   }
   return judgments;
