@@ -21,7 +21,7 @@ import { ADULT_BODY_WEIGHT_KG } from './causes.js';
 import { mayBeAdultHuman } from './population.js';
 import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, wideVerdict, type RangeVerdict } from './range-verdict.js';
 import { armValues, leaveOneStudyOut, MIN_STUDIES, robustReference, type Reference } from './reference-stats.js';
-import { rangeSamples, sampleLabel, type RangeSample, type Unplaced } from './reference-samples.js';
+import { rangeSamples, sampleLabel, STRATUM_SEPARATOR, STRATUM_UNIT_FIELD, type RangeSample, type Unplaced } from './reference-samples.js';
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
@@ -136,12 +136,13 @@ function unweighedJudgments(
 ): RangeJudgment[] {
   const judgments: RangeJudgment[] = [];
   const references = new Map<string, { loso: Map<string, Reference | null>; all: Reference | null }>();
-  const [light, heavy] = ADULT_BODY_WEIGHT_KG;
   for (const [stratum, list] of byStratum) {
-    const fields = stratum.split('\u0001');
-    if (!fields[6]?.endsWith(PER_KG_DOSE)) continue;
-    fields[6] = `${fields[6].slice(0, -PER_KG_DOSE.length)} / gram`;
-    const absolute = fields.join('\u0001');
+    const fields = stratum.split(STRATUM_SEPARATOR);
+    const perKg = fields[STRATUM_UNIT_FIELD];
+    if (!perKg?.endsWith(PER_KG_DOSE)) continue;
+    const unit = `${perKg.slice(0, -PER_KG_DOSE.length)} / gram`;
+    fields[STRATUM_UNIT_FIELD] = unit;
+    const absolute = fields.join(STRATUM_SEPARATOR);
     const others = byStratum.get(absolute);
     if (!others) continue;
     let refs = references.get(absolute);
@@ -153,16 +154,26 @@ function unweighedJudgments(
       if (!judged(s) || s.dose === null || !mayBeAdultHuman(ctx.dataset, subjectRecord(s.subject))) continue;
       const ref = refs.loso.has(s.study) ? (refs.loso.get(s.study) ?? null) : refs.all;
       if (ref === null) continue;
-      const at = (kg: number) => judge({ ...s, value: s.value / kg }, ref);
-      const lightVerdict = at(light);
-      const heavyVerdict = at(heavy);
-      const same = lightVerdict.cause && heavyVerdict.cause && Math.abs(Math.log(lightVerdict.cause.factor / heavyVerdict.cause.factor)) < 1e-9;
-      const typical = { ...s, value: s.value / TYPICAL_ADULT_KG, unit: fields[6] };
-      const verdict: RangeVerdict = same ? { ...judge(typical, ref), classification: 'slip', cause: lightVerdict.cause, alternatives: lightVerdict.alternatives.filter((c) => heavyVerdict.alternatives.some((h) => h.factor === c.factor)) } : { classification: 'inside', z: judge(typical, ref).z, cause: null, alternatives: [] };
-      judgments.push({ sample: typical, ref, verdict: ownCurveAllows(verdict, s, ownCurve, 'inside'), pool: UNWEIGHED });
+      const typical = { ...s, value: s.value / TYPICAL_ADULT_KG, unit };
+      judgments.push({ sample: typical, ref, verdict: ownCurveAllows(adultWeightVerdict(s, ref), s, ownCurve, 'inside'), pool: UNWEIGHED });
     }
   }
   return judgments;
+}
+
+/**
+ * The verdict on a value per (g/kg) of dose as a value per gram, at the lightest and at the heaviest adult weight: a
+ * slip when both name the same factor (the factors both name as alternatives), else inside; z at a typical 70 kg.
+ */
+export function adultWeightVerdict(s: RangeSample, ref: Reference): RangeVerdict {
+  const [light, heavy] = ADULT_BODY_WEIGHT_KG;
+  const at = (kg: number) => judge({ ...s, value: s.value / kg }, ref);
+  const lightVerdict = at(light);
+  const heavyVerdict = at(heavy);
+  const z = at(TYPICAL_ADULT_KG).z;
+  if (!lightVerdict.cause || !heavyVerdict.cause || lightVerdict.cause.factor !== heavyVerdict.cause.factor) return { classification: 'inside', z, cause: null, alternatives: [] };
+  const alternatives = lightVerdict.alternatives.filter((c) => heavyVerdict.alternatives.some((h) => h.factor === c.factor));
+  return { classification: 'slip', z, cause: lightVerdict.cause, alternatives };
 }
 
 /**

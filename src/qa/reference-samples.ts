@@ -156,6 +156,11 @@ export interface RangeSample {
   bodyWeightKg: number | null;
 }
 
+/** Between the fields of a stratum: quantity, substance, tissue, route, application, dosed substance, unit, population, extra. */
+export const STRATUM_SEPARATOR = '\u0001';
+/** The index of the unit among a stratum's fields. */
+export const STRATUM_UNIT_FIELD = 6;
+
 /** Readable: `caffeine cmax per dose (plasma, oral single dose, healthy)`. */
 export function sampleLabel(s: RangeSample): string {
   const d = s.dose;
@@ -207,7 +212,7 @@ function sample(
   const application = dose?.application;
   const dosed = dose?.substance;
   const id = b.strata.ids.of([quantity, b.substance, b.tissue, r, application, dosed, unit, b.population, extra]);
-  // A control character separates the fields: no name contains one.
+  // A control character separates the fields (STRATUM_SEPARATOR): no name contains one. The unit is field STRATUM_UNIT_FIELD.
   const stratum = (b.strata.text[id] ??= `${quantity}\u0001${b.substance}\u0001${b.tissue}\u0001${r}\u0001${application}\u0001${dosed}\u0001${unit}\u0001${b.population}\u0001${extra}`);
   return {
     record: b.record, pk: b.pk, study: b.study_sid, studyName: b.study_name, arm: b.arm, stratum, quantity, substance: b.substance, tissue: b.tissue,
