@@ -86,6 +86,11 @@ export function fractionExcreted(
   return toMoleA === null || toMoleD === null ? null : (amount.value * toMoleA) / (dose.value * toMoleD);
 }
 
+/** An amount slips as a dose does (prefixes, a decimal point, molar ↔ mass, per kg); the words name no dose. */
+function amountSlips(molarMass: number | null): SuspectedCause[] {
+  return slipFactors('dose', { molarMass }).map((c) => ({ ...c, text: c.text.replace(' in the dose', '') }));
+}
+
 /** Cause kinds in the order they are named: a prefix slip (mg as g) is the commonest; molar ↔ mass needs µmol taken for mg. */
 const KIND_ORDER: Record<string, number> = { 'unit-factor': 0, 'molar-mass': 1, 'per-kg': 2, dose: 3 };
 
@@ -128,7 +133,7 @@ function massBalanceFindings(ctx: QaContext): Finding[] {
     ctx.examined('output', o.pk, CHECK);
     ctx.examined('dosing', dose.pk, CHECK);
     if (fraction <= MARGIN) continue;
-    const causes = balancingCauses(slipFactors('dose', { molarMass: ctx.molarMass(o.substance) }), fraction);
+    const causes = balancingCauses(amountSlips(ctx.molarMass(o.substance)), fraction);
     const cause = causes[0] ?? null;
     const of = dosesItself(dose.substance, o.substance) ? 'the dose' : `the dose of ${dose.substance} (in moles)`;
     findings.push(
