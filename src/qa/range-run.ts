@@ -7,8 +7,8 @@
  * that names a slip standing for all (`firstSlipOrFirst`):
  * 0. for a value per dose of a per-kg dose to an unweighed subject, the absolute doses' stratum at both ends of an
  *    adult's weight (`unweighedJudgments`);
- * 1. its stratum over every population (a special population or an interaction that few studies share): there
- *    only a factor no population makes counts (`wideVerdict`: ×100 or more, at |z| ≥ WIDE_Z);
+ * 1. for an adult's value, its stratum over every population (a special population or an interaction that few
+ *    studies share): there only a factor no population makes counts (`wideVerdict`: ×100 or more, at |z| ≥ WIDE_Z);
  * 2. for a concentration, every level of its substance in its tissue, any dose (level-samples.ts): only a big
  *    upward unit factor counts there.
  * The fallbacks' judgments are no backing for other checks (their spread holds populations and doses).
@@ -92,7 +92,14 @@ export function rangeRun(ctx: QaContext): RangeRun {
   for (const j of judgments) if (j.ref !== null) referenced[j.sample.record].add(j.sample.pk);
   const unreferenced = (s: RangeSample) => s.record !== 'dosing' && !referenced[s.record].has(s.pk);
   const unweighed = unweighedJudgments(ctx, byStratum, unreferenced, ownCurve);
-  const anyPopulation = fallbackJudgments(byStratum.values(), unreferenced, anyPopulationKey, 'every population', (v, ref) => wideVerdict(v, ref, 'both'), ownCurve);
+  // Adults only: a neonate's absolute clearance is ×1/300 an adult's (its weight and maturation), more than any population.
+  const adults = new Map<string | null, boolean>();
+  const adult = (s: RangeSample) => {
+    let known = adults.get(s.subject);
+    if (known === undefined) adults.set(s.subject, (known = mayBeAdultHuman(ctx.dataset, subjectRecord(s.subject))));
+    return known;
+  };
+  const anyPopulation = fallbackJudgments(byStratum.values(), (s) => unreferenced(s) && adult(s), anyPopulationKey, 'every population', (v, ref) => wideVerdict(v, ref, 'both'), ownCurve);
   const levels = groupByStratum(wideLevelSamples(ctx));
   const anyDose = fallbackJudgments(levels.values(), unreferenced, (s) => s.stratum, 'every dose and population', (v, ref) => wideVerdict(v, ref, 'upward'), ownCurve);
   judgments.push(...firstSlipOrFirst([...unweighed, ...anyPopulation, ...anyDose]));

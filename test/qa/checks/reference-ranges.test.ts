@@ -195,6 +195,13 @@ describe('reference-range: the check on a dataset', () => {
     expect(judgmentOf(rangeRun(ctx), `output:${slipped.pk}`)?.ref).toBeNull();
   });
 
+  it('does not set a child against every population: a preterm neonate’s absolute clearance is ×1/300 an adult’s', () => {
+    const { arms, outputs } = fiveStudies();
+    const neonates = arm('H', { characteristica: [characteristic('disease', 'apnea of prematurity'), { ...characteristic('age', ''), mean: 0.02, unit: 'year' }] });
+    const low = output(neonates, 'clearance', 'liter / hour', 0.01);
+    expect(about(referenceRangeCheck.run(context([...arms, neonates], [...outputs, low])), low)).toEqual([]);
+  });
+
   it('makes per-kg values absolute with the body weight', () => {
     const { arms, outputs } = fiveStudies();
     const weighed = arm('W', { characteristica: [{ ...characteristic('weight', ''), choice: null, mean: 80, unit: 'kilogram' } as CharacteristicaRecord] });
