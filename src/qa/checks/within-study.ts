@@ -467,8 +467,8 @@ export const withinStudyCheck: QaCheck = {
     const named = new Set(ctx.comparisons.filter((c) => c.verdict.classification === 'major' && c.verdict.causes.length > 0).map((c) => c.output.pk));
     const findings: Finding[] = [];
     const molarMassOf: MolarMassOf = (item) => ctx.molarMass(item.output?.substance ?? item.timecourse?.substance ?? null);
-    // A pair is one finding: both of its arms see the same ratio.
-    const pairs = new Set<string>();
+    // A pair is one finding: both of its arms see the same ratio. Its place in `findings`, and the other arm's finding.
+    const pairs = new Map<string, { at: number; other: Finding | null }>();
     const byArm = armDeviations(ctx);
     // Built when a record first asks (the last of armFindings' tests, reached by few): not for every deviation of every run.
     let index: PeriodIndex | undefined;
@@ -484,12 +484,32 @@ export const withinStudyCheck: QaCheck = {
         const pair = f.details?.pair_record as string | undefined;
         if (pair !== undefined) {
           const key = `${[f.details?.record, pair].sort().join('|')}|${f.measurement_type}`;
-          if (pairs.has(key)) continue;
-          pairs.add(key);
+          const known = pairs.get(key);
+          if (known) {
+            known.other = f;
+            continue;
+          }
+          pairs.set(key, { at: findings.length, other: null });
         }
         findings.push(f);
       }
     }
+    for (const { at, other } of pairs.values()) findings[at] = pairCulprit(findings[at], other, backs);
     return findings;
   },
 };
+
+/**
+ * A pair's finding with its culprit, when the other studies tell which arm holds the slip: the one whose own value
+ * their reference puts off by the factor and back near their centre without it (range-run.ts `referenceBacks`),
+ * the other's not. Otherwise the first arm's finding, blaming neither.
+ */
+export function pairCulprit(first: Finding, second: Finding | null, backs: Backing): Finding {
+  const backing = (f: Finding) => backs(f.details?.record as string, f.details?.factor as number);
+  const candidates = second ? [first, second] : [first];
+  const backed = candidates.map((f) => ({ f, words: backing(f) })).filter((c) => c.words !== null);
+  if (backed.length !== 1) return first;
+  const { f, words } = backed[0];
+  const culprit = (f.check ?? '').slice('within-study/'.length) as Culprit;
+  return { ...f, culprit, message: `${f.message}; the other studies name this one: ${words}` };
+}

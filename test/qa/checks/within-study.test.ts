@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { GroupRecord, InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
-import { identityExplains, withinStudyCheck } from '../../../src/qa/checks/within-study.js';
+import { identityExplains, pairCulprit, withinStudyCheck } from '../../../src/qa/checks/within-study.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 
@@ -296,5 +296,20 @@ describe('within-study: a subject at its own level in its other periods', () => 
     // the same group high in every period: its own biology, not a slip — even among groups of one population
     const high = sets.flatMap((set) => [1, 2, 3, 4].map((g) => auc(g, set, g === 4 ? 10 : 1)));
     expect(run(high, interventions).filter((f) => f.severity === 'major')).toEqual([]);
+  });
+});
+
+describe('within-study: which arm of a pair holds the slip', () => {
+  const pairFinding = (record: string, factor: number, check: string) =>
+    ({ kind: 'within-study', check, culprit: null, message: 'm', details: { record, factor } }) as unknown as Finding;
+  const a = pairFinding('output:1', 1000, 'within-study/output');
+  const b = pairFinding('timecourse:2', 1 / 1000, 'within-study/timecourse');
+
+  it('names the arm whose value the other studies put off by the factor, and only when they name one', () => {
+    const backsB = (record: string, factor: number) => (record === 'timecourse:2' && factor === 1 / 1000 ? 'refs' : null);
+    expect(pairCulprit(a, b, backsB)).toMatchObject({ culprit: 'timecourse', message: 'm; the other studies name this one: refs', details: { record: 'timecourse:2' } });
+    expect(pairCulprit(a, b, () => null)).toBe(a);
+    expect(pairCulprit(a, b, () => 'both')).toBe(a);
+    expect(pairCulprit(a, null, (record) => (record === 'output:1' ? 'refs' : null))).toMatchObject({ culprit: 'output' });
   });
 });
