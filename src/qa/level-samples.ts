@@ -7,10 +7,10 @@
  * apart, so a curve without a curated dose, after two doses, or of a population few studies share has no
  * reference there — a caffeine curve curated in g/L instead of mg/L (10 g/L in an asthma study without a dose)
  * was found by nothing. Levels over all doses spread far wider than levels per dose (microdoses to overdoses,
- * interactions ×50, sampling to 8 h or to 72 h), and the verdict (reference-ranges.ts `judge`) asks a slip
- * factor for at least OUTSIDE_Z spreads and the value to lie beyond every other study but one: in practice this
- * pool names only the big unit slips (×1000, ×10⁶) a dose cannot make (reference-ranges.ts `wideVerdict`). It judges only records without a
- * reference of their own stratum (reference-ranges.ts `rangeRun`), and it is no backing for other checks.
+ * interactions ×50, sampling to 8 h or to 72 h): this pool names only an upward unit or molar slip of ×100 and
+ * more, far beyond every other study's level, that a dose cannot make (range-verdict.ts `wideVerdict`). It judges
+ * only records without a reference of their own stratum (range-run.ts `rangeRun`), and it is no backing for other
+ * checks.
  */
 import { subjectLabel, subjectOf } from '../data/dataset.js';
 import type { QaContext } from './context.js';
