@@ -28,6 +28,7 @@ import { finding, SEVERITY_RANK, type Finding } from '../finding.js';
 import { findingId } from '../finding-id.js';
 import { explain, instancesOf, predicted, type Candidate, type Explanation, type IdentityNode, type Instance, type RouteClass, type Slot } from '../identities.js';
 import type { ParameterValue } from '../parameters.js';
+import { referenceBacks } from '../range-run.js';
 
 /** How close the factor a value is off by must be to a slip factor to name it (the identities' own scatter, ×1.25). */
 export const IDENTITY_FACTOR_TOLERANCE = 0.25;
@@ -232,29 +233,33 @@ function doseFinding(dose: KeyNode, factor: number, causes: readonly string[], k
 }
 
 /** The finding(s) of one key's explanation (the dose ones are decided across keys, see `doseCulprits`). */
-export function keyFindings(a: KeyAnalysis): Finding[] {
+export function keyFindings(a: KeyAnalysis, backs: ReferenceBacking = () => null): Finding[] {
   const e = a.explanation;
   if (!e) return [];
   const agreeing = instanceDetails(e.agreeing);
   const ranked = e.candidates
     .map((c) => ({ c, causes: candidateCauses(c, a.bodyWeightKg, a.molarMass) }))
     .sort((x, y) => Number(y.causes.length > 0) - Number(x.causes.length > 0) || SLOT_ORDER.indexOf(x.c.node.slot) - SLOT_ORDER.indexOf(y.c.node.slot));
-  const primary = ranked.find((r) => r.c.node.slot !== 'dose');
+  // Of several values that could be off, the one the other studies put off by its factor (and no other).
+  const named = e.kind === 'ambiguous' ? referenceNamed(ranked, backs) : null;
+  const primary = named ? { c: named.c, causes: [named.cause] } : ranked.find((r) => r.c.node.slot !== 'dose');
   const check = e.disagreeing[0].identity.code;
   const disagreeing = e.disagreeing.map(describe).join('; ');
   if (e.kind !== 'unexplained' && primary) {
     const { c, causes } = primary;
     const node = c.node as KeyNode;
-    const odd = e.kind === 'odd-one-out';
+    const odd = e.kind === 'odd-one-out' || named !== null;
     const factor = c.factor ?? causes[0]?.factor ?? null;
     const others = ranked.filter((r) => r !== primary);
     const anyCause = ranked.some((r) => r.causes.length > 0);
     const cause = odd
       ? causes.map((k) => k.text).join('; ') || null
       : ranked.filter((r) => r.causes.length).map((r) => `${LABEL[r.c.node.slot]} ${r.causes.map((k) => k.text).join('; ')}`).join(' or ') || null;
-    const who = odd
-      ? `${LABEL[node.slot]} is the odd one out${e.agreeing.length ? ` (${e.agreeing.length} identit${e.agreeing.length === 1 ? 'y holds' : 'ies hold'} without it)` : ''}`
-      : `one of ${ranked.map((r) => LABEL[r.c.node.slot]).join(', ')} is off`;
+    const who = named
+      ? `one of ${ranked.map((r) => LABEL[r.c.node.slot]).join(', ')} is off, and the other studies name ${LABEL[node.slot]} (${named.words})`
+      : odd
+        ? `${LABEL[node.slot]} is the odd one out${e.agreeing.length ? ` (${e.agreeing.length} identit${e.agreeing.length === 1 ? 'y holds' : 'ies hold'} without it)` : ''}`
+        : `one of ${ranked.map((r) => LABEL[r.c.node.slot]).join(', ')} is off`;
     return [
       outputFinding(a, node, check, {
         severity: (odd ? causes.length > 0 : anyCause) ? 'major' : 'minor',
@@ -262,7 +267,7 @@ export function keyFindings(a: KeyAnalysis): Finding[] {
         suspected_cause: cause, culprit: odd ? 'output' : null,
         message: `${who}: ${disagreeing}`,
         details: {
-          rule: e.kind, agreeing, disagreeing: instanceDetails(e.disagreeing), interval: c.interval,
+          rule: named ? 'reference-named' : e.kind, agreeing, disagreeing: instanceDetails(e.disagreeing), interval: c.interval,
           candidates: others.map((r) => ({ slot: r.c.node.slot, output_pk: (r.c.node as KeyNode).parameter?.output.pk ?? null, intervention_pk: (r.c.node as KeyNode).dosing?.pk ?? null, factor: r.c.factor })),
           cause_kinds: causes.map((k) => k.kind),
           cause_factors: causes.map((k) => k.factor),
@@ -288,6 +293,28 @@ export function keyFindings(a: KeyAnalysis): Finding[] {
       details: { rule: 'unexplained', agreeing, disagreeing: instanceDetails([inst]) },
     });
   });
+}
+
+/** Whether the cross-study reference backs a slip ×factor of a record (range-run.ts `referenceBacks`): its words, or null. */
+export type ReferenceBacking = (record: string, factor: number) => string | null;
+
+/**
+ * The one reported value among a key's candidates that the other studies put off by one of its causes, with that
+ * cause and their words; null when none or several are.
+ */
+function referenceNamed(ranked: readonly { c: Candidate; causes: SuspectedCause[] }[], backs: ReferenceBacking): { c: Candidate; cause: SuspectedCause; words: string } | null {
+  const backed: { c: Candidate; cause: SuspectedCause; words: string }[] = [];
+  for (const { c, causes } of ranked) {
+    const pk = (c.node as KeyNode).parameter?.output.pk;
+    if (pk === undefined) continue;
+    for (const cause of causes) {
+      const words = backs(`output:${pk}`, cause.factor);
+      if (words === null) continue;
+      backed.push({ c, cause, words });
+      break;
+    }
+  }
+  return backed.length === 1 ? backed[0] : null;
 }
 
 /**
@@ -418,7 +445,8 @@ export const pkIdentitiesCheck: QaCheck = {
     }
     const dose = doseCulprits(analyses);
     const findings = [...dose.findings];
-    for (const a of analyses) if (!dose.explained.has(a)) findings.push(...keyFindings(a));
+    const backs: ReferenceBacking = (record, factor) => referenceBacks(ctx, record, factor);
+    for (const a of analyses) if (!dose.explained.has(a)) findings.push(...keyFindings(a, backs));
     return onePerId(findings);
   },
 };

@@ -100,6 +100,19 @@ describe('pk-identity check', () => {
     expect(f.suspected_cause).toMatch(/t½ ×60 .* or kel ×60/);
   });
 
+  it('names the one the other studies put off by its factor: six studies of t½ 3–4 h make t½ 210 h the ×60', () => {
+    const thalf = output('thalf', 'hour', 210);
+    const kel = output('kel', '1 / hour', Math.LN2 / 3.5);
+    // Six other studies report t½ after the same oral 100 mg dose, none a kel.
+    const others = [3.5, 3.2, 3.8, 3.4, 3.6, 3.0].map((t, k) => {
+      const sid = `O${k}`;
+      return { o: { ...output('thalf', 'hour', t), study_sid: sid, study_name: sid, intervention_pks: [200 + k] }, d: { ...dosing(200 + k, 0.1, 'oral'), study_sid: sid, study_name: sid } };
+    });
+    const [f] = run([thalf, kel, ...others.map((x) => x.o)], [dosing(1, 0.1, 'oral'), ...others.map((x) => x.d)]).filter((x) => x.study_sid === 'T1');
+    expect(f).toMatchObject({ severity: 'major', culprit: 'output', output_pk: thalf.pk, details: { rule: 'reference-named', cause_factors: [60] } });
+    expect(f.message).toMatch(/^one of t½, kel is off, and the other studies name t½ \(6 other studies' x thalf/);
+  });
+
   it('blames the dose when it is the odd one out: CL confirmed by Vz and t½, AUC∞ by Cmax and t½', () => {
     const a = subject({ group_pk: null, individual_pk: 11 });
     const b = subject({ group_pk: null, individual_pk: 12 });
