@@ -62,3 +62,15 @@ export function labelRatio(curated: number, curatedUnit: string, label: Labelled
   if (factor === null || !(curated > 0)) return null;
   return curated / (label.value * factor);
 }
+
+/**
+ * Whether two labels name one dosing's high and low arm: the same label but for `high` in the one where the other
+ * has `low` (`Caffhigh`/`Cafflow`, `MID_im_highDose`/`MID_im_lowDose`), case aside. Read from the pair, not from
+ * one label: `Dflow` ends in the letters of `low` too.
+ */
+export function highLowPair(high: string, low: string): boolean {
+  const h = high.toLowerCase();
+  const at = h.indexOf('high');
+  if (at < 0 || h.indexOf('high', at + 1) >= 0) return false;
+  return `${h.slice(0, at)}low${h.slice(at + 4)}` === low.toLowerCase();
+}

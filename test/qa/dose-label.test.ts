@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelledAmount, labelRatio } from '../../src/qa/dose-label.js';
+import { highLowPair, labelRatio, labelledAmount } from '../../src/qa/dose-label.js';
 
 describe('labelledAmount', () => {
   it('reads one amount with its unit, per kg or per m²', () => {
@@ -33,5 +33,16 @@ describe('labelRatio', () => {
   it('is null when the units cannot be compared', () => {
     expect(labelRatio(0.000002, 'count', labelledAmount('Dcaf_2mg')!, null)).toBeNull(); // per kg curated, absolute label
     expect(labelRatio(0.04, 'gram / hour', labelledAmount('vitamin_c_500mg')!, null)).toBeNull();
+  });
+});
+
+describe('dose-label: a high and a low label', () => {
+  it('pairs two labels that differ only in high for low, case aside', () => {
+    expect(highLowPair('Caffhigh', 'Cafflow')).toBe(true);
+    expect(highLowPair('ALF_po_highDose', 'alf_po_lowdose')).toBe(true);
+    expect(highLowPair('Cafflow', 'Caffhigh')).toBe(false);
+    // `Dflow` is no low arm of `D_high`; a label with two highs names no pair.
+    expect(highLowPair('D_high', 'Dflow')).toBe(false);
+    expect(highLowPair('highhigh', 'lowhigh')).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord } from '../../../src/data/model.js';
-import { doseLabelCheck, doseLabelFinding } from '../../../src/qa/checks/dose-label.js';
+import { doseLabelCheck, doseLabelFinding, highLowFindings } from '../../../src/qa/checks/dose-label.js';
 import { prepareContext } from '../../../src/qa/context.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
@@ -59,5 +59,29 @@ describe('dose-label', () => {
     const ctx = prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' }));
     const findings = doseLabelCheck.run(ctx);
     expect(findings.map((f) => [f.intervention_pk, f.severity, f.details?.cause_factors])).toEqual([[ds[0].pk, 'major', [1000]]]);
+  });
+});
+
+describe('dose-label: arms labelled high and low', () => {
+  it('finds the dosing labelled high below its sibling labelled low (minor: amounts or labels exchanged)', () => {
+    const high = { ...dosing('Caffhigh', 0.25, 'gram', 'caffeine'), measurement_type: 'qualitative dosing' };
+    const low = { ...dosing('Cafflow', 0.5, 'gram', 'caffeine'), measurement_type: 'qualitative dosing' };
+    expect(highLowFindings([high, low])).toMatchObject([
+      { kind: 'dose-label', severity: 'minor', culprit: null, intervention_pk: high.pk, reported: 0.25, recomputed: 0.5, ratio: 0.5 },
+    ]);
+    // In order, in another unit, of another substance or study: nothing.
+    expect(highLowFindings([dosing('MID_im_highDose', 0.015, 'gram', 'midazolam'), dosing('MID_im_lowDose', 0.0075, 'gram', 'midazolam')])).toEqual([]);
+    expect(highLowFindings([dosing('D_high', 1, 'gram'), dosing('D_low', 2, 'gram / kilogram')])).toEqual([]);
+    expect(highLowFindings([dosing('D_high', 1, 'gram'), { ...dosing('D_low', 2, 'gram'), study_sid: 'S2' }])).toEqual([]);
+  });
+
+  it('runs in the check over a study’s dosings and qualitative dosings', () => {
+    const high = { ...dosing('ALF_po_highDose', 0.001, 'gram', 'alfentanil'), measurement_type: 'qualitative dosing' };
+    const low = dosing('ALF_po_lowDose', 0.002, 'gram', 'alfentanil');
+    const tables = { studies: [], groups: [], individuals: [], interventions: [high, low], scatters: [], terms: [], outputs: [], timecourses: [] };
+    const findings = doseLabelCheck.run(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })));
+    expect(findings.map((f) => f.message)).toEqual([
+      'dosing ALF_po_highDose (0.001 gram) is labelled high but is below ALF_po_lowDose (0.002 gram), labelled low: their amounts or their labels were exchanged',
+    ]);
   });
 });
