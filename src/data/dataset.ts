@@ -70,6 +70,14 @@ export function subjectLabel(subject: SubjectRef | null): string | null {
   return subject ? `${subject.kind}:${subject.pk}` : null;
 }
 
+/** The group and individual pks a subject label (`subjectLabel`) names; both null for none. */
+export function subjectFields(label: string | null): { group_pk: number | null; individual_pk: number | null } {
+  const colon = label === null ? -1 : label.indexOf(':');
+  const kind = colon < 0 ? null : (label as string).slice(0, colon);
+  const pk = colon < 0 ? null : Number((label as string).slice(colon + 1));
+  return { group_pk: kind === 'group' ? pk : null, individual_pk: kind === 'individual' ? pk : null };
+}
+
 export class Dataset {
   private constructor(
     readonly tables: DatasetTables,
@@ -190,6 +198,15 @@ export class Dataset {
       if (output) return output;
     }
     return undefined;
+  }
+
+  /**
+   * A timecourse's substance and tissue as its outputs name them (timecourses.csv writes sids there, outputs names),
+   * else its labels, else its sids.
+   */
+  curveNames(tc: TimecourseRecord): { substance: string | null; tissue: string | null } {
+    const member = this.firstMemberOutput(tc);
+    return { substance: member?.substance ?? tc.substance_label ?? tc.substance, tissue: member?.tissue ?? tc.tissue_label ?? tc.tissue };
   }
 
   /**

@@ -75,7 +75,7 @@ export function ncaInput(dataset: Dataset, tc: TimecourseRecord): PkdbNcaInput {
   if (!field) throw new Error(`timecourse ${tc.subset_pk} has no mean, median or value series`);
   if (!tc.time_unit) throw new Error(`timecourse ${tc.subset_pk} has no time unit`);
   if (field !== 'value') notes.push(`the ${field} curve is analysed (parameters of the ${field} curve, not the ${field} of individual parameters)`);
-  const substance = dataset.firstMemberOutput(tc)?.substance ?? tc.substance_label ?? tc.substance;
+  const { substance } = dataset.curveNames(tc);
   const { dosing, parent } = pickDosing(dataset.dosingOf(tc), substance, notes);
   const conc = tc[field] as (number | null)[];
   let time = tc.time;

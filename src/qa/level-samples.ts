@@ -43,43 +43,35 @@ const armOf = (pks: readonly number[]) => [...pks].sort((a, b) => a - b).join(',
 /** Every concentration timecourse and reported concentration of the context, as a sample of its wide stratum. */
 export function wideLevelSamples(ctx: QaContext): RangeSample[] {
   const samples: RangeSample[] = [];
-  const masses = new Map<string | null, number | null>();
-  const molarMass = (substance: string | null) => {
-    let mass = masses.get(substance);
-    if (mass === undefined) masses.set(substance, (mass = ctx.molarMass(substance)));
-    return mass;
-  };
   const add = (
     record: 'output' | 'timecourse',
     pk: number,
-    of: { study_sid: string; study_name: string; group_pk: number | null; individual_pk: number | null; intervention_pks: readonly number[] },
-    substance: string | null,
-    tissue: string | null,
+    of: { study_sid: string; study_name: string; group_pk: number | null; individual_pk: number | null },
+    interventionPks: readonly number[],
+    names: { substance: string | null; tissue: string | null },
     value: number,
     unit: string,
-    subsetPk: number | null,
   ) => {
+    const { substance, tissue } = names;
     // An analyte with limits of the living body (glucose, bilirubin) is judged by those (checks/human-ranges.ts).
     if (substance !== null && ANALYTE_LIMITS.has(substance) && tissue !== null && ANALYTE_TISSUES.has(tissue)) return;
     samples.push({
-      record, pk, study: of.study_sid, studyName: of.study_name, arm: armOf(of.intervention_pks), stratum: wideLevelStratum(substance, tissue, unit),
+      record, pk, study: of.study_sid, studyName: of.study_name, arm: armOf(interventionPks), stratum: wideLevelStratum(substance, tissue, unit),
       quantity: WIDE_LEVEL, substance, tissue, route: null, dose: null, extra: '', population: '', family: 'cmax',
-      measurementType: 'concentration', value, unit, subject: subjectLabel(subjectOf(of)), subsetPk, outputPk: record === 'output' ? pk : null,
-      interventionPk: null, molarMass: molarMass(substance), bodyWeightKg: null,
+      measurementType: 'concentration', value, unit, subject: subjectLabel(subjectOf(of)), subsetPk: record === 'timecourse' ? pk : null,
+      outputPk: record === 'output' ? pk : null, interventionPk: null, molarMass: ctx.molarMass(substance), bodyWeightKg: null,
     });
   };
   for (const tc of ctx.concentrationTimecourses) {
-    const member = ctx.dataset.firstMemberOutput(tc);
-    const substance = member?.substance ?? tc.substance_label ?? tc.substance;
+    const names = ctx.dataset.curveNames(tc);
     const level = medianPositive(concentrationSeries(tc)?.values ?? []);
-    const canonical = tc.unit ? canonicalUnit(tc.unit, molarMass(substance)) : null;
+    const canonical = tc.unit ? canonicalUnit(tc.unit, ctx.molarMass(names.substance)) : null;
     if (level === null || canonical === null) continue;
-    const of = { ...tc, intervention_pks: tc.intervention_pk };
-    add('timecourse', tc.subset_pk, of, substance, member?.tissue ?? tc.tissue_label ?? tc.tissue, level * canonical.factor, canonical.unit, tc.subset_pk);
+    add('timecourse', tc.subset_pk, tc, tc.intervention_pk, names, level * canonical.factor, canonical.unit);
   }
   for (const p of ctx.parameters) {
     if (p.source !== 'reported' || p.measurement_type !== 'concentration' || p.value === null || !(p.value > 0) || p.unit === null || p.factor === null) continue;
-    add('output', p.output.pk, p.output, p.output.substance, p.output.tissue, p.value, p.unit, null);
+    add('output', p.output.pk, p.output, p.output.intervention_pks, p.output, p.value, p.unit);
   }
   return samples;
 }

@@ -13,6 +13,7 @@
  *    upward unit factor counts there.
  * The fallbacks' judgments are no backing for other checks (their spread holds populations and doses).
  */
+import { subjectFields } from '../data/dataset.js';
 import type { Comparison } from './compare-reported.js';
 import type { RecordKind } from './coverage.js';
 import type { QaContext } from './context.js';
@@ -96,7 +97,7 @@ export function rangeRun(ctx: QaContext): RangeRun {
   const adults = new Map<string | null, boolean>();
   const adult = (s: RangeSample) => {
     let known = adults.get(s.subject);
-    if (known === undefined) adults.set(s.subject, (known = mayBeAdultHuman(ctx.dataset, subjectRecord(s.subject))));
+    if (known === undefined) adults.set(s.subject, (known = mayBeAdultHuman(ctx.dataset, subjectFields(s.subject))));
     return known;
   };
   const anyPopulation = fallbackJudgments(byStratum.values(), (s) => unreferenced(s) && adult(s), anyPopulationKey, 'every population', (v, ref) => wideVerdict(v, ref, 'both'), ownCurve);
@@ -158,7 +159,7 @@ function unweighedJudgments(
       references.set(absolute, (refs = { loso: leaveOneStudyOut(arms), all: robustReference(arms) }));
     }
     for (const s of list) {
-      if (!judged(s) || s.dose === null || !mayBeAdultHuman(ctx.dataset, subjectRecord(s.subject))) continue;
+      if (!judged(s) || s.dose === null || !mayBeAdultHuman(ctx.dataset, subjectFields(s.subject))) continue;
       const ref = refs.loso.has(s.study) ? (refs.loso.get(s.study) ?? null) : refs.all;
       if (ref === null) continue;
       const typical = { ...s, value: s.value / TYPICAL_ADULT_KG, unit };
@@ -199,12 +200,6 @@ export function firstSlipOrFirst(judgments: readonly RangeJudgment[]): RangeJudg
 
 /** A typical adult's weight, for the value a finding shows (its verdict holds from 40 to 120 kg). */
 const TYPICAL_ADULT_KG = 70;
-
-/** The group or individual a sample's subject label (`group:12`, `individual:3`) names. */
-function subjectRecord(label: string | null): { group_pk: number | null; individual_pk: number | null } {
-  const [kind, pk] = (label ?? '').split(':');
-  return { group_pk: kind === 'group' ? Number(pk) : null, individual_pk: kind === 'individual' ? Number(pk) : null };
-}
 
 /** A sample's stratum over every population: its quantity, substance, tissue, route, application, dosed substance, unit and extra. */
 function anyPopulationKey(s: RangeSample): string {

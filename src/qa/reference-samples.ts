@@ -305,8 +305,7 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     else samples.push(placed);
   }
   for (const tc of ctx.concentrationTimecourses) {
-    const member = ctx.dataset.firstMemberOutput(tc);
-    const substance = member?.substance ?? tc.substance_label ?? tc.substance;
+    const { substance, tissue } = ctx.dataset.curveNames(tc);
     const info = setInfo(tc.intervention_pk, [...tc.intervention_pk].sort((x, y) => x - y).join(','));
     b.record = 'timecourse';
     b.pk = tc.subset_pk;
@@ -316,7 +315,7 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     b.subsetPk = tc.subset_pk;
     b.outputPk = null;
     b.substance = substance;
-    b.tissue = member?.tissue ?? tc.tissue_label ?? tc.tissue;
+    b.tissue = tissue;
     b.molarMass = molarMass(substance);
     b.bodyWeightKg = ctx.bodyWeightKg(tc);
     b.measurementType = 'concentration';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Dataset, linkKey, subjectLabel, subjectOf } from '../../src/data/dataset.js';
+import { Dataset, linkKey, subjectFields, subjectLabel, subjectOf } from '../../src/data/dataset.js';
 import type { DatasetTables, InterventionRecord, OutputRecord, TimecourseRecord } from '../../src/data/model.js';
 
 const stats = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null, unit: null };
@@ -78,6 +78,13 @@ describe('Dataset', () => {
     expect(dataset.firstMemberOutput({ ...timecourse, output_pk: [999] })).toBeUndefined();
   });
 
+  it('names a timecourse as its outputs do, else by its labels', () => {
+    const member = dataset.firstMemberOutput(timecourse)!;
+    expect(dataset.curveNames(timecourse)).toEqual({ substance: member.substance, tissue: member.tissue });
+    const orphan = { ...timecourse, output_pk: [999], substance: 'caf', substance_label: 'caffeine', tissue: 'pl', tissue_label: 'plasma' };
+    expect(dataset.curveNames(orphan)).toEqual({ substance: 'caffeine', tissue: 'plasma' });
+  });
+
   it('selects only normed `dosing` interventions as dosing', () => {
     expect(dataset.dosingOf(timecourse).map((i) => i.pk)).toEqual([10]);
   });
@@ -118,5 +125,9 @@ describe('link keys', () => {
       linkKey({ ...base, group_pk: null, individual_pk: 1, intervention_pks: [1] }),
     );
     expect(subjectLabel(subjectOf({ group_pk: null, individual_pk: 4 }))).toBe('individual:4');
+    // and back
+    expect(subjectFields('individual:4')).toEqual({ group_pk: null, individual_pk: 4 });
+    expect(subjectFields('group:12')).toEqual({ group_pk: 12, individual_pk: null });
+    expect(subjectFields(null)).toEqual({ group_pk: null, individual_pk: null });
   });
 });

@@ -124,8 +124,7 @@ function massBalanceFindings(ctx: QaContext): Finding[] {
       ctx.notExamined('output', o.pk, CHECK, REASONS.dose);
       continue;
     }
-    const molarMass = (substance: string | null) => ctx.molarMass(substance);
-    const fraction = fractionExcreted({ value, unit: o.unit, substance: o.substance }, { value: representativeValue(dose) as number, unit: dose.unit ?? '', substance: dose.substance }, molarMass);
+    const fraction = fractionExcreted({ value, unit: o.unit, substance: o.substance }, { value: representativeValue(dose) as number, unit: dose.unit ?? '', substance: dose.substance }, ctx.molarMass);
     if (fraction === null) {
       ctx.notExamined('output', o.pk, CHECK, REASONS.unit);
       continue;
