@@ -72,11 +72,15 @@ show(
 
 // %% [markdown]
 // ## Run the QA
-// Three kinds of check: the stored calculated outputs against a re-run of
-// PK-DB's algorithm (`calculated`), the authors' reported values against the
-// recomputations (`reported-vs-recomputed`), and every normed copy against its
-// raw record (`normed-vs-raw`), plus input problems such as duplicated time
-// points. `info` findings are agreements kept for the record.
+// Every registered check runs over the whole dataset, and the result keeps
+// this study's findings (`runQa(dataset, { studies: [sid] })`): the other
+// studies are its reference, so its values are also set against theirs
+// (`reference-range`). Among the checks: the stored calculated outputs against
+// a re-run of PK-DB's algorithm (`calculated`), the authors' reported values
+// against the recomputations (`reported-vs-recomputed`) and against each other
+// (`pk-identity`), every normed copy against its raw record (`normed-vs-raw`),
+// and input problems such as duplicated time points. `info` findings are
+// agreements kept for the record.
 
 // %%
 const qa = runQa(dataset, { studies: [sid] });

@@ -1,7 +1,7 @@
 /**
  * The data source of a CLI command: `--export FILE.zip`, `--base-url URL`
  * (with optional `--user`/`--password` or `--token`, credentials.ts), or the bundled fixtures when neither
- * is given; `--study SID|NAME...` keeps only those studies. Any failure to load is
+ * is given; `--study SID|NAME...` keeps only those studies (or, for `pkdb qa`, names them: loadSourceAndStudies). Any failure to load is
  * a UsageError with a one-line reason (exit code 2).
  */
 import { Dataset } from '../data/dataset.js';
@@ -16,14 +16,24 @@ export interface SourceOptions extends CredentialOptions {
 }
 
 export async function loadSource(opts: SourceOptions): Promise<Dataset> {
+  const { dataset, studies } = await loadSourceAndStudies(opts);
+  return studies ? Dataset.fromTables(filterStudies(dataset.tables, studies), dataset.source) : dataset;
+}
+
+/**
+ * The whole source and the sids `--study` names (undefined without --study), for a command that sets those
+ * studies against all the others (`pkdb qa`). A server is crawled for the named studies only: its other studies
+ * are not fetched, so there the dataset holds those alone.
+ */
+export async function loadSourceAndStudies(opts: SourceOptions): Promise<{ dataset: Dataset; studies?: string[] }> {
   if (opts.export && opts.baseUrl) throw new UsageError('give either --export or --base-url, not both');
   const credentials = clientCredentials(opts, opts.baseUrl !== undefined);
   const dataset = opts.export ? await fromExport(opts.export) : opts.baseUrl ? await fromApi(opts, credentials) : await fromFixtures();
-  if (!opts.study?.length) return dataset;
+  if (!opts.study?.length) return { dataset };
   // --study takes sids and names (`Volak2013`).
   const { sids, unknown } = resolveStudies(dataset.tables.studies, opts.study);
   if (unknown.length > 0) throw new UsageError(`unknown study ${unknown.join(', ')} in ${dataset.source.location}`);
-  return Dataset.fromTables(filterStudies(dataset.tables, sids), dataset.source);
+  return { dataset, studies: sids };
 }
 
 /** Skipped malformed rows are not silent: their number and the first one go to stderr. */

@@ -4,7 +4,7 @@
  * (issue 13, item 1). Checks (src/qa/checks/) are pure functions of it.
  *
  * What it holds (field names are the contract the checks use):
- * - `dataset`, `tables`: the scoped dataset (only the studies asked for);
+ * - `dataset`, `tables`: the dataset checked (with --study, every study: the others are the cross-study reference);
  * - `concentrationTimecourses`: every concentration timecourse, table order;
  * - `timecourses`: those that could be prepared, each with its pkdb-profile
  *   values, its standard recomputation (lazy: computed on first use), its
@@ -28,7 +28,6 @@ import { Dataset, linkKey, subjectOf, type LinkKeyFields, type SubjectRef } from
 import type { DatasetSource } from '../data/model.js';
 import type { DatasetTables, InterventionRecord, TimecourseRecord } from '../data/model.js';
 import { lazy, pushTo } from '../data/records.js';
-import { filterStudies } from '../data/select.js';
 import { molarMassLookup } from '../units/molar-mass.js';
 import { recomputeCalculated, type CalculatedRow } from './calculated.js';
 import { compareAll, type Comparison } from './compare-reported.js';
@@ -43,8 +42,6 @@ export type { RecomputedTimecourse };
 
 
 export interface QaContextOptions {
-  /** Study sids to check (all when absent or empty). */
-  studies?: readonly string[];
   /** Called after each concentration timecourse. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -52,7 +49,7 @@ export interface QaContextOptions {
 export interface QaContext {
   readonly dataset: Dataset;
   readonly tables: DatasetTables;
-  /** The source of the dataset the run was asked for (before scoping). */
+  /** The source of the dataset. */
   readonly source: DatasetSource;
   readonly concentrationTimecourses: readonly TimecourseRecord[];
   readonly timecourses: readonly RecomputedTimecourse[];
@@ -139,13 +136,12 @@ function recomputeTimecourse(dataset: Dataset, tc: TimecourseRecord, pkdb: Param
 
 /** Prepares the context once; never throws on bad data (a failing step is a finding in `findings`). */
 export function prepareContext(dataset: Dataset, options: QaContextOptions = {}): QaContext {
-  const scoped = options.studies?.length ? Dataset.fromTables(filterStudies(dataset.tables, options.studies), dataset.source) : dataset;
-  const tables = scoped.tables;
+  const tables = dataset.tables;
   const findings: Finding[] = [];
 
   let calculated: CalculatedRow[] = [];
   try {
-    calculated = recomputeCalculated(scoped);
+    calculated = recomputeCalculated(dataset);
   } catch (error) {
     findings.push(failureFinding('recomputing the stored calculated outputs', error));
   }
@@ -157,7 +153,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
   const timecourseBySubset = new Map<number, RecomputedTimecourse>();
   concentrationTimecourses.forEach((tc, index) => {
     try {
-      const rt = recomputeTimecourse(scoped, tc, pkdbBySubset.get(tc.subset_pk) ?? {});
+      const rt = recomputeTimecourse(dataset, tc, pkdbBySubset.get(tc.subset_pk) ?? {});
       if (rt.dose?.timeProblem) findings.push(doseTimeFinding(tc, rt.dosingPks[0] ?? null, rt.dose.timeProblem));
       timecourses.push(rt);
       timecourseBySubset.set(tc.subset_pk, rt);
@@ -179,10 +175,10 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     const known = weights.get(key);
     if (known !== undefined) return known;
     const subject = subjectOf(record) as SubjectRef;
-    let weight = scoped.bodyWeightKg(subject);
+    let weight = dataset.bodyWeightKg(subject);
     if (weight === null && subject.kind === 'individual') {
-      const group = scoped.individual(subject.pk)?.group_pk;
-      weight = group == null ? null : scoped.bodyWeightKg({ kind: 'group', pk: group });
+      const group = dataset.individual(subject.pk)?.group_pk;
+      weight = group == null ? null : dataset.bodyWeightKg({ kind: 'group', pk: group });
     }
     weights.set(key, weight);
     return weight;
@@ -193,19 +189,19 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
   const marksOf = (r: { group_pk: number | null; individual_pk: number | null }): readonly string[] => {
     if (r.individual_pk === null) {
       let marks = groupMarks.get(r.group_pk);
-      if (marks === undefined) groupMarks.set(r.group_pk, (marks = subjectMarks(scoped, r)));
+      if (marks === undefined) groupMarks.set(r.group_pk, (marks = subjectMarks(dataset, r)));
       return marks;
     }
     let byGroup = individualMarks.get(r.individual_pk);
     if (byGroup === undefined) individualMarks.set(r.individual_pk, (byGroup = new Map()));
     let marks = byGroup.get(r.group_pk);
     if (marks === undefined) {
-      const individual = scoped.individual(r.individual_pk);
+      const individual = dataset.individual(r.individual_pk);
       const groupPk = r.group_pk ?? individual?.group_pk ?? null;
       marks =
         individual && groupPk !== null && !individual.characteristica.some(marksPopulation)
           ? marksOf({ group_pk: groupPk, individual_pk: null })
-          : subjectMarks(scoped, r);
+          : subjectMarks(dataset, r);
       byGroup.set(r.group_pk, marks);
     }
     return marks;
@@ -213,7 +209,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
   const dosingOfSet = (pks: readonly number[]): InterventionRecord[] => {
     const dosing: InterventionRecord[] = [];
     for (const pk of pks) {
-      const intervention = scoped.intervention(pk);
+      const intervention = dataset.intervention(pk);
       if (intervention && intervention.normed && intervention.measurement_type === 'dosing') dosing.push(intervention);
     }
     return dosing;
@@ -231,7 +227,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
   });
   const coverage = new CoverageLog();
   const ctx: QaContext = {
-    dataset: scoped,
+    dataset,
     tables,
     source: dataset.source,
     concentrationTimecourses,

@@ -275,8 +275,14 @@ function checkNormedUnits<T extends UnitCarrier>(
   ctx: Context,
   locate: (r: T) => Partial<Finding> = (r) => ({ measurement_type: r.measurement_type }),
 ): void {
-  const unknownTypes = new Map<string, number[]>();
-  const badTimeUnits = new Map<string, number[]>();
+  // Grouped per study (a finding points at the study to fix), keyed `<study sid>\0<type>\0<unit>` / `<study sid>\0<time unit>`.
+  const unknownTypes = new Map<string, T[]>();
+  const badTimeUnits = new Map<string, T[]>();
+  const studyOf = (r: T) => locate(r).study_sid ?? '';
+  const studyFields = (r: T): Partial<Finding> => {
+    const at = locate(r);
+    return { study_sid: at.study_sid ?? null, study_name: at.study_name ?? null };
+  };
   const report = (r: T, severity: Severity, message: string) =>
     ctx.findings.push(finding({ kind: 'unit', severity, ...locate(r), reported_unit: r.unit, message, details: { [kind]: r } }));
   // Built only for a finding (this runs for every normed record).
@@ -293,7 +299,7 @@ function checkNormedUnits<T extends UnitCarrier>(
         bad = parseUnitOrNull(r.time_unit)?.dimension.key !== '[time]' || r.time_unit === 'na';
         timeUnits.set(r.time_unit, bad);
       }
-      if (bad) pushTo(badTimeUnits, r.time_unit, r.pk);
+      if (bad) pushTo(badTimeUnits, `${studyOf(r)}\u0000${r.time_unit}`, r);
     }
     if (r.unit === null || r.unit === '') continue;
     let byUnit = verdicts.get(r.measurement_type);
@@ -304,16 +310,19 @@ function checkNormedUnits<T extends UnitCarrier>(
       report(r, 'minor', `${where(r)}: ${verdict.unparsed}`);
       continue;
     }
-    if (verdict.unknownType !== null) pushTo(unknownTypes, verdict.unknownType, r.pk);
+    if (verdict.unknownType !== null) pushTo(unknownTypes, `${studyOf(r)}\u0000${verdict.unknownType}`, r);
     else if (verdict.unit !== null) report(r, verdict.unit.severity, `${where(r)}: ${verdict.unit.message}`);
     if (r.calculated && verdict.calculated !== null) report(r, 'minor', `${where(r)}: ${verdict.calculated}`);
   }
-  for (const [key, pks] of unknownTypes) {
-    const [type, unit] = key.split('\u0000');
-    ctx.findings.push(finding({ kind: 'unit', severity: 'info', measurement_type: type, reported_unit: unit, message: `${pks.length} normed ${kind} record(s) of measurement type '${type}' in '${unit}': the normalised-unit table has no entry for this type`, details: { pks: pks.slice(0, 20) } }));
+  for (const [key, records] of unknownTypes) {
+    const [, type, unit] = key.split('\u0000');
+    const pks = records.map((r) => r.pk);
+    ctx.findings.push(finding({ kind: 'unit', severity: 'info', ...studyFields(records[0]), measurement_type: type, reported_unit: unit, message: `${pks.length} normed ${kind} record(s) of measurement type '${type}' in '${unit}': the normalised-unit table has no entry for this type`, details: { pks: pks.slice(0, 20) } }));
   }
-  for (const [unit, pks] of badTimeUnits) {
-    ctx.findings.push(finding({ kind: 'unit', severity: 'minor', message: `${pks.length} normed ${kind} record(s) with time_unit '${unit}', which is not a plain time unit (pint reads 'na' as nano-year)`, details: { time_unit: unit, pks: pks.slice(0, 20) } }));
+  for (const [key, records] of badTimeUnits) {
+    const unit = key.slice(key.indexOf('\u0000') + 1);
+    const pks = records.map((r) => r.pk);
+    ctx.findings.push(finding({ kind: 'unit', severity: 'minor', ...studyFields(records[0]), message: `${pks.length} normed ${kind} record(s) with time_unit '${unit}', which is not a plain time unit (pint reads 'na' as nano-year)`, details: { time_unit: unit, pks: pks.slice(0, 20) } }));
   }
 }
 
@@ -332,9 +341,13 @@ export function checkNormedVsRaw(tables: DatasetTables, opts: NormedVsRawOptions
     else checkNormedUnits<Linkable>(kind, records, ctx, (r) => about(kind, r));
   }
   const characteristica = new Map<number, CharacteristicaRecord>();
+  const studyOf = new Map<number, Pick<Finding, 'study_sid' | 'study_name'>>();
   for (const subject of [...tables.groups, ...tables.individuals]) {
-    for (const c of subject.characteristica) characteristica.set(c.pk, c);
+    for (const c of subject.characteristica) {
+      characteristica.set(c.pk, c);
+      studyOf.set(c.pk, { study_sid: subject.study_sid, study_name: subject.study_name });
+    }
   }
-  checkNormedUnits('characteristica', [...characteristica.values()], ctx);
+  checkNormedUnits('characteristica', [...characteristica.values()], ctx, (c) => ({ ...studyOf.get(c.pk), measurement_type: c.measurement_type }));
   return ctx.findings;
 }

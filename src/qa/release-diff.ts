@@ -14,6 +14,7 @@
  */
 import type { Dataset } from '../data/dataset.js';
 import { diffDatasets, type DatasetDiff, type PkTable, type RecordChange } from '../data/diff.js';
+import { filterStudies } from '../data/select.js';
 import { sameValue } from './accepted.js';
 import { SCALE_FACTORS } from './causes.js';
 import { FINDING_COLUMNS, SEVERITY_RANK, type Finding } from './finding.js';
@@ -121,18 +122,25 @@ export interface ReleaseDiffOptions {
   qa?: boolean;
   /** Called when each phase starts (records, qa old, qa new). */
   onPhase?: (phase: string) => void;
+  /**
+   * Compare only these studies (sids): their records, and their findings from a QA of each whole release, where the
+   * other studies are their reference (run.ts `QaOptions.studies`). All when absent or empty.
+   */
+  studies?: readonly string[];
 }
 
 export function diffReleases(oldDs: Dataset, newDs: Dataset, options: ReleaseDiffOptions = {}): ReleaseDiff {
   options.onPhase?.('comparing records');
-  const data = diffDatasets(oldDs.tables, newDs.tables);
+  const studies = options.studies?.length ? options.studies : undefined;
+  const tablesOf = (ds: Dataset) => (studies ? filterStudies(ds.tables, studies) : ds.tables);
+  const data = diffDatasets(tablesOf(oldDs), tablesOf(newDs));
   const records = data.records.map((r) => ({ ...r, fields: r.fields.map((f) => ({ ...f, factor_label: factorLabel(f.factor) })) }));
   let findings: FindingsDiff | null = null;
   if (options.qa !== false) {
     options.onPhase?.('QA of the old release');
-    const oldQa = runQa(oldDs).findings;
+    const oldQa = runQa(oldDs, { studies }).findings;
     options.onPhase?.('QA of the new release');
-    const newQa = runQa(newDs).findings;
+    const newQa = runQa(newDs, { studies }).findings;
     findings = diffFindings(oldQa, newQa, remapFrom(data.pkMap));
   }
   const differences =

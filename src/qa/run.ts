@@ -4,6 +4,7 @@
  * becomes a finding and the run goes on.
  */
 import type { Dataset } from '../data/dataset.js';
+import { filterStudies } from '../data/select.js';
 import type { CalculatedRow } from './calculated.js';
 import { runChecks, type QaCheck } from './check.js';
 import { CHECKS } from './checks/index.js';
@@ -17,6 +18,13 @@ import { summarize, type QaSummary } from './summary.js';
 export interface QaOptions extends QaContextOptions {
   /** The checks to run (default: the registry, src/qa/checks/index.ts). */
   checks?: readonly QaCheck[];
+  /**
+   * The studies (sids) the result is about: their findings, calculated rows, comparisons, timecourses and coverage
+   * (all when absent or empty). Every study of the dataset is still checked alongside and is the reference of the
+   * cross-study checks, so a study checked alone gets the findings of a whole run: run on its export alone, its values
+   * would have no other study to be set against.
+   */
+  studies?: readonly string[];
 }
 
 export interface QaResult {
@@ -74,9 +82,9 @@ export function sortFindings(findings: Finding[]): Finding[] {
 }
 
 /** The comparisons, or none when computing them threw (the reported-vs-recomputed check has said so). */
-function comparisonsOf(ctx: QaContext): Comparison[] {
+function comparisonsOf(ctx: QaContext): readonly Comparison[] {
   try {
-    return [...ctx.comparisons];
+    return ctx.comparisons;
   } catch {
     return [];
   }
@@ -84,17 +92,27 @@ function comparisonsOf(ctx: QaContext): Comparison[] {
 
 export function runQa(dataset: Dataset, options: QaOptions = {}): QaResult {
   const ctx = prepareContext(dataset, options);
+  const inScope = studyScope(options.studies);
   // Ids from the kind and record ids (finding-id.ts), so every consumer of the result sees the same ones.
-  const findings = withFindingIds(sortFindings([...ctx.findings, ...runChecks(ctx, options.checks ?? CHECKS)]));
-  const comparisons = comparisonsOf(ctx);
+  const all = [...ctx.findings, ...runChecks(ctx, options.checks ?? CHECKS)];
+  const findings = withFindingIds(sortFindings(inScope ? all.filter((f) => f.study_sid == null || inScope.has(f.study_sid)) : all));
+  const comparisons = comparisonsOf(ctx).filter((c) => !inScope || inScope.has(c.output.study_sid));
+  const calculated = ctx.calculated.filter((r) => !inScope || inScope.has(r.study_sid));
+  const timecourses = ctx.timecourses.filter((t) => !inScope || inScope.has(t.tc.study_sid));
+  const tables = inScope ? filterStudies(ctx.tables, inScope) : ctx.tables;
   const summary = summarize({
     source: ctx.source,
-    studies: ctx.tables.studies.length,
-    timecourses: ctx.concentrationTimecourses.length,
+    studies: tables.studies.length,
+    timecourses: inScope ? ctx.concentrationTimecourses.filter((t) => inScope.has(t.study_sid)).length : ctx.concentrationTimecourses.length,
     findings,
     classifications: comparisons.map((c) => c.verdict.classification),
-    calculatedStatuses: ctx.calculated.map((r) => r.status),
-    coverage: coverageSummary(ctx.tables, ctx.coverage),
+    calculatedStatuses: calculated.map((r) => r.status),
+    coverage: coverageSummary(tables, ctx.coverage),
   });
-  return { findings, calculated: [...ctx.calculated], comparisons, timecourses: [...ctx.timecourses], summary };
+  return { findings, calculated, comparisons, timecourses, summary };
+}
+
+/** The sids a result is restricted to, or null for all. */
+function studyScope(studies: readonly string[] | undefined): ReadonlySet<string> | null {
+  return studies?.length ? new Set(studies) : null;
 }

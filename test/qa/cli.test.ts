@@ -65,6 +65,20 @@ describe('pkdb qa', () => {
     expect(Object.keys(a.by_study)).toEqual(['SYN0002']);
     expect(readFileSync(join(dir, 'named', 'findings.json'), 'utf8')).toBe(readFileSync(join(dir, 'sid', 'findings.json'), 'utf8'));
   });
+
+  it('checks a --study study against every other study: its reference-range major stays, the pages are its own', async () => {
+    const out = join(dir, 'syn12');
+    const { code, stdout } = await pkdb(['qa', '--out', out, '--study', 'SYN0012', '--format', 'summary']);
+    expect(code).toBe(1);
+    const summary = JSON.parse(stdout) as { studies: number; by_study: Record<string, { major: number }> };
+    expect(summary.studies).toBe(1);
+    expect(Object.keys(summary.by_study)).toEqual(['SYN0012']);
+    // The planted caffeine Cmax per dose ×1000 (fixtures/EXPECTED_FINDINGS.md) is told by the five other studies only.
+    const findings = JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { kind: string; severity: string; study_sid: string }[];
+    expect(findings.filter((f) => f.kind === 'reference-range' && f.severity === 'major')).toHaveLength(1);
+    expect(new Set(findings.map((f) => f.study_sid))).toEqual(new Set(['SYN0012']));
+    expect(readdirSync(join(out, 'report', 'studies'))).toEqual(['SYN0012.html']);
+  });
 });
 
 describe('pkdb qa --accepted and --accept-all-to', () => {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { finding, type Finding } from '../../src/qa/finding.js';
-import { sortFindings } from '../../src/qa/run.js';
+import { Dataset } from '../../src/data/dataset.js';
+import { loadFixtures } from '../../src/data/fixtures.js';
+import { filterStudies } from '../../src/data/select.js';
+import { runQa, sortFindings } from '../../src/qa/run.js';
 
 const byLocale = new Intl.Collator().compare;
 
@@ -40,5 +43,26 @@ describe('sortFindings', () => {
     const list = [finding({ kind: 'input', severity: 'info', message: 'x' }), finding({ kind: 'input', severity: 'major', message: 'y' })];
     expect(sortFindings(list)).toBe(list);
     expect(list.map((x) => x.message)).toEqual(['y', 'x']);
+  });
+});
+
+describe('runQa with `studies`: those studies reported, every other one their reference', () => {
+  it('gives a study checked alone the findings of a whole run, which the study on its own would not get', async () => {
+    const all = await loadFixtures();
+    const whole = runQa(all);
+    const scoped = runQa(all, { studies: ['SYN0012'] });
+    const ofStudy = whole.findings.filter((f) => f.study_sid === 'SYN0012');
+    expect(scoped.findings.map((f) => [f.id, f.severity])).toEqual(ofStudy.map((f) => [f.id, f.severity]));
+    // Its caffeine curve's Cmax per dose is judged against the five other studies' (the fixtures' planted error)…
+    expect(scoped.findings).toContainEqual(expect.objectContaining({ kind: 'reference-range', severity: 'major' }));
+    // …which the study alone has none of.
+    const alone = runQa(Dataset.fromTables(filterStudies(all.tables, ['SYN0012']), all.source));
+    expect(alone.findings.filter((f) => f.kind === 'reference-range' && f.severity === 'major')).toEqual([]);
+    // Records, counts and coverage are the study's own.
+    expect(scoped.summary.studies).toBe(1);
+    expect(scoped.summary.by_severity).toEqual(whole.summary.by_study.SYN0012);
+    expect(scoped.timecourses.every((t) => t.tc.study_sid === 'SYN0012')).toBe(true);
+    expect(scoped.calculated.every((r) => r.study_sid === 'SYN0012')).toBe(true);
+    expect(scoped.summary.coverage?.outputs.total).toBe(all.tables.outputs.filter((o) => o.study_sid === 'SYN0012' && o.normed).length);
   });
 });

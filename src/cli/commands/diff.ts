@@ -33,27 +33,29 @@ export function register(program: Command, setExit: (code: number) => void): voi
     .argument('[new]', 'the new export zip (or --new-base-url)')
     .option('--old-base-url <url>', 'the old release as a PK-DB API base URL')
     .option('--new-base-url <url>', 'the new release as a PK-DB API base URL')
-    .option('--study <sid-or-name...>', 'compare only these studies (sids or names)')
+    .option('--study <sid-or-name...>', 'compare only these studies (sids or names); their QA findings are from a run over the whole release')
     .option('--out <dir>', 'write diff.json, diff.csv and diff.html here')
     .option('--json', 'print the whole diff as JSON on stdout')
     .option('--no-qa', 'compare records only, not QA findings')
     .action(async (oldFile: string | undefined, newFile: string | undefined, opts: DiffCliOptions) => {
       const oldSide = side('OLD', oldFile, opts.oldBaseUrl);
       const newSide = side('NEW', newFile, opts.newBaseUrl);
-      const [{ loadSource }, { diffReleases }, { writeDiffOutputs }] = await Promise.all([
+      const [{ loadSourceAndStudies }, { diffReleases }, { writeDiffOutputs }] = await Promise.all([
         import('../source.js'),
         import('../../qa/release-diff.js'),
         import('../../report/diff.js'),
       ]);
       const credentials = { user: opts.user, password: opts.password, token: opts.token };
+      // Whole releases: with --study, the QA sets those studies against every other one of their release.
       const load = async (s: { export?: string; baseUrl?: string }) =>
-        loadSource({ ...s, ...(s.baseUrl ? credentials : {}), study: opts.study });
+        loadSourceAndStudies({ ...s, ...(s.baseUrl ? credentials : {}), study: opts.study });
       const progress = process.stderr.isTTY && !opts.json ? (phase: string) => process.stderr.write(`pkdb diff: ${phase}…\n`) : undefined;
       progress?.('loading the old release');
-      const oldDs = await load(oldSide);
+      const oldSource = await load(oldSide);
       progress?.('loading the new release');
-      const newDs = await load(newSide);
-      const diff = diffReleases(oldDs, newDs, { qa: opts.qa, onPhase: progress });
+      const newSource = await load(newSide);
+      const studies = opts.study?.length ? [...new Set([...(oldSource.studies ?? []), ...(newSource.studies ?? [])])] : undefined;
+      const diff = diffReleases(oldSource.dataset, newSource.dataset, { qa: opts.qa, onPhase: progress, studies });
       const files = opts.out ? await writeDiffOutputs(diff, opts.out) : [];
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(diff, null, 1)}\n`);

@@ -144,7 +144,7 @@ export function register(program: Command, setExit: (code: number) => void): voi
     .description('compare stored, recomputed and reported PK parameters; write findings, plots and an HTML report')
     .option('--export <file>', 'a PK-DB export zip (default: the bundled fixtures)')
     .option('--base-url <url>', 'a PK-DB API base URL, e.g. http://127.0.0.1:8000/api/v1/')
-    .option('--study <sid-or-name...>', 'check only these studies (sids or names, e.g. SYN0002 or Synthetic2020b)')
+    .option('--study <sid-or-name...>', 'report only these studies (sids or names, e.g. SYN0002 or Synthetic2020b), checked against every other study of the source (an export; a server is crawled for these only)')
     .option('--out <dir>', 'output directory', 'qa-report')
     .option('--fail-on <level>', 'exit 1 when a finding is at or above: major, minor or never', 'major')
     .option('--no-html', 'skip the HTML report (report/)')
@@ -165,11 +165,13 @@ export function register(program: Command, setExit: (code: number) => void): voi
       if (acceptTo && !opts.force && existsSync(acceptTo)) throw new UsageError(`${acceptTo} exists; give --force to overwrite it`);
       // A one-shot process: V8 tuned for a batch run before the QA's modules load (batch-tuning.ts).
       tuneForBatch();
-      const [{ loadSource }, { runQa }, { writeQaOutputs }, { checkTarget, OutputDirError }] = await Promise.all([
+      const [{ loadSourceAndStudies }, { runQa }, { writeQaOutputs }, { checkTarget, OutputDirError }, { Dataset }, { filterStudies }] = await Promise.all([
         import('../source.js'),
         import('../../qa/run.js'),
         import('../../report/write.js'),
         import('../../report/output-dir.js'),
+        import('../../data/dataset.js'),
+        import('../../data/select.js'),
       ]);
       // Refuse a foreign --out before any work.
       const outBefore = (() => {
@@ -187,18 +189,23 @@ export function register(program: Command, setExit: (code: number) => void): voi
       const kept = outBefore === 'absent' ? 'nothing was written' : `${opts.out} is left as it was`;
       try {
         progress.start(`loading ${opts.export ?? opts.baseUrl ?? 'the bundled fixtures'}`);
-        // loadSource checks the source options and keeps only the --study studies.
-        const dataset = await loadSource({ export: opts.export, baseUrl: opts.baseUrl, user: opts.user, password: opts.password, token: opts.token, study: opts.study });
-        progress.end(`${dataset.tables.studies.length} studies`);
+        // --study names the studies reported on; the source's others are checked alongside as their reference
+        // (a study's values against every other study's), and a server is crawled for the named ones only.
+        const source = await loadSourceAndStudies({ export: opts.export, baseUrl: opts.baseUrl, user: opts.user, password: opts.password, token: opts.token, study: opts.study });
+        const all = source.dataset;
+        const studies = source.studies;
+        const dataset = studies ? Dataset.fromTables(filterStudies(all.tables, studies), all.source) : all;
+        const others = all.tables.studies.length - dataset.tables.studies.length;
+        progress.end(studies ? `${studies.length} studies, ${others} other studies as reference` : `${all.tables.studies.length} studies`);
         controller.signal.throwIfAborted();
         progress.start('checks');
-        const result = runQa(dataset, { onProgress: (done, total) => progress.update(done, total) });
+        const result = runQa(all, { studies, onProgress: (done, total) => progress.update(done, total) });
         progress.end(`${result.findings.length} findings`);
         controller.signal.throwIfAborted();
         const { reviewFindings, reviewSummary, openBySeverity } = await import('../../qa/accepted.js');
         const findings = result.findings;
         // With --study, entries of studies not checked are not stale.
-        const checked = opts.study?.length ? new Set(dataset.tables.studies.map((st) => st.sid)) : undefined;
+        const checked = studies ? new Set(studies) : undefined;
         const review = accepted ? { file: accepted.file, review: reviewFindings(findings, accepted.entries, checked) } : undefined;
         let pngTime: number | null = null;
         const onPhase = writeProgress(progress);
