@@ -36,14 +36,24 @@ export async function loadSourceAndStudies(opts: SourceOptions): Promise<{ datas
   return { dataset, studies: sids };
 }
 
+/**
+ * `--reference FILE.zip`: a release to check the source's studies against (data/join-reference.ts). The joined
+ * dataset, and the sids to report: those of `--study`, else every study of the source (none of the reference's).
+ */
+export async function withReference(source: { dataset: Dataset; studies?: string[] }, referencePath: string): Promise<{ dataset: Dataset; studies: string[] }> {
+  const [reference, { joinReference }] = await Promise.all([fromExport(referencePath, '--reference'), import('../data/join-reference.js')]);
+  const { tables } = joinReference(source.dataset.tables, reference.tables);
+  return { dataset: Dataset.fromTables(tables, source.dataset.source), studies: source.studies ?? source.dataset.tables.studies.map((s) => s.sid) };
+}
+
 /** Skipped malformed rows are not silent: their number and the first one go to stderr. */
-async function fromExport(path: string): Promise<Dataset> {
+async function fromExport(path: string, option = '--export'): Promise<Dataset> {
   const { formatProblem } = await import('../data/export/read.js');
   let loaded: Awaited<ReturnType<typeof Dataset.fromExport>>;
   try {
     loaded = await Dataset.fromExport(path);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(option === '--export' ? (error as Error).message : `${option}: ${(error as Error).message}`);
   }
   const [first] = loaded.problems;
   if (first) {

@@ -7,6 +7,11 @@ import { pkdb } from '../helpers/cli.js';
 import { FINDING_COLUMNS } from '../../src/qa/finding.js';
 import { CALCULATED_COLUMNS } from '../../src/qa/to-findings.js';
 import { PROJECT_ROOT } from '../helpers/shared.js';
+import { cloneTables, renumberStudy } from '../helpers/releases.js';
+import { readExport } from '../../src/data/export/read.js';
+import { writeExport } from '../../src/data/export/write.js';
+import { FIXTURES_EXPORT } from '../../src/data/fixtures.js';
+import { filterStudies } from '../../src/data/select.js';
 
 describe('pkdb qa', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pkdb-qa-cli-'));
@@ -78,6 +83,28 @@ describe('pkdb qa', () => {
     expect(findings.filter((f) => f.kind === 'reference-range' && f.severity === 'major')).toHaveLength(1);
     expect(new Set(findings.map((f) => f.study_sid))).toEqual(new Set(['SYN0012']));
     expect(readdirSync(join(out, 'report', 'studies'))).toEqual(['SYN0012.html']);
+  });
+
+  it('checks the studies of a small export against a --reference release, whose pks it may share', async () => {
+    // SYN0012 as a curation server exports it: alone, renumbered onto pks the release uses for other studies.
+    const { tables } = await readExport(FIXTURES_EXPORT);
+    const own = cloneTables(filterStudies(tables, ['SYN0012']));
+    renumberStudy(own, 'SYN0012', 1 - Math.min(...own.outputs.map((o) => o.pk), ...own.groups.map((g) => g.pk), ...own.interventions.map((i) => i.pk)));
+    const zip = join(dir, 'syn12.zip');
+    writeFileSync(zip, writeExport(own));
+    const majors = (out: string) =>
+      (JSON.parse(readFileSync(join(out, 'findings.json'), 'utf8')) as { kind: string; severity: string }[]).filter((f) => f.kind === 'reference-range' && f.severity === 'major');
+    const alone = await pkdb(['qa', '--export', zip, '--out', join(dir, 'alone'), '--no-html', '--fail-on', 'never']);
+    expect(alone.code).toBe(0);
+    expect(majors(join(dir, 'alone'))).toEqual([]);
+    const joined = await pkdb(['qa', '--export', zip, '--reference', FIXTURES_EXPORT, '--out', join(dir, 'joined'), '--no-html', '--format', 'summary']);
+    expect(joined.code).toBe(1);
+    expect(JSON.parse(joined.stdout)).toMatchObject({ studies: 1, by_study: { SYN0012: expect.anything() } });
+    expect(Object.keys((JSON.parse(joined.stdout) as { by_study: object }).by_study)).toEqual(['SYN0012']);
+    expect(majors(join(dir, 'joined'))).toHaveLength(1);
+    const missing = await pkdb(['qa', '--export', zip, '--reference', join(dir, 'none.zip'), '--out', join(dir, 'x2')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--reference: .*none\.zip/);
   });
 });
 

@@ -33,6 +33,7 @@ interface QaCliOptions extends CredentialOptions {
   export?: string;
   baseUrl?: string;
   study?: string[];
+  reference?: string;
   out: string;
   failOn: string;
   html: boolean;
@@ -147,6 +148,7 @@ export function register(program: Command, setExit: (code: number) => void): voi
     .option('--study <sid-or-name...>', 'report only these studies (sids or names, e.g. SYN0002 or Synthetic2020b), checked against every other study of the source (an export; a server is crawled for these only)')
     .option('--out <dir>', 'output directory', 'qa-report')
     .option('--fail-on <level>', 'exit 1 when a finding is at or above: major, minor or never', 'major')
+    .option('--reference <file>', "an export zip (a release) whose other studies the source's studies are checked against, reported on only through them; a study in both is the source's")
     .option('--no-html', 'skip the HTML report (report/)')
     .option('--png', 'also render every plot as PNG')
     .option('--format <format>', 'print on stdout: json (the findings, as findings.json), csv (as findings.csv) or summary (summary.json)')
@@ -165,7 +167,7 @@ export function register(program: Command, setExit: (code: number) => void): voi
       if (acceptTo && !opts.force && existsSync(acceptTo)) throw new UsageError(`${acceptTo} exists; give --force to overwrite it`);
       // A one-shot process: V8 tuned for a batch run before the QA's modules load (batch-tuning.ts).
       tuneForBatch();
-      const [{ loadSourceAndStudies }, { runQa }, { writeQaOutputs }, { checkTarget, OutputDirError }, { Dataset }, { filterStudies }] = await Promise.all([
+      const [{ loadSourceAndStudies, withReference }, { runQa }, { writeQaOutputs }, { checkTarget, OutputDirError }, { Dataset }, { filterStudies }] = await Promise.all([
         import('../source.js'),
         import('../../qa/run.js'),
         import('../../report/write.js'),
@@ -191,7 +193,9 @@ export function register(program: Command, setExit: (code: number) => void): voi
         progress.start(`loading ${opts.export ?? opts.baseUrl ?? 'the bundled fixtures'}`);
         // --study names the studies reported on; the source's others are checked alongside as their reference
         // (a study's values against every other study's), and a server is crawled for the named ones only.
-        const source = await loadSourceAndStudies({ export: opts.export, baseUrl: opts.baseUrl, user: opts.user, password: opts.password, token: opts.token, study: opts.study });
+        // --reference joins another release's studies as reference only.
+        const loaded = await loadSourceAndStudies({ export: opts.export, baseUrl: opts.baseUrl, user: opts.user, password: opts.password, token: opts.token, study: opts.study });
+        const source = opts.reference ? await withReference(loaded, opts.reference) : loaded;
         const all = source.dataset;
         const studies = source.studies;
         const dataset = studies ? Dataset.fromTables(filterStudies(all.tables, studies), all.source) : all;
