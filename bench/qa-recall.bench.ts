@@ -7,7 +7,9 @@
  * the pkdb profile), writes each copy as an export zip and reads it back,
  * runs `runQa` on the original and on each copy in this process, and prints
  * per class: slips, recall (the slipped study has a new major finding) and
- * pointed recall (a new major names a slipped record); then the false alarms
+ * pointed recall (a new major names a slipped record), and the recall over the
+ * `clean` slips only (those on records the original run does not already flag
+ * major: a slip on a real error adds no new major); then the false alarms
  * (new majors in unslipped studies) and the wall time.
  *
  * Options (command line or environment): `--copies N` (PKDB_BENCH_COPIES,
@@ -79,7 +81,7 @@ export async function run(): Promise<void> {
     phase.read += performance.now() - t;
     if (back.problems.length > 0) throw new Error(`slipped copy ${copy} read back with ${back.problems.length} skipped row(s): the writer or the planter broke the format`);
     const fresh = newMajors(original, lap('qa', () => qaFindings(back.tables, `slipped copy ${copy}`)));
-    const score = scoreCopy(planted.slips, fresh);
+    const score = scoreCopy(planted.slips, fresh, original);
     scores.push(...score.scores);
     falseAlarms.push(score.falseAlarms);
     for (const s of planted.slips) {
@@ -89,11 +91,12 @@ export async function run(): Promise<void> {
   }
 
   console.log('');
-  console.log(`  ${'class'.padEnd(26)} ${'n'.padStart(4)} ${'recall'.padStart(7)} ${'pointed'.padStart(8)}   new-major kinds in found slips`);
+  console.log(`  ${'class'.padEnd(26)} ${'n'.padStart(4)} ${'recall'.padStart(7)} ${'pointed'.padStart(8)} ${'clean'.padStart(11)}   new-major kinds in found slips`);
   for (const row of recallTable(scores)) {
     if (row.label === 'all reported-output slips') console.log(`  ${'-'.repeat(26)}`);
     const kinds = [...row.kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ');
-    console.log(`  ${row.label.padEnd(26)} ${String(row.n).padStart(4)} ${pct(row.recall).padStart(7)} ${pct(row.pointedRecall).padStart(8)}   ${kinds}`);
+    const clean = `${pct(row.cleanRecall)} (${row.cleanN})`;
+    console.log(`  ${row.label.padEnd(26)} ${String(row.n).padStart(4)} ${pct(row.recall).padStart(7)} ${pct(row.pointedRecall).padStart(8)} ${clean.padStart(11)}   ${kinds}`);
   }
   const outputSlips = scores.filter((s) => slipClass(s.slip.slipClass).target === 'output');
   const typeOf = new Map(tables.outputs.map((o) => [o.pk, o.measurement_type]));
@@ -114,7 +117,7 @@ export async function run(): Promise<void> {
   console.log(`  planter: ${dropped} stored calculated output(s) dropped, ${unstored} newly produced left unstored (re-derivation edge cases)`);
   const jsonPath = args.options.get('json') ?? process.env.PKDB_BENCH_JSON;
   if (jsonPath) {
-    const slips = scores.map(({ slip, found, pointed, kinds }) => ({ ...slip, measurement_type: slipClass(slip.slipClass).target === 'output' ? typeOf.get(slip.target) : undefined, found, pointed, kinds }));
+    const slips = scores.map(({ slip, found, pointed, kinds, preflagged }) => ({ ...slip, measurement_type: slipClass(slip.slipClass).target === 'output' ? typeOf.get(slip.target) : undefined, found, pointed, kinds, preflagged }));
     writeFileSync(jsonPath, JSON.stringify({ options, slips, falseAlarms: falseAlarms.map((list, copy) => list.map((f) => ({ copy, ...f, details: undefined }))).flat() }, null, 1));
     console.log(`  slips and false alarms written to ${jsonPath}`);
   }

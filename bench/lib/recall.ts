@@ -5,6 +5,8 @@
  * for is new. A slip is found when its study has a new major, and pointed
  * when such a major names one of the slip's records. New majors in studies
  * the copy did not slip are false alarms.
+ * A slip planted on a record the original run already flags major (a real error of the export) can add no new
+ * major there: such slips are `preflagged`, and each row also gives the recall over the others (`clean`).
  */
 import type { Finding } from '../../src/index.js';
 import { SLIP_CLASSES, type SlipClassName, type SlipTarget } from './slip-classes.js';
@@ -26,6 +28,8 @@ export interface SlipScore {
   pointed: boolean;
   /** Kinds of the new majors in the slip's study. */
   kinds: string[];
+  /** A record the slip points at already has a major finding in the original run. */
+  preflagged: boolean;
 }
 
 export interface CopyScore {
@@ -50,8 +54,14 @@ export function pointsAt(f: Finding, slip: Slip): boolean {
   );
 }
 
-/** Scores the slips of one copy given that copy's new majors. */
-export function scoreCopy(slips: readonly Slip[], fresh: readonly Finding[]): CopyScore {
+/** Whether a major finding of the original run points at one of the slip's records already. */
+export function preflagged(originalMajors: readonly Finding[], slip: Slip): boolean {
+  return originalMajors.some((f) => f.severity === 'major' && f.study_sid === slip.study_sid && pointsAt(f, slip));
+}
+
+/** Scores the slips of one copy given that copy's new majors (and the original run's findings, for `preflagged`). */
+export function scoreCopy(slips: readonly Slip[], fresh: readonly Finding[], original: readonly Finding[] = []): CopyScore {
+  const originalMajors = original.filter((f) => f.severity === 'major');
   const byStudy = new Map<string, Finding[]>();
   for (const f of fresh) {
     const key = f.study_sid ?? '';
@@ -62,7 +72,10 @@ export function scoreCopy(slips: readonly Slip[], fresh: readonly Finding[]): Co
   const slipped = new Set(slips.map((s) => s.study_sid));
   const scores = slips.map((slip) => {
     const majors = byStudy.get(slip.study_sid) ?? [];
-    return { slip, found: majors.length > 0, pointed: majors.some((f) => pointsAt(f, slip)), kinds: [...new Set(majors.map((f) => f.kind))].sort() };
+    return {
+      slip, found: majors.length > 0, pointed: majors.some((f) => pointsAt(f, slip)), kinds: [...new Set(majors.map((f) => f.kind))].sort(),
+      preflagged: preflagged(originalMajors, slip),
+    };
   });
   const falseAlarms = fresh.filter((f) => f.study_sid === null || !slipped.has(f.study_sid));
   return { scores, falseAlarms };
@@ -78,6 +91,9 @@ export interface RecallRow {
   pointedRecall: number | null;
   /** How often each finding kind was among a found slip's new majors. */
   kinds: Map<string, number>;
+  /** Slips on records the original run did not flag major, and the recall among them. */
+  cleanN: number;
+  cleanRecall: number | null;
 }
 
 function row(label: string, scores: readonly SlipScore[]): RecallRow {
@@ -86,7 +102,9 @@ function row(label: string, scores: readonly SlipScore[]): RecallRow {
   const kinds = new Map<string, number>();
   for (const s of scores) for (const k of s.kinds) kinds.set(k, (kinds.get(k) ?? 0) + 1);
   const share = (k: number) => (scores.length === 0 ? null : k / scores.length);
-  return { label, n: scores.length, found, pointed, recall: share(found), pointedRecall: share(pointed), kinds };
+  const clean = scores.filter((s) => !s.preflagged);
+  const cleanRecall = clean.length === 0 ? null : clean.filter((s) => s.found).length / clean.length;
+  return { label, n: scores.length, found, pointed, recall: share(found), pointedRecall: share(pointed), kinds, cleanN: clean.length, cleanRecall };
 }
 
 const TARGET_LABELS: Record<SlipTarget, string> = { output: 'all reported-output slips', timecourse: 'all timecourse slips', time: 'all time slips', dose: 'all dose slips' };

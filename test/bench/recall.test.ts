@@ -53,6 +53,16 @@ describe('scoreCopy and recallTable', () => {
     expect([...rows.get('overall')!.kinds]).toEqual([['reported-vs-recomputed', 2]]);
   });
 
+  it('marks a slip on a record the original run already flags major as preflagged, and gives the recall over the others', () => {
+    const slips = [slip('A', 'output ×60', { outputs: [10], pointOutputs: [10] }), slip('B', 'output ×60', { outputs: [20], pointOutputs: [20] })];
+    // A's output 10 is a real error of the export: the slip there can add no new major (A's finding keeps its identity).
+    const original = [major({ study_sid: 'A', output_pk: 10 }), { ...major({ study_sid: 'B', output_pk: 20 }), severity: 'minor' as const }];
+    const { scores } = scoreCopy(slips, [major({ study_sid: 'B', output_pk: 20 })], original);
+    expect(scores.map((s) => [s.slip.study_sid, s.found, s.preflagged])).toEqual([['A', false, true], ['B', true, false]]);
+    const row = recallTable(scores).find((r) => r.label === 'output ×60')!;
+    expect(row).toMatchObject({ n: 2, recall: 0.5, cleanN: 1, cleanRecall: 1 });
+  });
+
   it('a dose slip is pointed at by a finding naming the intervention or an output given it', () => {
     const s = slip('C', 'dose ×1000', { interventions: [7, 6], pointOutputs: [70], pointSubsets: [3] });
     expect(pointsAt(major({ study_sid: 'C', output_pk: 70 }), s)).toBe(true);
