@@ -7,16 +7,7 @@
  * ones. A study in both is taken from the checked tables (its newer version). Vocabulary (terms, info nodes) is the
  * union, the checked tables' entry first.
  */
-import type {
-  CharacteristicaRecord,
-  DatasetTables,
-  GroupRecord,
-  IndividualRecord,
-  InterventionRecord,
-  OutputRecord,
-  ScatterRecord,
-  TimecourseRecord,
-} from './model.js';
+import type { DatasetTables } from './model.js';
 
 /** The checked tables with the reference's other studies after them; `referenceStudies`: those studies' sids. */
 export interface JoinedTables {
@@ -33,7 +24,7 @@ export function largestPk(t: DatasetTables): number {
   const seeAll = (pks: readonly number[]) => {
     for (const pk of pks) see(pk);
   };
-  const seeSubject = (s: GroupRecord | IndividualRecord) => {
+  const seeSubject = (s: { pk: number; characteristica: readonly { pk: number }[] }) => {
     see(s.pk);
     for (const c of s.characteristica) see(c.pk);
   };
@@ -72,25 +63,25 @@ export function largestPk(t: DatasetTables): number {
 export function shiftPks(t: DatasetTables, offset: number): DatasetTables {
   const by = (pk: number | null) => (pk === null ? null : pk + offset);
   const all = (pks: readonly number[]) => pks.map((pk) => pk + offset);
-  const characteristica = (cs: readonly CharacteristicaRecord[]) => cs.map((c) => ({ ...c, pk: c.pk + offset }));
+  const characteristica = <C extends { pk: number }>(cs: readonly C[]) => cs.map((c) => ({ ...c, pk: c.pk + offset }));
   return {
     ...t,
-    groups: t.groups.map((g): GroupRecord => ({ ...g, pk: g.pk + offset, parent_pk: by(g.parent_pk), characteristica: characteristica(g.characteristica) })),
-    individuals: t.individuals.map((i): IndividualRecord => ({ ...i, pk: i.pk + offset, group_pk: by(i.group_pk), characteristica: characteristica(i.characteristica) })),
-    interventions: t.interventions.map((i): InterventionRecord => ({ ...i, pk: i.pk + offset, raw_pk: by(i.raw_pk) })),
+    groups: t.groups.map((g) => ({ ...g, pk: g.pk + offset, parent_pk: by(g.parent_pk), characteristica: characteristica(g.characteristica) })),
+    individuals: t.individuals.map((i) => ({ ...i, pk: i.pk + offset, group_pk: by(i.group_pk), characteristica: characteristica(i.characteristica) })),
+    interventions: t.interventions.map((i) => ({ ...i, pk: i.pk + offset, raw_pk: by(i.raw_pk) })),
     outputs: t.outputs.map(
-      (o): OutputRecord => ({
+      (o) => ({
         ...o, pk: o.pk + offset, raw_pk: by(o.raw_pk), group_pk: by(o.group_pk), individual_pk: by(o.individual_pk),
         subset_pk: by(o.subset_pk), intervention_pks: all(o.intervention_pks),
       }),
     ),
     timecourses: t.timecourses.map(
-      (tc): TimecourseRecord => ({
+      (tc) => ({
         ...tc, subset_pk: tc.subset_pk + offset, group_pk: by(tc.group_pk), individual_pk: by(tc.individual_pk),
         output_pk: all(tc.output_pk), intervention_pk: all(tc.intervention_pk),
       }),
     ),
-    scatters: t.scatters.map((s): ScatterRecord => ({ ...s, subset_pk: s.subset_pk + offset })),
+    scatters: t.scatters.map((s) => ({ ...s, subset_pk: s.subset_pk + offset })),
   };
 }
 
