@@ -52,7 +52,7 @@ export interface Deviation {
   minFactor: number;
   /** In a pool of two arms: the other arm's item (the ratio is symmetric, either may hold the slip). */
   partner?: StudyItem;
-  /** Every arm of its pool is a group of the same population marks (within-study.ts `alikeGroups`): no curated trait tells them apart. */
+  /** Every arm of its pool is a group of the same population marks (arm-deviations.ts `alikeGroups`): no curated trait tells them apart. */
   alike?: boolean;
 }
 
