@@ -8,6 +8,7 @@
  */
 import type { Dataset, LinkKeyFields } from '../data/dataset.js';
 import type { DatasetTables, InterventionRecord, OutputRecord, TimecourseRecord } from '../data/model.js';
+import { representativeValue } from '../data/records.js';
 import { conversionFactorOrNull, productFactorOrNull } from '../units/convert.js';
 import { ADULT_BODY_WEIGHT_KG, TYPICAL_BODY_WEIGHT_KG, unitFactorCause, unknownWeightPerKgCause, type SuspectedCause } from './causes.js';
 import { classify, type ComparisonContext, type Verdict } from './classify.js';
@@ -55,7 +56,7 @@ export interface Comparison {
 
 /** The reported number: mean, else median, else value (what a group or an individual reports). */
 export function reportedValue(output: OutputRecord): number | null {
-  return output.mean ?? output.median ?? output.value ?? null;
+  return representativeValue(output);
 }
 
 

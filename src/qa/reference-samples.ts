@@ -20,7 +20,9 @@
  */
 import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../data/model.js';
 import { subjectLabel, subjectOf } from '../data/dataset.js';
+import { representativeValue } from '../data/records.js';
 import { conversionFactor } from '../units/convert.js';
+import { doseAmount } from './dose-units.js';
 import type { QaContext } from './context.js';
 import type { RecordKind } from './coverage.js';
 import { concentrationSeries } from './input-checks.js';
@@ -93,18 +95,6 @@ function perGram(unit: string): string {
   let u = perGramUnits.get(unit);
   if (u === undefined) perGramUnits.set(unit, (u = `${unit} / gram`));
   return u;
-}
-
-const centre = (r: { value: number | null; mean: number | null; median: number | null }) => r.mean ?? r.median ?? r.value;
-
-/** A dose in g (absolute) or g/kg (per kg), molar doses with the molar mass; null when not an amount. */
-export function doseAmount(d: InterventionRecord, molarMass: number | null): { value: number; perKg: boolean } | null {
-  const v = centre(d);
-  if (v === null || !(v > 0) || !d.unit) return null;
-  const absolute = factorOrNull(d.unit, GRAM, molarMass);
-  if (absolute !== null) return { value: v * absolute, perKg: false };
-  const perKg = factorOrNull(d.unit, GRAM_PER_KG, molarMass);
-  return perKg === null ? null : { value: v * perKg, perKg: true };
 }
 
 /** The bin of an AUC interval's end: doublings of hours (AUC0–12 and AUC0–24 apart), `last` without a stated end. */
@@ -238,7 +228,7 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     if (!info) {
       const interventions = pks.map((pk) => ctx.dataset.intervention(pk)).filter((i): i is InterventionRecord => !!i && i.normed);
       const dosed = new Set(coMedication(interventions, []));
-      info = { key, interventions, dosings: interventions.filter((i) => i.measurement_type === 'dosing' && centre(i) !== null), dosed };
+      info = { key, interventions, dosings: interventions.filter((i) => i.measurement_type === 'dosing' && representativeValue(i) !== null), dosed };
       sets.set(key, info);
     }
     return info;
@@ -328,7 +318,7 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     const mass = molarMass(d.substance);
     const amount = doseAmount(d, mass);
     if (amount === null) {
-      const v = centre(d);
+      const v = representativeValue(d);
       unplaced({ record: 'dosing', pk: d.pk, reason: v === null || !(v > 0) ? REASONS.value : REASONS.unit });
       continue;
     }

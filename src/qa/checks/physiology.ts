@@ -38,6 +38,7 @@
  * (they agree with each other, the dose is the odd one out).
  */
 import type { InterventionRecord } from '../../data/model.js';
+import { representativeSeries } from '../../data/records.js';
 import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
 import { ADULT_BODY_WEIGHT_KG, slipFactors, type SuspectedCause } from '../causes.js';
@@ -210,7 +211,7 @@ export function concentrationCeiling(
 export function withBaseline(ctx: QaContext): Set<string> {
   const marked = new Set<string>();
   for (const rt of ctx.timecourses) {
-    const values = rt.tc.mean ?? rt.tc.median ?? rt.tc.value;
+    const values = representativeSeries(rt.tc)?.values;
     if (!values) continue;
     const doseTime = rt.dose?.time ?? 0;
     if (rt.tc.time.some((t, i) => t !== null && t <= doseTime && (values[i] ?? 0) > 0)) marked.add(`${rt.tc.study_sid}|${rt.substance}`);
@@ -246,7 +247,7 @@ function excessFinding(ctx: QaContext, e: Excess, base: Partial<Finding>, what: 
 
 /** The highest concentration after the dose of a timecourse, in g/L; null when its unit is no mass concentration. */
 function highestPoint(ctx: QaContext, rt: RecomputedTimecourse): number | null {
-  const values = rt.tc.mean ?? rt.tc.median ?? rt.tc.value;
+  const values = representativeSeries(rt.tc)?.values;
   if (!values || !rt.tc.unit) return null;
   const canonical = canonicalUnit(rt.tc.unit, ctx.molarMass(rt.substance));
   if (canonical?.unit !== 'gram / liter') return null;

@@ -19,8 +19,7 @@
  * of the same key is reported-vs-recomputed's: neither is repeated here.
  */
 import type { InterventionRecord } from '../../data/model.js';
-import { cached, pushTo, representativeValue } from '../../data/records.js';
-import { conversionFactorOrNull } from '../../units/convert.js';
+import { pushTo, representativeValue } from '../../data/records.js';
 import type { QaCheck } from '../check.js';
 import { exactMolarCause, molarMassCause, ratioCauses, unitFactorCause, unknownWeightPerKgCause, type SlipQuantity, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
@@ -29,6 +28,7 @@ import { findingId } from '../finding-id.js';
 import { explain, instancesOf, predicted, type Candidate, type Explanation, type IdentityNode, type Instance, type RouteClass, type Slot } from '../identities.js';
 import type { ParameterValue } from '../parameters.js';
 import { referenceBacks } from '../range-run.js';
+import { doseUnitFactor } from '../dose-units.js';
 
 /** How close the factor a value is off by must be to a slip factor to name it (the identities' own scatter, ×1.25). */
 export const IDENTITY_FACTOR_TOLERANCE = 0.25;
@@ -71,23 +71,6 @@ interface KeyAnalysis {
   bodyWeightKg: number | null;
   molarMass: number | null;
   dose: KeyNode | null;
-}
-
-const doseUnitCache = new Map<string, { factor: number; kgPower: 0 | -1 } | null>();
-
-/**
- * A dose unit into g (kgPower 0) or g/kg (-1), cached per unit and molar mass (a failed mathjs
- * conversion costs ~1 ms). PK-DB norms mg/kg to a dimensionless `count` (kg/kg): that is a dose per kg.
- */
-export function doseUnitFactor(unit: string, molarMass: number | null): { factor: number; kgPower: 0 | -1 } | null {
-  return cached(doseUnitCache, `${unit}@${molarMass}`, () => {
-    const options = molarMass === null ? undefined : { molarMass };
-    for (const [target, kgPower] of [['gram', 0], ['gram / kilogram', -1]] as const) {
-      const factor = conversionFactorOrNull(unit, target, options);
-      if (factor !== null) return { factor, kgPower };
-    }
-    return null;
-  });
 }
 
 /** The dose of the key's substance (exactly one dosing of it in the set) in g or g/kg, with its route class. */
@@ -365,7 +348,6 @@ export function doseCulprits(analyses: readonly KeyAnalysis[]): { findings: Find
   return { findings, explained };
 }
 
-/** Output pks whose reported-vs-recomputed comparison agrees (anchored) or is a major slip (suspect). */
 /** Tissues whose key reads the renal values of its urine key (CLr = Ae/AUC, with the AUC of the blood). */
 const CIRCULATING: ReadonlySet<string> = new Set(['plasma', 'serum', 'blood']);
 /** What a urine key adds to its subject's plasma key: the renal clearance and the fraction of the dose excreted unchanged. */
@@ -392,6 +374,7 @@ function withRenalValues(ctx: QaContext, key: string, values: readonly Parameter
   return renal.length === 0 ? own : [...own, ...renal];
 }
 
+/** Output pks whose reported-vs-recomputed comparison agrees (anchored) or is a major slip (suspect). */
 interface TimecourseVerdicts {
   anchored: Set<number>;
   suspect: Set<number>;

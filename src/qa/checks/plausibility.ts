@@ -43,7 +43,7 @@ import { finding, type Finding, type Severity } from '../finding.js';
 import type { ParameterValue } from '../parameters.js';
 import { TOLERANCES } from '../tolerances.js';
 import { roundingHalfStep } from '../rounding.js';
-import { doseUnitFactor } from './pk-identities.js';
+import { doseUnitFactor } from '../dose-units.js';
 
 export const FRACTION_NOISE = 0.3;
 export const TMAX_END_TOLERANCE = 0.05;

@@ -23,7 +23,7 @@
  */
 import { subjectLabel, subjectOf } from '../../data/dataset.js';
 import type { OutputRecord } from '../../data/model.js';
-import { pushTo } from '../../data/records.js';
+import { pushTo, representativeValue } from '../../data/records.js';
 import type { QaCheck } from '../check.js';
 import { nearestCause, slipFactors, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
@@ -107,7 +107,7 @@ function outputSeries(ctx: QaContext): SeriesPoint[][] {
   for (let i = 0; i < outputs.length; i++) {
     const o = outputs[i];
     if (!o.normed || o.calculated || o.output_type === 'timecourse' || o.measurement_type !== 'concentration') continue;
-    const value = o.mean ?? o.median ?? o.value;
+    const value = representativeValue(o);
     if (value === null || o.time === null || !o.time_unit || !o.unit) continue;
     const key = `${ctx.matchKey(o)}|${o.unit}|${o.time_unit}`;
     pushTo(groups, key, { time: o.time, value, output: o });
