@@ -17,7 +17,7 @@ import type { QaContext } from './context.js';
 import { ANALYTE_LIMITS, ANALYTE_TISSUES } from './human-limits.js';
 import { concentrationSeries } from './input-checks.js';
 import { canonicalUnit } from './parameters.js';
-import type { RangeSample } from './reference-samples.js';
+import { poolTissue, type RangeSample } from './reference-samples.js';
 import { median } from './reference-stats.js';
 
 /** The quantity of the pool's samples: `caffeine level (plasma)` (a finding names the pool: range-run.ts `WidePool`). */
@@ -27,7 +27,7 @@ const WIDE_PREFIX = 'wide level';
 
 /** The stratum of a substance in a tissue and unit. */
 export function wideLevelStratum(substance: string | null, tissue: string | null, unit: string): string {
-  return `${WIDE_PREFIX}\u0001${substance}\u0001${tissue}\u0001${unit}`;
+  return `${WIDE_PREFIX}\u0001${substance}\u0001${poolTissue(tissue)}\u0001${unit}`;
 }
 
 /** The median of the positive finite values (null when none). */

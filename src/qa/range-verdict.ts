@@ -8,7 +8,8 @@
  *   spread cannot imitate) brings it back to |ln(v/f) − m| ≤ INSIDE_Z·s (INSIDE_Z_WEAK·s for a factor of less than
  *   2·OUTSIDE_Z·s) — or, far out (|z| ≥ FEW_STUDIES_Z), among the values two other studies reach; the closest such
  *   factor is named, the others that fit as alternatives. A reference of fewer than FEW_STUDIES studies needs
- *   |z| ≥ FEW_STUDIES_Z; a small unit factor (×10) SMALL_FACTOR_STUDIES studies and |z| ≥ SMALL_FACTOR_Z; an IV
+ *   |z| ≥ FEW_STUDIES_Z; a small unit factor (×10) SMALL_FACTOR_STUDIES studies and |z| ≥ SMALL_FACTOR_Z, and a
+ *   group's value (not an individual's: `individual`); an IV
  *   bolus Cmax a factor of at least BOLUS_CMAX_FACTOR.
  * - A wide reference (any population, any dose: range-run.ts) can tell only big unit slips: `wideVerdict`.
  */
@@ -60,6 +61,16 @@ export interface RangeVerdict {
   contradicted?: boolean;
 }
 
+/**
+ * Whether the value is one individual's. The reference's spread is that of arms (a group's mean, an individual study
+ * arm's median): one person lies further out — the lowest simvastatin Cmax of 24 individuals is ×1/5.5 the other
+ * studies' median, z −6 — so a small factor (×10) is never named for an individual from other studies; its own
+ * study's individuals tell it (group-members, within-study).
+ */
+function individual(sample: { subject?: string | null }): boolean {
+  return sample.subject?.startsWith('individual:') === true;
+}
+
 /** Whether the value is the Cmax (or a concentration) after an IV bolus. */
 function afterBolus(sample: Pick<RangeSample, 'family' | 'dose'>): boolean {
   const d = sample.dose;
@@ -67,7 +78,7 @@ function afterBolus(sample: Pick<RangeSample, 'family' | 'dose'>): boolean {
 }
 
 /** The verdict on one value against its reference (pure; see the header). */
-export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass' | 'bodyWeightKg' | 'dose'>, ref: Reference): RangeVerdict {
+export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass' | 'bodyWeightKg' | 'dose'> & { subject?: string | null }, ref: Reference): RangeVerdict {
   const v = Math.log(sample.value);
   const z = (v - ref.median) / ref.spread;
   const beyondOthers = z > 0 ? v > ref.secondMax : v < ref.secondMin;
@@ -81,7 +92,7 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
     // ordinary between-study differences (populations, formulations): it names an outlier only against a broad, far reference.
     const smallBelow = cause.kind === 'unit-factor' ? SMALL_FACTOR : cause.kind === 'molar-mass' ? SMALL_MOLAR_FACTOR : 0;
     const small = Math.abs(lnf) < Math.log(smallBelow);
-    if (small && (ref.studies < SMALL_FACTOR_STUDIES || Math.abs(z) < SMALL_FACTOR_Z)) continue;
+    if (small && (ref.studies < SMALL_FACTOR_STUDIES || Math.abs(z) < SMALL_FACTOR_Z || individual(sample))) continue;
     if (Math.abs(lnf) < Math.log(BOLUS_CMAX_FACTOR) && afterBolus(sample)) continue;
     const distance = Math.abs(v - lnf - ref.median);
     const inside = Math.abs(lnf) >= 2 * OUTSIDE_Z * ref.spread ? INSIDE_Z : INSIDE_Z_WEAK;
