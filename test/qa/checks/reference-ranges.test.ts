@@ -7,6 +7,7 @@ import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, wideVerdict, WIDE_Z, type Ran
 import type { Verdict } from '../../../src/qa/classify.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
+import { poolTissue } from '../../../src/qa/reference-samples.js';
 import { SPREAD_FLOOR } from '../../../src/qa/reference-stats.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
@@ -116,6 +117,15 @@ describe('reference-range: the verdict on one value', () => {
     expect(judge({ value: 10000, family: 'cmax', molarMass: null, bodyWeightKg: null, dose: bolus }, cmaxRef).cause?.factor).toBe(1000);
   });
 
+  it('names no ×10 for one individual (the reference spreads as arms do), but a ×24 or ×1000', () => {
+    const tenStudies = { ...ref, studies: 10 };
+    const one = { value: 1, family: 'clearance' as const, molarMass: null, bodyWeightKg: null, dose: null };
+    expect(judge({ ...one, subject: 'group:3' }, tenStudies).cause?.factor).toBe(0.1);
+    expect(judge({ ...one, subject: 'individual:3' }, tenStudies)).toMatchObject({ classification: 'outside', cause: null });
+    expect(judge({ ...one, value: 10 / 24, subject: 'individual:3' }, tenStudies).cause?.factor).toBeCloseTo(1 / 24, 12);
+    expect(judge({ ...one, value: 0.01, subject: 'individual:3' }, tenStudies).cause?.factor).toBeCloseTo(1 / 1000, 12);
+  });
+
   it('asks |z| ≥ 8 of a reference of fewer than 8 studies', () => {
     // Spread 0.6: 10/24 L/h is z = ln(1/24)/0.6 = −5.3, and ×1/24 lands on the median; from 5 studies not named, from 8 it is.
     const wider = { ...ref, spread: 0.6, secondMin: Math.log(3) };
@@ -155,6 +165,17 @@ describe('reference-range: the check on a dataset', () => {
     // The other studies' references include F's 0.167 but stay robust: nothing else is flagged.
     expect(findings.filter((x) => x.severity === 'major')).toHaveLength(1);
     expect(ctx.coverage.checksOf('output', cl.pk)).toEqual(['reference-range']);
+  });
+
+  it('pools serum with plasma: a clearance from serum is set against five plasma studies', () => {
+    const { arms, outputs } = fiveStudies();
+    const slipped = arm('F');
+    const cl = { ...output(slipped, 'clearance', 'liter / hour', 10 / 60), tissue: 'serum' };
+    const findings = about(referenceRangeCheck.run(context([...arms, slipped], [...outputs, cl])), cl);
+    expect(findings).toMatchObject([{ severity: 'major', culprit: 'output' }]);
+    expect(findings[0].message).toMatch(/clearance \(serum, oral, healthy\).*5 other studies/);
+    expect(poolTissue('serum')).toBe('plasma');
+    expect(poolTissue('blood')).toBe('blood');
   });
 
   it('says "too few other studies" and flags nothing with four other studies', () => {
