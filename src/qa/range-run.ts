@@ -27,11 +27,14 @@ import { poolTissue, rangeSamples, sampleLabel, STRATUM_SEPARATOR, STRATUM_UNIT_
 const fmt = (x: number) => String(+x.toPrecision(3));
 
 /** The fallback pools, as a finding names them. */
-export type WidePool = 'every population' | 'every dose and population' | typeof UNWEIGHED;
+export type WidePool = 'every population' | 'every dose and population' | typeof UNWEIGHED | typeof UNWEIGHED_PER_KG;
 
 /** The pool of a per-kg dose's value set against absolute doses, its subject's weight unknown. */
 export const UNWEIGHED = 'absolute doses, an adult weight of 40–120 kg assumed';
+/** The pool of a per-kg value (a clearance in L/h/kg, a volume in L/kg) set against absolute ones, its subject's weight unknown. */
+export const UNWEIGHED_PER_KG = 'absolute values, an adult weight of 40–120 kg assumed';
 const PER_KG_DOSE = ' / (gram / kilogram)';
+const PER_KG = ' / kilogram';
 
 /** One value judged against its reference (null: too few other studies). */
 export interface RangeJudgment {
@@ -130,9 +133,10 @@ function ownCurveAllows(verdict: RangeVerdict, s: RangeSample, ownCurve: Readonl
 }
 
 /**
- * Values per dose of a per-kg dose to a subject without a curated weight (reference-samples.ts keeps them in a
- * stratum of their own, `… / (gram / kilogram)`, most of which has too few studies), judged in the stratum of
- * absolute doses at both ends of an adult's weight (ADULT_BODY_WEIGHT_KG): a slip only when both name the same
+ * Values of a subject without a curated weight that reference-samples.ts keeps in a per-kg stratum of their own,
+ * most of which has too few studies — values per dose of a per-kg dose (`… / (gram / kilogram)`: their value ÷ kg is
+ * per gram) and per-kg values (a clearance in L/h/kg, a volume in L/kg: their value × kg is absolute) — judged in the
+ * absolute stratum at both ends of an adult's weight (ADULT_BODY_WEIGHT_KG): a slip only when both name the same
  * factor; anything else counts as inside (the weight alone moves the value ×3). Not for a subject that may be a
  * child or of another species.
  */
@@ -147,8 +151,9 @@ function unweighedJudgments(
   for (const [stratum, list] of byStratum) {
     const fields = stratum.split(STRATUM_SEPARATOR);
     const perKg = fields[STRATUM_UNIT_FIELD];
-    if (!perKg?.endsWith(PER_KG_DOSE)) continue;
-    const unit = `${perKg.slice(0, -PER_KG_DOSE.length)} / gram`;
+    const absoluteOf = absoluteUnit(perKg);
+    if (absoluteOf === null || list[0].record === 'dosing') continue;
+    const { unit, kgPower, pool } = absoluteOf;
     fields[STRATUM_UNIT_FIELD] = unit;
     const absolute = fields.join(STRATUM_SEPARATOR);
     const others = byStratum.get(absolute);
@@ -159,29 +164,42 @@ function unweighedJudgments(
       references.set(absolute, (refs = { loso: leaveOneStudyOut(arms), all: robustReference(arms) }));
     }
     for (const s of list) {
-      if (!judged(s) || s.dose === null || !mayBeAdultHuman(ctx.dataset, subjectFields(s.subject))) continue;
+      if (!judged(s) || (kgPower === -1 && s.dose === null) || !mayBeAdultHuman(ctx.dataset, subjectFields(s.subject))) continue;
       const ref = refs.loso.has(s.study) ? (refs.loso.get(s.study) ?? null) : refs.all;
       if (ref === null) continue;
-      const typical = { ...s, value: s.value / TYPICAL_ADULT_KG, unit };
-      judgments.push({ sample: typical, ref, verdict: ownCurveAllows(adultWeightVerdict(s, ref), s, ownCurve, 'inside'), pool: UNWEIGHED });
+      const typical = { ...s, value: s.value * TYPICAL_ADULT_KG ** kgPower, unit };
+      judgments.push({ sample: typical, ref, verdict: ownCurveAllows(adultWeightVerdict(s, ref, kgPower), s, ownCurve, 'inside'), pool });
     }
   }
   return judgments;
 }
 
 /**
- * The verdict on a value per (g/kg) of dose as a value per gram, at the lightest and at the heaviest adult weight: a
- * slip when both name the same factor (the factors both name as alternatives), else inside; z at a typical 70 kg.
+ * The verdict on a value per (g/kg) of dose as a value per gram (kgPower −1: ÷ kg), or on a per-kg value as an
+ * absolute one (kgPower 1: × kg), at the lightest and at the heaviest adult weight: a slip when a factor brings it
+ * back at both (the factors both name, in the lightest's order), else inside; z at a typical 70 kg.
  */
-export function adultWeightVerdict(s: RangeSample, ref: Reference): RangeVerdict {
+export function adultWeightVerdict(s: RangeSample, ref: Reference, kgPower: 1 | -1 = -1): RangeVerdict {
   const [light, heavy] = ADULT_BODY_WEIGHT_KG;
-  const at = (kg: number) => judge({ ...s, value: s.value / kg }, ref);
+  // At its assumed weight (a per-kg slip is then a factor of that weight: no common one).
+  const at = (kg: number) => judge({ ...s, value: s.value * kg ** kgPower, bodyWeightKg: kg }, ref);
   const lightVerdict = at(light);
   const heavyVerdict = at(heavy);
   const z = at(TYPICAL_ADULT_KG).z;
-  if (!lightVerdict.cause || !heavyVerdict.cause || lightVerdict.cause.factor !== heavyVerdict.cause.factor) return { classification: 'inside', z, cause: null, alternatives: [] };
+  // A factor that brings the value back at both ends does at every weight between them.
   const alternatives = lightVerdict.alternatives.filter((c) => heavyVerdict.alternatives.some((h) => h.factor === c.factor));
-  return { classification: 'slip', z, cause: lightVerdict.cause, alternatives };
+  if (alternatives.length === 0) return { classification: 'inside', z, cause: null, alternatives: [] };
+  return { classification: 'slip', z, cause: alternatives[0], alternatives };
+}
+
+/**
+ * The absolute unit of a per-kg stratum unit, the power of the weight that makes its values absolute, and the pool's
+ * name; null for a unit that is not per kg.
+ */
+export function absoluteUnit(perKg: string | undefined): { unit: string; kgPower: 1 | -1; pool: WidePool } | null {
+  if (perKg?.endsWith(PER_KG_DOSE)) return { unit: `${perKg.slice(0, -PER_KG_DOSE.length)} / gram`, kgPower: -1, pool: UNWEIGHED };
+  if (perKg?.endsWith(PER_KG)) return { unit: perKg.slice(0, -PER_KG.length), kgPower: 1, pool: UNWEIGHED_PER_KG };
+  return null;
 }
 
 /**

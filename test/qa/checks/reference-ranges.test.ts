@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { CharacteristicaRecord, GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
 import { backsDoseSlip, referenceRangeCheck, TOO_FEW, unopposedDoseSlip } from '../../../src/qa/checks/reference-ranges.js';
-import { judgmentOf, rangeRun, referenceBacks, referenceRefutes, UNWEIGHED } from '../../../src/qa/range-run.js';
+import { absoluteUnit, judgmentOf, rangeRun, referenceBacks, referenceRefutes, UNWEIGHED, UNWEIGHED_PER_KG } from '../../../src/qa/range-run.js';
 import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, wideVerdict, WIDE_Z, type RangeVerdict } from '../../../src/qa/range-verdict.js';
 import type { Verdict } from '../../../src/qa/classify.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
@@ -339,7 +339,7 @@ describe('reference-range: the check on a dataset', () => {
   });
 });
 
-describe('reference-range: a per-kg dose to a subject without a weight', () => {
+describe('reference-range: a per-kg dose or value of a subject without a weight', () => {
   /** Five studies of 100 mg with Cmax 0.5, 1, 2, 0.8 and 1.2 mg/L: per dose 0.005–0.02 g/L/g, median 0.01, spread 0.33. */
   function fiveDosed(): { arms: Arm[]; outputs: OutputRecord[] } {
     const arms = ['A', 'B', 'C', 'D', 'E'].map((sid) => arm(sid));
@@ -366,6 +366,26 @@ describe('reference-range: a per-kg dose to a subject without a weight', () => {
     const perKg = arm('F', { dose: 0.0015, unit: 'gram / kilogram' });
     const cmax = output(perKg, 'cmax', 'gram / liter', 0.0015 * 40 * 0.03);
     expect(about(referenceRangeCheck.run(context([...arms, perKg], [...outputs, cmax])), cmax)).toEqual([]);
+  });
+
+  it('sets a per-kg clearance of a subject without a weight against absolute ones at 40 and 120 kg: L/h/kg in minutes is ×1/60', () => {
+    // Clearances of 6, 15, 8, 12 and 10 L/h: median 10, robust SD 1.4826 × 0.22 = 0.33.
+    const arms = ['A', 'B', 'C', 'D', 'E'].map((sid) => arm(sid));
+    const outputs = [6, 15, 8, 12, 10].map((cl, i) => output(arms[i], 'clearance', 'liter / hour', cl));
+    const unweighed = arm('F');
+    // 10 L/h of a 70 kg adult, curated in L/min/kg as L/h/kg: 0.0024. × 40 kg = 0.095 and × 120 kg = 0.29 L/h (z −14
+    // and −10.7); undoing ×1/60 gives 5.7 and 17 L/h, z −1.7 and 1.6: both weights name it.
+    const slipped = output(unweighed, 'clearance', 'liter / hour / kilogram', 10 / 70 / 60);
+    const findings = about(referenceRangeCheck.run(context([...arms, unweighed], [...outputs, slipped])), slipped);
+    expect(findings).toMatchObject([{ severity: 'major', details: { reference_pool: UNWEIGHED_PER_KG } }]);
+    expect(findings[0].suspected_cause).toMatch(/^×1\/60/);
+    expect(findings[0].reported).toBeCloseTo(10 / 60, 9);
+    expect(absoluteUnit('liter / hour / kilogram')).toMatchObject({ unit: 'liter / hour', kgPower: 1 });
+    expect(absoluteUnit('gram / liter / (gram / kilogram)')).toMatchObject({ unit: 'gram / liter / gram', kgPower: -1 });
+    expect(absoluteUnit('liter / hour')).toBeNull();
+    // In line at any adult weight: nothing.
+    const inLine = output(unweighed, 'clearance', 'liter / hour / kilogram', 10 / 70);
+    expect(about(referenceRangeCheck.run(context([...arms, unweighed], [...outputs, inLine])), inLine)).toEqual([]);
   });
 });
 
