@@ -95,6 +95,8 @@ export function ncaInput(dataset: Dataset, tc: TimecourseRecord): PkdbNcaInput {
         notes.push('constant infusion without an end time: treated as a bolus');
       }
     }
+    // PK-DB's own rule reads the value, never the mean (reference PK-DB calculation); a dosing curated as a mean or
+    // median alone still gives the standard profile its dose.
     const amount = dosing.value ?? dosing.mean ?? dosing.median;
     if (amount !== null && amount > 0 && dosing.unit) {
       input.dose = amount;
