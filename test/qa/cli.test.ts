@@ -10,7 +10,8 @@ import { PROJECT_ROOT } from '../helpers/shared.js';
 import { cloneTables, renumberStudy } from '../helpers/releases.js';
 import { readExport } from '../../src/data/export/read.js';
 import { writeExport } from '../../src/data/export/write.js';
-import { FIXTURES_EXPORT } from '../../src/data/fixtures.js';
+import { FIXTURES_EXPORT, loadFixtures } from '../../src/data/fixtures.js';
+import { startServer } from '../../src/server/app.js';
 import { filterStudies } from '../../src/data/select.js';
 
 describe('pkdb qa', () => {
@@ -102,6 +103,19 @@ describe('pkdb qa', () => {
     expect(JSON.parse(joined.stdout)).toMatchObject({ studies: 1, by_study: { SYN0012: expect.anything() } });
     expect(Object.keys((JSON.parse(joined.stdout) as { by_study: object }).by_study)).toEqual(['SYN0012']);
     expect(majors(join(dir, 'joined'))).toHaveLength(1);
+    // From a server, --study crawls that study alone: said on stderr; --reference gives it the others back.
+    const server = await startServer({ dataset: await loadFixtures(), port: 0 });
+    try {
+      const crawled = await pkdb(['qa', '--base-url', server.url, '--study', 'SYN0012', '--out', join(dir, 'crawled'), '--no-html', '--fail-on', 'never']);
+      expect(crawled.code).toBe(0);
+      expect(crawled.stderr).toMatch(/--study crawls only those studies .* --reference/);
+      expect(majors(join(dir, 'crawled'))).toEqual([]);
+      const referenced = await pkdb(['qa', '--base-url', server.url, '--study', 'SYN0012', '--reference', FIXTURES_EXPORT, '--out', join(dir, 'ref'), '--no-html', '--fail-on', 'never']);
+      expect(referenced.stderr).not.toMatch(/--study crawls only/);
+      expect(majors(join(dir, 'ref'))).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
     const missing = await pkdb(['qa', '--export', zip, '--reference', join(dir, 'none.zip'), '--out', join(dir, 'x2')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--reference: .*none\.zip/);

@@ -200,6 +200,10 @@ export function register(program: Command, setExit: (code: number) => void): voi
         const studies = source.studies;
         const dataset = studies ? Dataset.fromTables(filterStudies(all.tables, studies), all.source) : all;
         const others = all.tables.studies.length - dataset.tables.studies.length;
+        if (opts.baseUrl && studies && !opts.reference && others === 0) {
+          // Said, not silent: the cross-study checks see these studies alone.
+          process.stderr.write('pkdb qa: note: --study crawls only those studies from the server; give --reference RELEASE.zip to check them against other studies\n');
+        }
         progress.end(studies ? `${studies.length} studies, ${others} other studies as reference` : `${all.tables.studies.length} studies`);
         controller.signal.throwIfAborted();
         progress.start('checks');
