@@ -103,6 +103,7 @@ export function runQa(dataset: Dataset, options: QaOptions = {}): QaResult {
   const summary = summarize({
     source: ctx.source,
     studies: tables.studies.length,
+    referenceStudies: ctx.tables.studies.length - tables.studies.length,
     timecourses: inScope ? ctx.concentrationTimecourses.filter((t) => inScope.has(t.study_sid)).length : ctx.concentrationTimecourses.length,
     findings,
     classifications: comparisons.map((c) => c.verdict.classification),

@@ -6,6 +6,8 @@ import type { CoverageSummary } from './coverage.js';
 export interface QaSummary {
   source: { kind: string; location: string };
   studies: number;
+  /** Studies of the dataset checked alongside as the cross-study reference only (runQa `studies`), when there are any. */
+  reference_studies?: number;
   timecourses: number;
   findings: number;
   by_kind: Record<string, number>;
@@ -32,6 +34,7 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Record<strin
 export function summarize(input: {
   source: { kind: string; location: string };
   studies: number;
+  referenceStudies?: number;
   timecourses: number;
   findings: readonly Finding[];
   classifications: readonly Classification[];
@@ -48,6 +51,7 @@ export function summarize(input: {
   return {
     source: input.source,
     studies: input.studies,
+    ...(input.referenceStudies ? { reference_studies: input.referenceStudies } : {}),
     timecourses: input.timecourses,
     findings: input.findings.length,
     by_kind: countBy(input.findings, (f) => f.kind),

@@ -100,7 +100,7 @@ describe('pkdb qa', () => {
     expect(majors(join(dir, 'alone'))).toEqual([]);
     const joined = await pkdb(['qa', '--export', zip, '--reference', FIXTURES_EXPORT, '--out', join(dir, 'joined'), '--no-html', '--format', 'summary']);
     expect(joined.code).toBe(1);
-    expect(JSON.parse(joined.stdout)).toMatchObject({ studies: 1, by_study: { SYN0012: expect.anything() } });
+    expect(JSON.parse(joined.stdout)).toMatchObject({ studies: 1, reference_studies: 19, by_study: { SYN0012: expect.anything() } });
     expect(Object.keys((JSON.parse(joined.stdout) as { by_study: object }).by_study)).toEqual(['SYN0012']);
     expect(majors(join(dir, 'joined'))).toHaveLength(1);
     // From a server, --study crawls that study alone: said on stderr; --reference gives it the others back.
@@ -113,6 +113,7 @@ describe('pkdb qa', () => {
       const referenced = await pkdb(['qa', '--base-url', server.url, '--study', 'SYN0012', '--reference', FIXTURES_EXPORT, '--out', join(dir, 'ref'), '--no-html', '--fail-on', 'never']);
       expect(referenced.stderr).not.toMatch(/--study crawls only/);
       expect(majors(join(dir, 'ref'))).toHaveLength(1);
+      expect(referenced.stdout).toMatch(/^1 studies \(set against 19 other studies\), /);
     } finally {
       await server.close();
     }

@@ -60,6 +60,8 @@ describe('runQa with `studies`: those studies reported, every other one their re
     expect(alone.findings.filter((f) => f.kind === 'reference-range' && f.severity === 'major')).toEqual([]);
     // Records, counts and coverage are the study's own.
     expect(scoped.summary.studies).toBe(1);
+    expect(scoped.summary.reference_studies).toBe(all.tables.studies.length - 1);
+    expect(whole.summary.reference_studies).toBeUndefined();
     expect(scoped.summary.by_severity).toEqual(whole.summary.by_study.SYN0012);
     expect(scoped.timecourses.every((t) => t.tc.study_sid === 'SYN0012')).toBe(true);
     expect(scoped.calculated.every((r) => r.study_sid === 'SYN0012')).toBe(true);

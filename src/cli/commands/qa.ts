@@ -245,7 +245,7 @@ export function register(program: Command, setExit: (code: number) => void): voi
         } else {
           const counts = (c: Record<string, number>) => `${c.major} major, ${c.minor} minor, ${c.info} info`;
           process.stdout.write(
-            `${s.studies} studies, ${s.timecourses} concentration timecourses: ${counts(s.by_severity)} findings\n` +
+            `${s.studies} studies${s.reference_studies ? ` (set against ${s.reference_studies} other studies)` : ''}, ${s.timecourses} concentration timecourses: ${counts(s.by_severity)} findings\n` +
               (reviewed
                 ? `accepted in ${reviewed.accepted_file}: ${reviewed.accepted}; re-opened (values changed): ${reviewed.reopened}; open: ${counts(reviewed.open_by_severity)}\n` +
                   (reviewed.stale.length > 0 ? `stale accepted entries (id no longer found): ${reviewed.stale.map((e) => e.id).join(', ')}\n` : '')
