@@ -120,6 +120,14 @@ describe('pkdb qa', () => {
     const missing = await pkdb(['qa', '--export', zip, '--reference', join(dir, 'none.zip'), '--out', join(dir, 'x2')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--reference: .*none\.zip/);
+    // Not a zip: one line naming the option, nothing written.
+    const notZip = join(dir, 'not-a-zip.zip');
+    writeFileSync(notZip, 'studies,groups\n1,2\n');
+    const malformed = await pkdb(['qa', '--export', zip, '--reference', notZip, '--out', join(dir, 'x3')]);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr.trim().split('\n')).toHaveLength(1);
+    expect(malformed.stderr).toMatch(/--reference: .*not-a-zip\.zip/);
+    expect(existsSync(join(dir, 'x3'))).toBe(false);
   });
 });
 
