@@ -60,6 +60,8 @@ export { tablesFromApi, crawlDataset, type ApiItems, type CrawlOptions } from '.
 export { loadFixtures, FIXTURES_DIR, FIXTURES_EXPORT, expectedFixtureFindings, type ExpectedFinding } from './data/fixtures.js';
 /** Restricts tables to some studies. */
 export { filterStudies, resolveStudies } from './data/select.js';
+/** Joins a reference release to the studies checked, its pks moved past theirs (`runQa(…, { studies })` then reports on those). */
+export { joinReference, type JoinedTables } from './data/join-reference.js';
 export { diffDatasets, type DatasetDiff, type RecordChange, type FieldChange } from './data/diff.js';
 /** arquero DataFrame views of the tables, for notebooks. */
 export { frames, type DatasetFrames } from './data/frames.js';
