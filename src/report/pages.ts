@@ -170,7 +170,7 @@ export function renderIndexPage(ctx: IndexContext): string {
   const specs = Object.fromEntries(ctx.charts.overview.map((c) => [c.id, c.spec]));
   const review = s.review as { accepted?: number; reopened?: number; accepted_file?: string } | undefined;
   const body = `<header><h1>PK-DB QA report</h1>
-<p>Source: ${escapeHtml(s.source.kind)} ${escapeHtml(s.source.location)} · ${s.studies} studies · ${s.timecourses} concentration timecourses · ${s.findings} findings
+<p>Source: ${escapeHtml(s.source.kind)} ${escapeHtml(s.source.location)} · ${s.studies} studies${s.reference_studies ? ` (set against ${s.reference_studies} other studies)` : ''} · ${s.timecourses} concentration timecourses · ${s.findings} findings
 (<span class="sev-major">${s.by_severity.major ?? 0} major</span>, <span class="sev-minor">${s.by_severity.minor ?? 0} minor</span>, ${s.by_severity.info ?? 0} info)${
     review ? ` · ${review.accepted ?? 0} accepted and ${review.reopened ?? 0} re-opened in ${escapeHtml(review.accepted_file ?? '')}` : ''
   }</p>

@@ -84,6 +84,7 @@ describe('pkdb qa', () => {
     expect(findings.filter((f) => f.kind === 'reference-range' && f.severity === 'major')).toHaveLength(1);
     expect(new Set(findings.map((f) => f.study_sid))).toEqual(new Set(['SYN0012']));
     expect(readdirSync(join(out, 'report', 'studies'))).toEqual(['SYN0012.html']);
+    expect(readFileSync(join(out, 'report', 'index.html'), 'utf8')).toContain('1 studies (set against 19 other studies)');
   });
 
   it('checks the studies of a small export against a --reference release, whose pks it may share', async () => {
