@@ -22,7 +22,7 @@ import { ADULT_BODY_WEIGHT_KG } from './causes.js';
 import { mayBeAdultHuman } from './population.js';
 import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, wideVerdict, type RangeVerdict } from './range-verdict.js';
 import { armValues, leaveOneStudyOut, MIN_STUDIES, robustReference, type Reference } from './reference-stats.js';
-import { poolTissue, rangeSamples, sampleLabel, STRATUM_SEPARATOR, STRATUM_UNIT_FIELD, type RangeSample, type Unplaced } from './reference-samples.js';
+import { poolRoute, poolTissue, rangeSamples, sampleLabel, STRATUM_SEPARATOR, STRATUM_UNIT_FIELD, type RangeSample, type Unplaced } from './reference-samples.js';
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
@@ -221,7 +221,7 @@ const TYPICAL_ADULT_KG = 70;
 
 /** A sample's stratum over every population: its quantity, substance, tissue, route, application, dosed substance, unit and extra. */
 function anyPopulationKey(s: RangeSample): string {
-  return `${s.quantity}\u0001${s.substance}\u0001${poolTissue(s.tissue)}\u0001${s.route}\u0001${s.dose?.application}\u0001${s.dose?.substance}\u0001${s.unit}\u0001${s.extra}`;
+  return `${s.quantity}\u0001${s.substance}\u0001${poolTissue(s.tissue)}\u0001${poolRoute(s.quantity, s.route)}\u0001${s.dose?.application}\u0001${s.dose?.substance}\u0001${s.unit}\u0001${s.extra}`;
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * The values the reference-range check pools across studies (issue 13,
  * item 4), each with the stratum it is compared within. A stratum is one
- * quantity of one substance in one tissue (serum pooled with plasma: `poolTissue`), after one route and kind of
- * application, in one population (population.ts), in one unit:
+ * quantity of one substance in one tissue (serum pooled with plasma: `poolTissue`), after one route (any for t½ and
+ * kel: `poolRoute`) and kind of application, in one population (population.ts), in one unit:
  * - reported outputs: Cmax and AUC divided by the dose (the dose of the same
  *   substance in the intervention set, else the one dosed substance: a
  *   metabolite's AUC per dose of its parent; the dosed substance is part of
@@ -156,6 +156,19 @@ export function poolTissue(tissue: string | null): string | null {
   return tissue === 'serum' ? 'plasma' : tissue;
 }
 
+/** Quantities of disposition that the route does not change: the terminal half-life and its rate constant. */
+const ROUTELESS: ReadonlySet<string> = new Set(['thalf', 'kel']);
+
+/**
+ * The route a value is pooled under: none for a terminal t½ or kel, which are the drug's elimination whatever the
+ * route (an oral and an iv t½ of one substance agree but where absorption is slower than elimination, flip-flop,
+ * by far less than a slip factor); the route for everything else (CL/F, V/F, MRT and tmax carry absorption). On
+ * the shared export 154 of the 1,587 t½ and kel values without a reference in their own stratum gain one.
+ */
+export function poolRoute(quantity: string, route: string | null): string | null {
+  return ROUTELESS.has(quantity) ? null : route;
+}
+
 /** Between the fields of a stratum: quantity, substance, tissue, route, application, dosed substance, unit, population, extra. */
 export const STRATUM_SEPARATOR = '\u0001';
 /** The index of the unit among a stratum's fields. */
@@ -212,9 +225,10 @@ function sample(
   const application = dose?.application;
   const dosed = dose?.substance;
   const tissue = poolTissue(b.tissue);
-  const id = b.strata.ids.of([quantity, b.substance, tissue, r, application, dosed, unit, b.population, extra]);
+  const pooledRoute = poolRoute(quantity, r);
+  const id = b.strata.ids.of([quantity, b.substance, tissue, pooledRoute, application, dosed, unit, b.population, extra]);
   // A control character separates the fields (STRATUM_SEPARATOR): no name contains one. The unit is field STRATUM_UNIT_FIELD.
-  const stratum = (b.strata.text[id] ??= `${quantity}\u0001${b.substance}\u0001${tissue}\u0001${r}\u0001${application}\u0001${dosed}\u0001${unit}\u0001${b.population}\u0001${extra}`);
+  const stratum = (b.strata.text[id] ??= `${quantity}\u0001${b.substance}\u0001${tissue}\u0001${pooledRoute}\u0001${application}\u0001${dosed}\u0001${unit}\u0001${b.population}\u0001${extra}`);
   return {
     record: b.record, pk: b.pk, study: b.study_sid, studyName: b.study_name, arm: b.arm, stratum, quantity, substance: b.substance, tissue: b.tissue,
     route: r, dose, extra, population: b.population, family, measurementType: b.measurementType, value, unit, subject: b.subject,

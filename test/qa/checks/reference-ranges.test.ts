@@ -7,7 +7,7 @@ import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, wideVerdict, WIDE_Z, type Ran
 import type { Verdict } from '../../../src/qa/classify.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
-import { poolTissue } from '../../../src/qa/reference-samples.js';
+import { poolRoute, poolTissue } from '../../../src/qa/reference-samples.js';
 import { SPREAD_FLOOR } from '../../../src/qa/reference-stats.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
@@ -176,6 +176,22 @@ describe('reference-range: the check on a dataset', () => {
     expect(findings[0].message).toMatch(/clearance \(serum, oral, healthy\).*5 other studies/);
     expect(poolTissue('serum')).toBe('plasma');
     expect(poolTissue('blood')).toBe('blood');
+  });
+
+  it('pools a terminal t½ across routes, not a clearance: an iv t½ in minutes is set against five oral studies', () => {
+    const arms = ['A', 'B', 'C', 'D', 'E'].map((sid) => arm(sid));
+    const outputs = [4, 5, 3.5, 4.5, 6].map((h, i) => output(arms[i], 'thalf', 'hour', h));
+    // Their oral clearances (CL/F) are no reference for an iv CL: that stratum stays apart.
+    outputs.push(...[10, 12, 8, 11, 9].map((c, i) => output(arms[i], 'clearance', 'liter / hour', c)));
+    const iv = arm('F');
+    iv.dosing = { ...iv.dosing, route: 'iv' };
+    const thalf = output(iv, 'thalf', 'hour', 4.5 * 60);
+    const cl = output(iv, 'clearance', 'liter / hour', 10 / 60);
+    const findings = referenceRangeCheck.run(context([...arms, iv], [...outputs, thalf, cl]));
+    expect(about(findings, thalf)).toMatchObject([{ severity: 'major', suspected_cause: expect.stringMatching(/^×60/) }]);
+    expect(about(findings, cl)).toEqual([]);
+    expect(poolRoute('thalf', 'iv')).toBeNull();
+    expect(poolRoute('clearance', 'iv')).toBe('iv');
   });
 
   it('says "too few other studies" and flags nothing with four other studies', () => {
