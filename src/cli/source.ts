@@ -13,6 +13,11 @@ export interface SourceOptions extends CredentialOptions {
   export?: string;
   baseUrl?: string;
   study?: string[];
+  /**
+   * A `--study` value that names no study of the source: a usage error (default), or reported in `unknown` for a
+   * caller that looks in two sources (`pkdb diff`: a study added or removed between releases).
+   */
+  unknownStudies?: 'error' | 'report';
 }
 
 export async function loadSource(opts: SourceOptions): Promise<Dataset> {
@@ -25,15 +30,15 @@ export async function loadSource(opts: SourceOptions): Promise<Dataset> {
  * studies against all the others (`pkdb qa`). A server is crawled for the named studies only: its other studies
  * are not fetched, so there the dataset holds those alone.
  */
-export async function loadSourceAndStudies(opts: SourceOptions): Promise<{ dataset: Dataset; studies?: string[] }> {
+export async function loadSourceAndStudies(opts: SourceOptions): Promise<{ dataset: Dataset; studies?: string[]; unknown?: string[] }> {
   if (opts.export && opts.baseUrl) throw new UsageError('give either --export or --base-url, not both');
   const credentials = clientCredentials(opts, opts.baseUrl !== undefined);
   const dataset = opts.export ? await fromExport(opts.export) : opts.baseUrl ? await fromApi(opts, credentials) : await fromFixtures();
   if (!opts.study?.length) return { dataset };
   // --study takes sids and names (`Volak2013`).
   const { sids, unknown } = resolveStudies(dataset.tables.studies, opts.study);
-  if (unknown.length > 0) throw new UsageError(`unknown study ${unknown.join(', ')} in ${dataset.source.location}`);
-  return { dataset, studies: sids };
+  if (unknown.length > 0 && opts.unknownStudies !== 'report') throw new UsageError(`unknown study ${unknown.join(', ')} in ${dataset.source.location}`);
+  return { dataset, studies: sids, unknown };
 }
 
 /**
@@ -78,7 +83,7 @@ async function fromApi(opts: SourceOptions, credentials: ClientCredentials): Pro
     // Names are resolved to sids on the server's study list first: the crawl filters by sid.
     const wanted = opts.study?.length ? resolveStudies(await client.list('studies', { pageSize: 1000 }), opts.study) : undefined;
     // client.baseUrl: the URL without its user info.
-    if (wanted?.unknown.length) throw new UsageError(`unknown study ${wanted.unknown.join(', ')} in ${client.baseUrl}`);
+    if (wanted?.unknown.length && opts.unknownStudies !== 'report') throw new UsageError(`unknown study ${wanted.unknown.join(', ')} in ${client.baseUrl}`);
     return await crawlDataset(client, { studies: wanted?.sids, onProgress: bar.update });
   } catch (error) {
     if (error instanceof UsageError) throw error;

@@ -48,12 +48,15 @@ export function register(program: Command, setExit: (code: number) => void): voi
       const credentials = { user: opts.user, password: opts.password, token: opts.token };
       // Whole releases: with --study, the QA sets those studies against every other one of their release.
       const load = async (s: { export?: string; baseUrl?: string }) =>
-        loadSourceAndStudies({ ...s, ...(s.baseUrl ? credentials : {}), study: opts.study });
+        loadSourceAndStudies({ ...s, ...(s.baseUrl ? credentials : {}), study: opts.study, unknownStudies: 'report' });
       const progress = process.stderr.isTTY && !opts.json ? (phase: string) => process.stderr.write(`pkdb diff: ${phase}…\n`) : undefined;
       progress?.('loading the old release');
       const oldSource = await load(oldSide);
       progress?.('loading the new release');
       const newSource = await load(newSide);
+      // A study added or removed between the releases is in one of them: only a name neither knows is an error.
+      const unknown = (oldSource.unknown ?? []).filter((name) => newSource.unknown?.includes(name));
+      if (unknown.length > 0) throw new UsageError(`unknown study ${unknown.join(', ')} in both releases`);
       const studies = opts.study?.length ? [...new Set([...(oldSource.studies ?? []), ...(newSource.studies ?? [])])] : undefined;
       const diff = diffReleases(oldSource.dataset, newSource.dataset, { qa: opts.qa, onPhase: progress, studies });
       const files = opts.out ? await writeDiffOutputs(diff, opts.out) : [];

@@ -44,6 +44,15 @@ describe('pkdb diff', () => {
     expect(syn5.code).toBe(0);
   });
 
+  it('takes a --study only one release has (one added since), and refuses one neither has', async () => {
+    const added = await pkdb(['diff', oldZip, newZip, '--study', 'Copy2021', '--json']);
+    expect(added.code).toBe(1);
+    expect(JSON.parse(added.stdout)).toMatchObject({ studies: { added: ['SYN0099'], removed: [], changed: [] } });
+    const nobody = await pkdb(['diff', oldZip, newZip, '--study', 'Nobody1999']);
+    expect(nobody.code).toBe(2);
+    expect(nobody.stderr.trim()).toBe('pkdb: unknown study Nobody1999 in both releases');
+  });
+
   it('exits 2 with one line for a missing side or an unreadable zip', async () => {
     const missing = await pkdb(['diff', oldZip]);
     expect(missing.code).toBe(2);
