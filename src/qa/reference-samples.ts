@@ -45,8 +45,14 @@ const DIRECT: Record<string, ReportedParameter> = {
   clearance: 'clearance', clearance_renal: 'clearance', clearance_unbound: 'clearance', clearance_intrinsic: 'clearance',
   clearance_intrinsic_unbound: 'clearance', vd: 'vd', vd_ss: 'vd', vd_unbound: 'vd', thalf: 'thalf', mrt: 'thalf', kel: 'kel', tmax: 'tmax',
 };
-/** Reported output types divided by the dose. */
-const PER_DOSE: Record<string, ReportedParameter> = { cmax: 'cmax', auc_end: 'auc_end', auc_inf: 'auc_inf' };
+/**
+ * Reported output types divided by the dose, with their slip-factor family. An amount excreted up to a time (in
+ * urine, faeces, bile) per dose is the fraction of the dose recovered there: an amount's slips are a concentration's
+ * (prefix, decimal, molar, per-kg dose), none of time.
+ */
+const PER_DOSE: Record<string, ReportedParameter> = { cmax: 'cmax', auc_end: 'auc_end', auc_inf: 'auc_inf', 'cumulative amount': 'cmax' };
+/** Per-dose types over an interval from the dose: binned by the interval's end (`intervalBin`). */
+const OVER_INTERVAL: ReadonlySet<string> = new Set(['auc_end', 'cumulative amount']);
 
 export const REASONS = {
   type: 'no reference range for this measurement type',
@@ -390,7 +396,7 @@ function perGramPerKg(unit: string): string {
   return u;
 }
 
-const PLACEABLE: ReadonlySet<string> = new Set(['cmax', 'auc_end', 'auc_inf', 'concentration', 'clearance', 'clearance_renal', 'clearance_unbound',
+const PLACEABLE: ReadonlySet<string> = new Set(['cmax', 'auc_end', 'auc_inf', 'cumulative amount', 'concentration', 'clearance', 'clearance_renal', 'clearance_unbound',
   'clearance_intrinsic', 'clearance_intrinsic_unbound', 'vd', 'vd_ss', 'vd_unbound', 'thalf', 'mrt', 'kel', 'tmax']);
 
 function placeOutput(molarMass: MolarMass, p: ParameterValue, info: SetInfo, b: Base, dose: InterventionRecord | null | 'several'): RangeSample | string {
@@ -416,7 +422,7 @@ function placeOutput(molarMass: MolarMass, p: ParameterValue, info: SetInfo, b: 
   if (dose === null) return REASONS.dose;
   const by = doseFor(molarMass, dose, p.bodyWeightKg);
   if (typeof by === 'string') return by;
-  const extra = o.measurement_type === 'auc_end' ? intervalBin(o.time, o.time_unit) : '';
+  const extra = OVER_INTERVAL.has(o.measurement_type) ? intervalBin(o.time, o.time_unit) : '';
   return sample(b, o.measurement_type, dose, dose.route, extra, perDose, p.value / by.amount, by.per(p.unit));
 }
 

@@ -194,6 +194,20 @@ describe('reference-range: the check on a dataset', () => {
     expect(poolRoute('clearance', 'iv')).toBe('iv');
   });
 
+  it('divides an amount excreted by the dose (the fraction recovered, binned by the collection end): mg curated as g is ×1000', () => {
+    // Five studies of 0.1 g recovering 40–60 mg in urine over 24 h; F curates 50 mg as 50 g.
+    const arms = ['A', 'B', 'C', 'D', 'E', 'F'].map((sid) => arm(sid));
+    const excreted = (a: Arm, grams: number, hours = 24) => ({ ...output(a, 'cumulative amount', 'gram', grams), tissue: 'urine', time: hours, time_unit: 'hr' });
+    const outputs = [0.05, 0.04, 0.06, 0.045, 0.055].map((g, i) => excreted(arms[i], g));
+    const slipped = excreted(arms[5], 50);
+    const findings = about(referenceRangeCheck.run(context(arms, [...outputs, slipped])), slipped);
+    expect(findings).toMatchObject([{ severity: 'major', suspected_cause: expect.stringMatching(/^×1000/) }]);
+    expect(findings[0].message).toMatch(/cumulative amount per dose \(urine, oral single dose, 0-2\^5h/);
+    // Collected over 4 h instead: another bin, no reference.
+    const early = excreted(arms[5], 50, 4);
+    expect(about(referenceRangeCheck.run(context(arms, [...outputs, early])), early)).toEqual([]);
+  });
+
   it('says "too few other studies" and flags nothing with four other studies', () => {
     const { arms, outputs } = fiveStudies();
     const cl = output(arms[4], 'clearance', 'liter / hour', 9 / 60);
