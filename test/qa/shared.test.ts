@@ -1,6 +1,10 @@
 import { beforeAll, expect, it } from 'vitest';
 import { Dataset } from '../../src/data/dataset.js';
 import { readExport } from '../../src/data/export/read.js';
+import { filterStudies } from '../../src/data/select.js';
+import { joinReference, largestPk, shiftPks } from '../../src/data/join-reference.js';
+import type { DatasetTables } from '../../src/data/model.js';
+import type { Finding } from '../../src/qa/finding.js';
 import { runQa, type QaResult } from '../../src/qa/run.js';
 import { describeShared, SHARED_EXPORT } from '../helpers/shared.js';
 
@@ -9,8 +13,9 @@ const TIME_DEPENDENT = new Set(['tmax', 'thalf', 'kel', 'auc_end', 'auc_inf', 'c
 
 describeShared('pkdb qa on the shared export', SHARED_EXPORT, () => {
   let result: QaResult;
+  let tables: DatasetTables;
   beforeAll(async () => {
-    const { tables } = await readExport(SHARED_EXPORT);
+    tables = (await readExport(SHARED_EXPORT)).tables;
     result = runQa(Dataset.fromTables(tables, { kind: 'export', location: SHARED_EXPORT }));
   });
 
@@ -42,5 +47,19 @@ describeShared('pkdb qa on the shared export', SHARED_EXPORT, () => {
     expect(agree + minor + major).toBeGreaterThan(1000);
     expect(major).toBeLessThan(0.1 * (agree + minor + major));
     expect(result.summary.timecourses).toBe(2142);
+  });
+
+  it('gives 30 studies checked against the release from another database (pks colliding) the whole run’s findings', () => {
+    // Every 12th study, as a curation server would hold them: their own records and pks.
+    const sids = tables.studies.filter((_, k) => k % 12 === 0).map((st) => st.sid);
+    expect(sids).toHaveLength(30);
+    // The release numbered by another database: every pk moved down so that they collide with the checked ones'.
+    const release = shiftPks(tables, -Math.floor(largestPk(tables) / 2));
+    const { tables: joined, referenceStudies } = joinReference(filterStudies(tables, sids), release);
+    expect(referenceStudies).toHaveLength(330);
+    const checked = runQa(Dataset.fromTables(joined, { kind: 'export', location: 'joined' }), { studies: sids });
+    const wanted = new Set(sids);
+    const said = (fs: readonly Finding[]) => fs.map((f) => `${f.id} ${f.severity} ${f.suspected_cause}`).sort();
+    expect(said(checked.findings)).toEqual(said(result.findings.filter((f) => f.study_sid !== null && wanted.has(f.study_sid))));
   });
 });
