@@ -44,6 +44,11 @@ export type { RecomputedTimecourse };
 export interface QaContextOptions {
   /** Called after each concentration timecourse. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * The studies (sids) whose findings the run reports (run.ts `QaOptions.studies`; all when absent or empty): a check
+   * that looks within one study at a time may leave the others out (`reported`). Every study stays in the context.
+   */
+  studies?: readonly string[];
 }
 
 export interface QaContext {
@@ -75,6 +80,11 @@ export interface QaContext {
   subjectMarks(record: { group_pk: number | null; individual_pk: number | null }): readonly string[];
   /** The normed `dosing` interventions of an intervention set. */
   dosingOfSet(interventionPks: readonly number[]): InterventionRecord[];
+  /**
+   * Whether the run reports the study's findings. A check whose findings on a study depend on that study's records
+   * alone (within-study, pk-identity) skips the others; the cross-study checks use every study, reported or not.
+   */
+  reported(studySid: string): boolean;
   /** Coverage: a comparison of `check` ran on the record (coverage.ts). */
   examined(kind: RecordKind, pk: number, check: string): void;
   /** Coverage: `check` could not compare the record, and why. */
@@ -245,6 +255,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
       return comparisons();
     },
     findings,
+    reported: options.studies?.length ? ((scope) => (sid: string) => scope.has(sid))(new Set(options.studies)) : () => true,
     matchKey: keyOf,
     molarMass,
     bodyWeightKg,

@@ -332,7 +332,8 @@ export function studyItems(ctx: QaContext): StudyItems {
   const parameters = ctx.parameters;
   for (let i = 0; i < parameters.length; i++) {
     const p = parameters[i];
-    if (p.value === null || !(p.value > 0) || p.unit === null) continue;
+    // Pools are within one study: a study the run does not report has nothing to give the others.
+    if (p.value === null || !(p.value > 0) || p.unit === null || !ctx.reported(p.output.study_sid)) continue;
     if (!PARAMETERS.has(p.measurement_type)) {
       if (p.source === 'reported') {
         const item = otherItem(p, settingOfArm(p.key, p.output.intervention_pks, p.output.substance), marksOf(p.output), recordOf(p), ids);
@@ -367,6 +368,7 @@ export function studyItems(ctx: QaContext): StudyItems {
     });
   }
   for (const rt of ctx.timecourses) {
+    if (!ctx.reported(rt.tc.study_sid)) continue;
     const member = rt.tc.output_pk.length ? ctx.dataset.output(rt.tc.output_pk[0]) : undefined;
     if (!member || rt.key === null) continue;
     const curve = curveProfile(rt, ctx.molarMass(member.substance));

@@ -421,6 +421,8 @@ export const pkIdentitiesCheck: QaCheck = {
     const verdicts = timecourseVerdicts(ctx);
     const analyses: KeyAnalysis[] = [];
     for (const [key, values] of ctx.parametersByKey) {
+      // A key is one subject of one study: its identities are its study's own.
+      if (!ctx.reported(values[0].output.study_sid)) continue;
       const a = analyseKey(ctx, key, withRenalValues(ctx, key, values), verdicts);
       if (!a) continue;
       analyses.push(a);
