@@ -269,7 +269,7 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
   const pending: { key: string; excess: Excess; base: Partial<Finding>; what: string; own: Culprit; list: 'tc' | 'cmax' }[] = [];
   for (const rt of ctx.timecourses) {
     const tc = rt.tc;
-    if (rt.key === null || !CONCENTRATION_TISSUES.has(tc.tissue ?? '') || baseline.has(`${tc.study_sid}|${rt.substance}`)) continue;
+    if (rt.key === null || !ctx.reported(tc.study_sid) || !CONCENTRATION_TISSUES.has(tc.tissue ?? '') || baseline.has(`${tc.study_sid}|${rt.substance}`)) continue;
     const dose = singleDose(ctx.dosingOfSet(tc.intervention_pk), rt.substance);
     if (!dose) continue;
     const ceiling = concentrationCeiling(ctx, dose, tc, ctx.bodyWeightKg(tc));
@@ -288,7 +288,7 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
   const parameters = ctx.parameters;
   for (let i = 0; i < parameters.length; i++) {
     const p = parameters[i];
-    const bounded = CONCENTRATIONS.has(p.measurement_type) ? singleDoseCeiling(ctx, p, 'gram / liter', baseline, CONCENTRATION_TISSUES) : null;
+    const bounded = CONCENTRATIONS.has(p.measurement_type) && ctx.reported(p.output.study_sid) ? singleDoseCeiling(ctx, p, 'gram / liter', baseline, CONCENTRATION_TISSUES) : null;
     if (!bounded) continue;
     const { value, dose, ceiling } = bounded;
     const o = p.output;
@@ -350,7 +350,7 @@ export function aucFindings(ctx: QaContext, baseline: ReadonlySet<string>): Find
   const parameters = ctx.parameters;
   for (let i = 0; i < parameters.length; i++) {
     const p = parameters[i];
-    const bounded = AUCS.has(p.measurement_type) ? singleDoseCeiling(ctx, p, 'gram * hour / liter', baseline) : null;
+    const bounded = AUCS.has(p.measurement_type) && ctx.reported(p.output.study_sid) ? singleDoseCeiling(ctx, p, 'gram * hour / liter', baseline) : null;
     const half = bounded ? halfLifeOf(ctx, p) : null;
     if (!bounded || !half) continue;
     const { value, dose, ceiling } = bounded;
@@ -388,7 +388,9 @@ export const physiologyCheck: QaCheck = {
   run(ctx) {
     const findings: Finding[] = [];
     const parameters = ctx.parameters;
+    // Each bound is a record's own (its dose, its subject, its study's baselines): a study not reported gives nothing.
     for (let i = 0; i < parameters.length; i++) {
+      if (!ctx.reported(parameters[i].output.study_sid)) continue;
       const volume = volumeFinding(ctx, parameters[i]);
       if (volume) findings.push(volume);
     }

@@ -358,6 +358,8 @@ export const timeAxisCheck: QaCheck = {
     const findings: Finding[] = [];
     const byStudy = new Map<string, Grid[]>();
     for (const rt of ctx.timecourses) {
+      // A timecourse is judged by its own times and its study's other curves: a study not reported gives nothing.
+      if (!ctx.reported(rt.tc.study_sid)) continue;
       const lead = leadingMinutesFinding(rt);
       if (lead) findings.push(lead);
       const grid = gridOf(rt);
