@@ -247,7 +247,8 @@ function outputComparisons(ctx: QaContext): Comparison[] {
   const parameters = ctx.parameters;
   for (let i = 0; i < parameters.length; i++) {
     const p = parameters[i];
-    if (p.source !== 'reported' || p.value === null || !(p.value > 0) || p.unit === null) continue;
+    // A group and its members are of one study: a study not reported gives nothing.
+    if (p.source !== 'reported' || p.value === null || !(p.value > 0) || p.unit === null || !ctx.reported(p.output.study_sid)) continue;
     const o = p.output;
     if (o.individual_pk === null) {
       // Only an arithmetic mean is Σx/n (a median or a geometric mean is not).
@@ -296,6 +297,7 @@ function curveComparisons(ctx: QaContext): Comparison[] {
   };
   for (const rt of ctx.timecourses) {
     const tc = rt.tc;
+    if (!ctx.reported(tc.study_sid)) continue;
     if (tc.individual_pk === null) {
       if (tc.group_pk === null || representativeSeries(tc)?.field !== 'mean') continue;
       const key = keyOf(rt, tc.group_pk);

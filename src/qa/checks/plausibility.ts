@@ -338,8 +338,10 @@ export const plausibilityCheck: QaCheck = {
   run(ctx) {
     const findings: Finding[] = [];
     const parameters = ctx.parameters;
+    // Each bound is one record's, or one key's (AUC∞ ≥ AUClast): a study not reported gives nothing.
     for (let i = 0; i < parameters.length; i++) {
       const p = parameters[i];
+      if (!ctx.reported(p.output.study_sid)) continue;
       const sign = signFinding(p);
       if (sign) findings.push(sign);
       const fraction = fractionFinding(p);
