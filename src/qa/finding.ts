@@ -37,6 +37,8 @@ export type FindingKind =
   | 'series-spike'
   /** A value of the body itself outside what any living human has (checks/human-ranges.ts). */
   | 'human-range'
+  /** A reported value far off the other values of its subject and key (checks/repeated-values.ts). */
+  | 'repeated-values'
   /** An amount excreted beyond its dose (checks/mass-balance.ts). */
   | 'mass-balance'
   /** A check or a preparation step that threw (the message names it). */

@@ -8,7 +8,7 @@
  * vocabulary (factors, labels, what they apply to) is causes.ts's SCALE_FACTORS.
  */
 import { MOLAR_SLIPPABLE, molarMassSlips, SCALE_FACTORS, SMALL_MOLAR_FACTOR } from './causes.js';
-import { WEIGHT_NORMALISABLE, type ReportedParameter } from './tolerances.js';
+import { isReportedParameter, WEIGHT_NORMALISABLE, type ReportedParameter } from './tolerances.js';
 import { parseUnitOrNull } from '../units/parse.js';
 import { ACTIVITY_DIMENSION, BASE_DIMENSIONS } from '../units/registry.js';
 
@@ -74,6 +74,12 @@ export function nearestSlipFactor(
  * - mass, amount or activity, per volume or not: `cmax` (×1000, ×10⁶, ×10);
  * - anything else (dimensionless, pressures, lengths): null, no unit slip is named.
  */
+/** The slip-factor family of a measurement type: its own when a PK parameter (MRT as t½), else by its unit. */
+export function slipFamilyOf(type: string, unit: string): ReportedParameter | null {
+  if (type === 'mrt') return 'thalf';
+  return isReportedParameter(type) ? type : slipFamilyOfUnit(unit);
+}
+
 export function slipFamilyOfUnit(unit: string): ReportedParameter | null {
   let family = families.get(unit);
   if (family === undefined) families.set(unit, (family = familyOfUnit(unit)));

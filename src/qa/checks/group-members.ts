@@ -44,11 +44,10 @@ import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { median } from '../robust.js';
 import { roundingHalfStep } from '../rounding.js';
-import { slipFamilyOfUnit } from '../slip-factor.js';
+import { slipFamilyOf as familyOf } from '../slip-factor.js';
 import { Numbering } from '../study-ids.js';
 import { curveProfile } from '../study-items.js';
 import type { ReportedParameter } from '../tolerances.js';
-import { isReportedParameter } from '../tolerances.js';
 
 /** The arithmetic holds within this factor (digitised means, rounded individual values). */
 export const IDENTITY_SLACK = 1.2;
@@ -202,12 +201,6 @@ export function judge(set: MemberSet, factorsOf: (member: number) => readonly Su
   if (best === null) return null;
   const divisor = best.factor;
   return { culprit: 'group', cause: best, residual, fixed: arithmeticResidual({ ...set, mean: set.mean.map((mu) => mu / divisor) }) };
-}
-
-/** The slip-factor family of a measurement type: its own when a PK parameter (MRT as t½), else by its unit. */
-function familyOf(type: string, unit: string): ReportedParameter | null {
-  if (type === 'mrt') return 'thalf';
-  return isReportedParameter(type) ? type : slipFamilyOfUnit(unit);
 }
 
 /** Every point of a comparison: the group record and its members, with what to name in a finding. */

@@ -17,6 +17,7 @@ import { pkIdentitiesCheck } from './pk-identities.js';
 import { physiologyCheck } from './physiology.js';
 import { plausibilityCheck } from './plausibility.js';
 import { referenceRangeCheck } from './reference-ranges.js';
+import { repeatedValuesCheck } from './repeated-values.js';
 import { seriesSpikeCheck } from './series-spike.js';
 import { reportedVsRecomputedCheck } from './reported-vs-recomputed.js';
 import { urineCheck } from './urine.js';
@@ -37,6 +38,7 @@ export const CHECKS: readonly QaCheck[] = [
   pkIdentitiesCheck,
   withinStudyCheck,
   groupMembersCheck,
+  repeatedValuesCheck,
   curvePairsCheck,
   baselinesCheck,
   timeAxisCheck,
