@@ -8,8 +8,10 @@
  *   and SPREADS times their whole spread (log max − log min): urine concentrations of one subject vary ×5 with its
  *   urine flow, not ×1000;
  * - from ×10 off the median of three or more others that agree within ×2 (TIGHT_AGREEMENT);
- * and the factor must put it within the others' range (widened ×1.5 either way). Far off with no slip factor that does:
- * minor. A key with two values has no majority; a key whose others disagree has no reference: neither is judged.
+ * and the factor must put it within the others' range (widened ×1.5 either way). A value within 10 % (SAME_VALUE) of
+ * the median of another subject's values of the same type in the study is named as that subject's value instead when
+ * it lies closer to it than the factor brings it to its own (a figure's values put on the wrong individuals).
+ * Far off with neither: minor. A key with two values has no majority; a key whose others disagree has no reference: neither is judged.
  * Measured on the shared export: 148 keys of three or more such values; Holstege1989's individual caffeine
  * clearances, read from four tables and a figure, hold the two values it finds (×1/585 and ×80.7 their others).
  */
@@ -34,6 +36,9 @@ export const LANDING = 1.5;
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
+/** Within this of another subject's median, a value is taken for that subject's (a tenth: rounding and reading a figure). */
+export const SAME_VALUE = 1.1;
+
 /** The reported single values without a time, by key, measurement type and unit (reported studies only). */
 function repeatedValues(ctx: QaContext): ParameterValue[][] {
   const byKey = new Map<string, ParameterValue[]>();
@@ -45,11 +50,19 @@ function repeatedValues(ctx: QaContext): ParameterValue[][] {
     if (list) list.push(p);
     else byKey.set(key, [p]);
   }
-  return [...byKey.values()].filter((list) => list.length >= 3);
+  return [...byKey.values()];
 }
 
+/** Another subject of the study whose values of the same type the value matches: its label and their median. */
+export interface OtherSubject {
+  subject: string;
+  median: number;
+}
+
+/** The key's values of one subject, by what identifies the quantity apart from the subject (study, type, unit, substance, tissue). */
+const quantityOf = (p: ParameterValue) => `${p.output.study_sid}\u0001${p.measurement_type}\u0001${p.unit}\u0001${p.substance}\u0001${p.tissue}`;
 /** The finding on one value against the others of its key, or null when it is in line or they do not agree. */
-export function repeatedValueFinding(p: ParameterValue, others: readonly ParameterValue[], molarMass: number | null): Finding | null {
+export function repeatedValueFinding(p: ParameterValue, others: readonly ParameterValue[], molarMass: number | null, otherSubjects: readonly OtherSubject[] = []): Finding | null {
   const logs = others.map((q) => Math.log(q.value as number));
   const low = Math.min(...logs);
   const high = Math.max(...logs);
@@ -63,32 +76,62 @@ export function repeatedValueFinding(p: ParameterValue, others: readonly Paramet
   const slip = family === null ? null : nearestSlipFactor(d, family, p.bodyWeightKg, Math.abs(d), undefined, molarMass);
   const landing = slip === null ? null : Math.log(p.value as number) - Math.log(slip.factor);
   const lands = landing !== null && landing >= low - Math.log(LANDING) && landing <= high + Math.log(LANDING);
-  // A small departure is only a slip when a factor explains it; a big one is at least worth a look.
-  if (!lands && !big) return null;
-  const severity: Severity = lands ? 'major' : 'minor';
+  const v = Math.log(p.value as number);
+  // Another subject's value, when the value lies closer to it than the factor brings it to its own subject's.
+  let owner: OtherSubject | null = null;
+  for (const other of otherSubjects) {
+    const distance = Math.abs(v - Math.log(other.median));
+    if (distance <= Math.log(SAME_VALUE) && (owner === null || distance < Math.abs(v - Math.log(owner.median)))) owner = other;
+  }
+  if (owner !== null && lands && landing !== null && Math.abs(landing - median(logs)) < Math.abs(v - Math.log(owner.median))) owner = null;
+  const named = owner !== null || lands;
+  // A small departure is only a slip when a factor or another subject explains it; a big one is at least worth a look.
+  if (!named && !big) return null;
+  const severity: Severity = named ? 'major' : 'minor';
   const o = p.output;
   const ratio = Math.exp(d);
   const range = `${fmt(Math.exp(low))}–${fmt(Math.exp(high))} ${p.unit}`;
+  const cause = owner !== null ? `the value of ${owner.subject} (median ${fmt(owner.median)} ${p.unit}): put on the wrong subject?` : lands && slip ? slip.text : null;
   return finding({
     kind: 'repeated-values', check: CHECK, severity, study_sid: o.study_sid, study_name: o.study_name, subset_pk: o.subset_pk, output_pk: o.pk,
     measurement_type: p.measurement_type, subject: p.subject, reported: p.value, reported_unit: p.unit,
-    recomputed: lands && slip ? (p.value as number) / slip.factor : Math.exp(median(logs)), recomputed_unit: p.unit, ratio: lands && slip ? slip.factor : ratio,
-    suspected_cause: lands && slip ? slip.text : null, culprit: lands ? 'output' : null,
-    message: `${p.measurement_type} ${fmt(p.value as number)} ${p.unit} is ×${fmt(ratio)} the median of the ${others.length} other values of its subject, intervention set, substance and tissue (${range}, no time curated: repeated measurements or one quantity read twice)${lands && slip ? `; ${slip.text} brings it back among them` : '; no slip factor brings it back among them'}`,
-    details: { rule: big ? 'far-off' : 'off-tight', others: others.map((q) => q.output.pk), cause_kinds: lands && slip ? [slip.kind] : [], cause_factors: lands && slip ? [slip.factor] : [] },
+    recomputed: owner === null && lands && slip ? (p.value as number) / slip.factor : Math.exp(median(logs)), recomputed_unit: p.unit,
+    ratio: owner === null && lands && slip ? slip.factor : ratio,
+    suspected_cause: cause, culprit: named ? 'output' : null,
+    message: `${p.measurement_type} ${fmt(p.value as number)} ${p.unit} is ×${fmt(ratio)} the median of the ${others.length} other values of its subject, intervention set, substance and tissue (${range}, no time curated: repeated measurements or one quantity read twice)${cause ? `; ${owner !== null ? `it is ${cause}` : `${cause} brings it back among them`}` : '; no slip factor brings it back among them'}`,
+    details: {
+      rule: owner !== null ? 'another-subject' : big ? 'far-off' : 'off-tight', others: others.map((q) => q.output.pk), ...(owner !== null ? { owner: owner.subject } : {}),
+      cause_kinds: owner === null && lands && slip ? [slip.kind] : [], cause_factors: owner === null && lands && slip ? [slip.factor] : [],
+    },
   });
 }
 
 export function repeatedValueFindings(ctx: QaContext): Finding[] {
   const findings: Finding[] = [];
-  for (const list of repeatedValues(ctx)) {
+  const lists = repeatedValues(ctx);
+  // Each subject's median per quantity, for a value that belongs to another subject.
+  const subjects = new Map<string, OtherSubject[]>();
+  for (const list of lists) {
+    const entry = { subject: list[0].subject ?? '', median: Math.exp(median(list.map((q) => Math.log(q.value as number)))) };
+    const quantity = quantityOf(list[0]);
+    const known = subjects.get(quantity);
+    if (known) known.push(entry);
+    else subjects.set(quantity, [entry]);
+  }
+  for (const list of lists) {
+    if (list.length < 3) continue;
     for (const p of list) ctx.examined('output', p.output.pk, CHECK);
     const molarMass = ctx.molarMass(list[0].substance);
+    // Of the same kind: an individual's value put on another individual, a group's on another group.
+    const own = list[0].subject ?? '';
+    const kind = own.slice(0, own.indexOf(':') + 1);
+    const otherSubjects = (subjects.get(quantityOf(list[0])) ?? []).filter((s) => s.subject !== own && s.subject.startsWith(kind));
     for (const p of list) {
       const f = repeatedValueFinding(
         p,
         list.filter((q) => q !== p),
         molarMass,
+        otherSubjects,
       );
       if (f) findings.push(f);
     }

@@ -44,6 +44,18 @@ describe('repeated-values: one value far off the others of its key', () => {
     expect(run(timed).findings).toEqual([]);
   });
 
+  it('names a value that is another individual’s (a figure read onto the wrong individual) rather than a coincidental factor', () => {
+    const ofIndividual = (pk: number, v: number) => ({ ...output(1, 1, 'clearance', 'liter / hour', v), group_pk: null, individual_pk: pk });
+    // Individual 11: 5–7 L/h in three tables and 63 L/h from a figure; individual 12: 62–64 L/h. ×10 would bring 63
+    // to 6.3, among 11's own, but 63 is 12's value within 1 %.
+    const eleven = [5, 6, 7].map((v) => ofIndividual(11, v));
+    const figure = ofIndividual(11, 63);
+    const twelve = [62, 63, 64].map((v) => ofIndividual(12, v));
+    const findings = run([...eleven, figure, ...twelve]).findings;
+    expect(findings).toMatchObject([{ output_pk: figure.pk, severity: 'major', culprit: 'output', details: { rule: 'another-subject', owner: 'individual:12' } }]);
+    expect(findings[0].suspected_cause).toMatch(/^the value of individual:12 \(median 63 liter \/ hour\): put on the wrong subject\?/);
+  });
+
   it('keeps far off with no factor that brings it back minor', () => {
     // ×300 (no scale factor near it: ×1000/60 · 24 is not one) among values within ×1.2.
     const values = [10, 11, 12].map(urine);
