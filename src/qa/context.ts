@@ -45,8 +45,11 @@ export interface QaContextOptions {
   /** Called after each concentration timecourse. */
   onProgress?: (done: number, total: number) => void;
   /**
-   * The studies (sids) whose findings the run reports (run.ts `QaOptions.studies`; all when absent or empty): a check
-   * that looks within one study at a time may leave the others out (`reported`). Every study stays in the context.
+   * The studies (sids) the run is about (all when absent or empty): runQa keeps their findings, calculated rows,
+   * comparisons, timecourses and coverage, and a check that looks within one study at a time may leave the others
+   * out (`reported`). Every study stays in the context and is the reference of the cross-study checks, so a study
+   * checked alone gets the findings of a whole run: on its export alone, its values would have no other study to be
+   * set against.
    */
   studies?: readonly string[];
 }

@@ -22,7 +22,7 @@ import { ADULT_BODY_WEIGHT_KG } from './causes.js';
 import { mayBeAdultHuman } from './population.js';
 import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, wideVerdict, type RangeVerdict } from './range-verdict.js';
 import { armValues, leaveOneStudyOut, MIN_STUDIES, robustReference, type Reference } from './reference-stats.js';
-import { poolRoute, poolTissue, rangeSamples, sampleLabel, STRATUM_SEPARATOR, STRATUM_UNIT_FIELD, type RangeSample, type Unplaced } from './reference-samples.js';
+import { PER_KG, PER_KG_DOSE, poolRoute, poolTissue, rangeSamples, sampleLabel, STRATUM_SEPARATOR, STRATUM_UNIT_FIELD, type RangeSample, type Unplaced } from './reference-samples.js';
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
@@ -33,8 +33,6 @@ export type WidePool = 'every population' | 'every dose and population' | typeof
 export const UNWEIGHED = 'absolute doses, an adult weight of 40–120 kg assumed';
 /** The pool of a per-kg value (a clearance in L/h/kg, a volume in L/kg) set against absolute ones, its subject's weight unknown. */
 export const UNWEIGHED_PER_KG = 'absolute values, an adult weight of 40–120 kg assumed';
-const PER_KG_DOSE = ' / (gram / kilogram)';
-const PER_KG = ' / kilogram';
 
 /** One value judged against its reference (null: too few other studies). */
 export interface RangeJudgment {

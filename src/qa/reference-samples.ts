@@ -64,7 +64,9 @@ export const REASONS = {
 
 const GRAM = 'gram';
 const GRAM_PER_KG = 'gram / kilogram';
-const PER_KG = ' / kilogram';
+/** The unit suffixes of a per-kg value, and of a value per per-kg dose of a subject without a weight (its own stratum). */
+export const PER_KG = ' / kilogram';
+export const PER_KG_DOSE = ' / (gram / kilogram)';
 
 /** By unit, target unit and molar mass (nested: no key string per value). */
 const factors = new Map<string, Map<string, Map<number | null, number | null>>>();
@@ -392,7 +394,7 @@ function doseFor(molarMass: MolarMass, dose: InterventionRecord, weight: number 
 const perGramPerKgUnits = new Map<string, string>();
 function perGramPerKg(unit: string): string {
   let u = perGramPerKgUnits.get(unit);
-  if (u === undefined) perGramPerKgUnits.set(unit, (u = `${unit} / (gram / kilogram)`));
+  if (u === undefined) perGramPerKgUnits.set(unit, (u = `${unit}${PER_KG_DOSE}`));
   return u;
 }
 

@@ -18,13 +18,6 @@ import { summarize, type QaSummary } from './summary.js';
 export interface QaOptions extends QaContextOptions {
   /** The checks to run (default: the registry, src/qa/checks/index.ts). */
   checks?: readonly QaCheck[];
-  /**
-   * The studies (sids) the result is about: their findings, calculated rows, comparisons, timecourses and coverage
-   * (all when absent or empty). Every study of the dataset is still checked alongside and is the reference of the
-   * cross-study checks, so a study checked alone gets the findings of a whole run: run on its export alone, its values
-   * would have no other study to be set against.
-   */
-  studies?: readonly string[];
 }
 
 export interface QaResult {
@@ -92,28 +85,23 @@ function comparisonsOf(ctx: QaContext): readonly Comparison[] {
 
 export function runQa(dataset: Dataset, options: QaOptions = {}): QaResult {
   const ctx = prepareContext(dataset, options);
-  const inScope = studyScope(options.studies);
+  const reported = ctx.reported;
   // Ids from the kind and record ids (finding-id.ts), so every consumer of the result sees the same ones.
   const all = [...ctx.findings, ...runChecks(ctx, options.checks ?? CHECKS)];
-  const findings = withFindingIds(sortFindings(inScope ? all.filter((f) => f.study_sid == null || inScope.has(f.study_sid)) : all));
-  const comparisons = comparisonsOf(ctx).filter((c) => !inScope || inScope.has(c.output.study_sid));
-  const calculated = ctx.calculated.filter((r) => !inScope || inScope.has(r.study_sid));
-  const timecourses = ctx.timecourses.filter((t) => !inScope || inScope.has(t.tc.study_sid));
-  const tables = inScope ? filterStudies(ctx.tables, inScope) : ctx.tables;
+  const findings = withFindingIds(sortFindings(all.filter((f) => f.study_sid == null || reported(f.study_sid))));
+  const comparisons = comparisonsOf(ctx).filter((c) => reported(c.output.study_sid));
+  const calculated = ctx.calculated.filter((r) => reported(r.study_sid));
+  const timecourses = ctx.timecourses.filter((t) => reported(t.tc.study_sid));
+  const tables = options.studies?.length ? filterStudies(ctx.tables, options.studies) : ctx.tables;
   const summary = summarize({
     source: ctx.source,
     studies: tables.studies.length,
     referenceStudies: ctx.tables.studies.length - tables.studies.length,
-    timecourses: inScope ? ctx.concentrationTimecourses.filter((t) => inScope.has(t.study_sid)).length : ctx.concentrationTimecourses.length,
+    timecourses: ctx.concentrationTimecourses.filter((t) => reported(t.study_sid)).length,
     findings,
     classifications: comparisons.map((c) => c.verdict.classification),
     calculatedStatuses: calculated.map((r) => r.status),
     coverage: coverageSummary(tables, ctx.coverage),
   });
   return { findings, calculated, comparisons, timecourses, summary };
-}
-
-/** The sids a result is restricted to, or null for all. */
-function studyScope(studies: readonly string[] | undefined): ReadonlySet<string> | null {
-  return studies?.length ? new Set(studies) : null;
 }

@@ -11,9 +11,10 @@
  * and the factor must put it within the others' range (widened ×1.5 either way). A value within 10 % (SAME_VALUE) of
  * the median of another subject's values of the same type in the study is named as that subject's value instead when
  * it lies closer to it than the factor brings it to its own (a figure's values put on the wrong individuals).
- * Far off with neither: minor. A key with two values has no majority; a key whose others disagree has no reference: neither is judged.
- * Measured on the shared export: 148 keys of three or more such values; Holstege1989's individual caffeine
- * clearances, read from four tables and a figure, hold the two values it finds (×1/585 and ×80.7 their others).
+ * Far off with neither: minor. A key with two values has no majority; a key whose others disagree has no reference:
+ * neither is judged. Measured on the shared export: 148 keys of three or more such values; Holstege1989's individual
+ * caffeine clearances, read from four tables and from figure 3A, hold the six it finds: five of the figure's values
+ * are other individuals' (2346's 2.39 L/h is 2366's), the sixth matches nobody (minor).
  */
 import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
@@ -34,10 +35,10 @@ export const TIGHT_AGREEMENT = 2;
 /** The factor must bring the value within the others' range widened by this either way. */
 export const LANDING = 1.5;
 
-const fmt = (x: number) => String(+x.toPrecision(3));
-
 /** Within this of another subject's median, a value is taken for that subject's (a tenth: rounding and reading a figure). */
 export const SAME_VALUE = 1.1;
+
+const fmt = (x: number) => String(+x.toPrecision(3));
 
 /** The reported single values without a time, by key, measurement type and unit (reported studies only). */
 function repeatedValues(ctx: QaContext): ParameterValue[][] {
@@ -61,47 +62,52 @@ export interface OtherSubject {
 
 /** The key's values of one subject, by what identifies the quantity apart from the subject (study, type, unit, substance, tissue). */
 const quantityOf = (p: ParameterValue) => `${p.output.study_sid}\u0001${p.measurement_type}\u0001${p.unit}\u0001${p.substance}\u0001${p.tissue}`;
+
 /** The finding on one value against the others of its key, or null when it is in line or they do not agree. */
 export function repeatedValueFinding(p: ParameterValue, others: readonly ParameterValue[], molarMass: number | null, otherSubjects: readonly OtherSubject[] = []): Finding | null {
   const logs = others.map((q) => Math.log(q.value as number));
   const low = Math.min(...logs);
   const high = Math.max(...logs);
   const spread = high - low;
-  const d = Math.log(p.value as number) - median(logs);
+  const centre = median(logs);
+  const v = Math.log(p.value as number);
+  const d = v - centre;
   const big = Math.abs(d) >= Math.log(BIG_FACTOR) && Math.abs(d) >= SPREADS * spread;
   const small = Math.abs(d) >= Math.log(SMALL_FACTOR) && spread <= Math.log(TIGHT_AGREEMENT) && others.length >= 3;
   if (!big && !small) return null;
   const family = slipFamilyOf(p.measurement_type, p.unit as string);
   // The factor nearest the departure, if it lands among the others.
-  const slip = family === null ? null : nearestSlipFactor(d, family, p.bodyWeightKg, Math.abs(d), undefined, molarMass);
-  const landing = slip === null ? null : Math.log(p.value as number) - Math.log(slip.factor);
-  const lands = landing !== null && landing >= low - Math.log(LANDING) && landing <= high + Math.log(LANDING);
-  const v = Math.log(p.value as number);
+  const nearest = family === null ? null : nearestSlipFactor(d, family, p.bodyWeightKg, Math.abs(d), undefined, molarMass);
+  const landing = nearest === null ? null : v - Math.log(nearest.factor);
+  const slip = landing !== null && landing >= low - Math.log(LANDING) && landing <= high + Math.log(LANDING) ? nearest : null;
   // Another subject's value, when the value lies closer to it than the factor brings it to its own subject's.
   let owner: OtherSubject | null = null;
+  let ownerDistance = Infinity;
   for (const other of otherSubjects) {
     const distance = Math.abs(v - Math.log(other.median));
-    if (distance <= Math.log(SAME_VALUE) && (owner === null || distance < Math.abs(v - Math.log(owner.median)))) owner = other;
+    if (distance <= Math.log(SAME_VALUE) && distance < ownerDistance) [owner, ownerDistance] = [other, distance];
   }
-  if (owner !== null && lands && landing !== null && Math.abs(landing - median(logs)) < Math.abs(v - Math.log(owner.median))) owner = null;
-  const named = owner !== null || lands;
+  if (owner !== null && slip !== null && Math.abs((landing as number) - centre) < ownerDistance) owner = null;
+  // The slip factor named: only when no other subject's value explains it better.
+  const factor = owner === null ? slip : null;
+  const named = owner !== null || factor !== null;
   // A small departure is only a slip when a factor or another subject explains it; a big one is at least worth a look.
   if (!named && !big) return null;
   const severity: Severity = named ? 'major' : 'minor';
   const o = p.output;
   const ratio = Math.exp(d);
   const range = `${fmt(Math.exp(low))}–${fmt(Math.exp(high))} ${p.unit}`;
-  const cause = owner !== null ? `the value of ${owner.subject} (median ${fmt(owner.median)} ${p.unit}): put on the wrong subject?` : lands && slip ? slip.text : null;
+  const cause = owner !== null ? `the value of ${owner.subject} (median ${fmt(owner.median)} ${p.unit}): put on the wrong subject?` : factor?.text ?? null;
   return finding({
     kind: 'repeated-values', check: CHECK, severity, study_sid: o.study_sid, study_name: o.study_name, subset_pk: o.subset_pk, output_pk: o.pk,
     measurement_type: p.measurement_type, subject: p.subject, reported: p.value, reported_unit: p.unit,
-    recomputed: owner === null && lands && slip ? (p.value as number) / slip.factor : Math.exp(median(logs)), recomputed_unit: p.unit,
-    ratio: owner === null && lands && slip ? slip.factor : ratio,
+    recomputed: factor ? (p.value as number) / factor.factor : Math.exp(centre), recomputed_unit: p.unit,
+    ratio: factor ? factor.factor : ratio,
     suspected_cause: cause, culprit: named ? 'output' : null,
-    message: `${p.measurement_type} ${fmt(p.value as number)} ${p.unit} is ×${fmt(ratio)} the median of the ${others.length} other values of its subject, intervention set, substance and tissue (${range}, no time curated: repeated measurements or one quantity read twice)${cause ? `; ${owner !== null ? `it is ${cause}` : `${cause} brings it back among them`}` : '; no slip factor brings it back among them'}`,
+    message: `${p.measurement_type} ${fmt(p.value as number)} ${p.unit} is ×${fmt(ratio)} the median of the ${others.length} other values of its subject, intervention set, substance and tissue (${range}, no time curated: repeated measurements or one quantity read twice)${owner !== null ? `; it is ${cause}` : factor ? `; ${cause} brings it back among them` : '; no slip factor brings it back among them'}`,
     details: {
       rule: owner !== null ? 'another-subject' : big ? 'far-off' : 'off-tight', others: others.map((q) => q.output.pk), ...(owner !== null ? { owner: owner.subject } : {}),
-      cause_kinds: owner === null && lands && slip ? [slip.kind] : [], cause_factors: owner === null && lands && slip ? [slip.factor] : [],
+      cause_kinds: factor ? [factor.kind] : [], cause_factors: factor ? [factor.factor] : [],
     },
   });
 }
@@ -127,12 +133,7 @@ export function repeatedValueFindings(ctx: QaContext): Finding[] {
     const kind = own.slice(0, own.indexOf(':') + 1);
     const otherSubjects = (subjects.get(quantityOf(list[0])) ?? []).filter((s) => s.subject !== own && s.subject.startsWith(kind));
     for (const p of list) {
-      const f = repeatedValueFinding(
-        p,
-        list.filter((q) => q !== p),
-        molarMass,
-        otherSubjects,
-      );
+      const f = repeatedValueFinding(p, list.filter((q) => q !== p), molarMass, otherSubjects);
       if (f) findings.push(f);
     }
   }
