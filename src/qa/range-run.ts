@@ -134,9 +134,9 @@ function ownCurveAllows(verdict: RangeVerdict, s: RangeSample, ownCurve: Readonl
  * Values of a subject without a curated weight that reference-samples.ts keeps in a per-kg stratum of their own,
  * most of which has too few studies — values per dose of a per-kg dose (`… / (gram / kilogram)`: their value ÷ kg is
  * per gram) and per-kg values (a clearance in L/h/kg, a volume in L/kg: their value × kg is absolute) — judged in the
- * absolute stratum at both ends of an adult's weight (ADULT_BODY_WEIGHT_KG): a slip only when both name the same
- * factor; anything else counts as inside (the weight alone moves the value ×3). Not for a subject that may be a
- * child or of another species.
+ * absolute stratum at every adult weight (`adultWeightVerdict`): a slip only when it is out at all of them and a
+ * factor brings it back at one; anything else counts as inside (the weight alone moves the value ×3). Not for a
+ * subject that may be a child or of another species.
  */
 function unweighedJudgments(
   ctx: QaContext,
@@ -172,21 +172,42 @@ function unweighedJudgments(
   return judgments;
 }
 
+/** The adult weights an unweighed subject's value is judged at: both ends of ADULT_BODY_WEIGHT_KG and every 10 kg between. */
+export const ADULT_WEIGHT_GRID_KG: readonly number[] = (() => {
+  const [light, heavy] = ADULT_BODY_WEIGHT_KG;
+  const grid: number[] = [];
+  for (let kg = light; kg < heavy; kg += 10) grid.push(kg);
+  return [...grid, heavy];
+})();
+
 /**
  * The verdict on a value per (g/kg) of dose as a value per gram (kgPower −1: ÷ kg), or on a per-kg value as an
- * absolute one (kgPower 1: × kg), at the lightest and at the heaviest adult weight: a slip when a factor brings it
- * back at both (the factors both name, in the lightest's order), else inside; z at a typical 70 kg.
+ * absolute one (kgPower 1: × kg), at every adult weight of ADULT_WEIGHT_GRID_KG. A slip when the value lies out of
+ * the reference, on one side, at every one of them (the weight alone, ×3 across adults, does not explain it) and a
+ * factor brings it back at some adult weight: the factor that does at most weights is named (a body weight is not:
+ * the subject's is unknown). Else inside; z at a typical 70 kg. (Asking one factor to bring it back at both 40 and
+ * 120 kg named nothing against a narrow reference: a midazolam Cmax per dose of spread ×1.25 cannot hold a ×3.)
  */
 export function adultWeightVerdict(s: RangeSample, ref: Reference, kgPower: 1 | -1 = -1): RangeVerdict {
-  const [light, heavy] = ADULT_BODY_WEIGHT_KG;
-  // At its assumed weight (a per-kg slip is then a factor of that weight: no common one).
+  // At its assumed weight (a per-kg slip is then a factor of that weight: not named).
   const at = (kg: number) => judge({ ...s, value: s.value * kg ** kgPower, bodyWeightKg: kg }, ref);
-  const lightVerdict = at(light);
-  const heavyVerdict = at(heavy);
   const z = at(TYPICAL_ADULT_KG).z;
-  // A factor that brings the value back at both ends does at every weight between them.
-  const alternatives = lightVerdict.alternatives.filter((c) => heavyVerdict.alternatives.some((h) => h.factor === c.factor));
-  if (alternatives.length === 0) return { classification: 'inside', z, cause: null, alternatives: [] };
+  const inside: RangeVerdict = { classification: 'inside', z, cause: null, alternatives: [] };
+  const verdicts = ADULT_WEIGHT_GRID_KG.map(at);
+  const side = Math.sign(verdicts[0].z);
+  if (!verdicts.every((v) => v.classification !== 'inside' && Math.sign(v.z) === side)) return inside;
+  const named = new Map<number, { cause: RangeVerdict['alternatives'][number]; weights: number }>();
+  for (const v of verdicts) {
+    for (const cause of v.alternatives) {
+      if (cause.kind === 'per-kg') continue;
+      const known = named.get(cause.factor);
+      if (known) known.weights++;
+      else named.set(cause.factor, { cause, weights: 1 });
+    }
+  }
+  // Most weights first; a tie keeps the order of first naming (the lightest weight's, closest first).
+  const alternatives = [...named.values()].sort((a, b) => b.weights - a.weights).map((x) => x.cause);
+  if (alternatives.length === 0) return inside;
   return { classification: 'slip', z, cause: alternatives[0], alternatives };
 }
 

@@ -391,6 +391,22 @@ describe('reference-range: a per-kg dose or value of a subject without a weight'
     expect(findings[0].message).toMatch(/an adult weight of 40–120 kg assumed/);
   });
 
+  it('names a ×10 against a narrow reference that no single weight holds: out at every adult weight, back at 50–100 kg', () => {
+    // Ten studies of 100 mg, Cmax 0.85–1.2 mg/L: per dose 0.01 g/L/g, spread at its floor (ln 1.25 = 0.22).
+    const arms = Array.from({ length: 10 }, (_, k) => arm(`S${k}`));
+    const outputs = [1, 1.1, 0.9, 1.05, 0.95, 1.2, 0.85, 1, 1.1, 0.9].map((c, i) => output(arms[i], 'cmax', 'milligram / liter', c));
+    const perKg = arm('F', { dose: 0.0015, unit: 'gram / kilogram' });
+    // 1.5 mg/kg of a 70 kg adult gives 1.05 mg/L; curated ×10. Per dose: 0.175 g/L/g at 40 kg (z 12.8) to 0.058 at
+    // 120 kg (z 7.9); ×10 undone: 0.0175 (z 2.5) to 0.0058 (z −2.4): no one factor at both ends, ×10 at every weight between.
+    const cmax = output(perKg, 'cmax', 'milligram / liter', 10.5);
+    const findings = about(referenceRangeCheck.run(context([...arms, perKg], [...outputs, cmax])), cmax);
+    expect(findings).toMatchObject([{ severity: 'major', details: { reference_pool: UNWEIGHED } }]);
+    expect(findings[0].suspected_cause).toMatch(/^×10\b/);
+    // In line at 70 kg: nothing.
+    const inLine = output(perKg, 'cmax', 'milligram / liter', 1.05);
+    expect(about(referenceRangeCheck.run(context([...arms, perKg], [...outputs, inLine])), inLine)).toEqual([]);
+  });
+
   it('says nothing when the weight alone could make the difference: ×3 from the median at 40 kg is inside at 120', () => {
     const { arms, outputs } = fiveDosed();
     const perKg = arm('F', { dose: 0.0015, unit: 'gram / kilogram' });
