@@ -38,7 +38,9 @@
  * beside its individuals' curated renal clearances), and their own values reach
  * the reference-range check. So is a record below BIG_FACTOR that its own arm's
  * PK identities predict (`identityExplains`: a V ×0.13 beside its CL ×0.54 and
- * kel ×3): the arm differs, not the record alone.
+ * kel ×3): the arm differs, not the record alone. So is one individual's exposure to a metabolite below its
+ * fellows' by up to ×1/150 with no other exposure of it in line (`poorMetaboliser`): a genotype or
+ * phenotype nobody curated moves them all ×1/20–1/100.
  */
 import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
@@ -249,6 +251,7 @@ export function armFindings(
   refutes: Backing = () => null,
   periods: PeriodsConvict = () => null,
   repeats: (lead: Deviation) => boolean = () => false,
+  metabolite: (item: Deviation['item']) => boolean = () => false,
 ): Finding[] {
   // Most arms have no outlier: nothing to group (an outlier is so whatever the molar mass).
   if (!arm.some(isOutlier)) return [];
@@ -290,6 +293,9 @@ export function armFindings(
     } else if (sameWay.length > 0 && !dose) {
       severity = 'minor';
       reason = `but ${sameWay.map(describe).join(', ')} of the same arm move the same way: a different population or treatment rather than a slip?`;
+    } else if (!dose && poorMetaboliser(off.lead, others, metabolite)) {
+      severity = 'minor';
+      reason = `but it is one individual's exposure to a metabolite, below the others': a poor metaboliser (a genotype or phenotype not curated) forms ×1/20–1/100 of it?`;
     } else if (timeOnly) {
       severity = 'minor';
       reason = 'but only its half-life moves, not its AUC: a flat or rising tail rather than a time axis slip?';
@@ -332,6 +338,21 @@ export function armFindings(
   return findings;
 }
 
+/**
+ * Whether the deviation is one individual's exposure (Cmax, AUC, curve) to a metabolite — a substance none of its
+ * interventions gives — below its fellows': a poor metaboliser's, not a slip. A CYP2D6 poor metaboliser forms
+ * ×1/20–1/100 the morphine of codeine its fellows form (Rogers1982: two of eight individuals, ×1/22 and ×1/58, with
+ * their codeine in line), and a study that did not phenotype its subjects curates no mark that sets them apart.
+ */
+function poorMetaboliser(lead: Deviation, others: readonly Deviation[], metabolite: (item: Deviation['item']) => boolean): boolean {
+  if (lead.item.kind !== 'individual' || lead.d >= 0 || lead.d < -Math.log(POOR_METABOLISER_MAX) || !EXPOSURE_MEASURES.has(lead.item.measure)) return false;
+  // Another exposure of the same metabolite in line: a phenotype would have lowered it too.
+  return !others.some((d) => EXPOSURE_MEASURES.has(d.item.measure) && Math.abs(d.d) <= IN_LINE) && metabolite(lead.item);
+}
+/** The furthest below its fellows a poor metaboliser's metabolite lies (×1/100, with a margin of 1.5); beyond, a slip. */
+export const POOR_METABOLISER_MAX = 150;
+const EXPOSURE_MEASURES: ReadonlySet<ItemMeasure> = new Set(['cmax', 'auc_end', 'auc_inf', 'curve']);
+
 /** Whether the record's arm has its siblings' dose (within ×2), or no dose ratio applies. */
 function sameDose(dev: Deviation): boolean {
   return dev.doseRatio === null || Math.abs(Math.log(dev.doseRatio)) <= IN_LINE;
@@ -360,6 +381,16 @@ export const withinStudyCheck: QaCheck = {
     const named = new Set(ctx.comparisons.filter((c) => c.verdict.classification === 'major' && c.verdict.causes.length > 0).map((c) => c.output.pk));
     const findings: Finding[] = [];
     const molarMassOf: MolarMassOf = (item) => ctx.molarMass(item.output?.substance ?? item.timecourse?.substance ?? null);
+    // A substance none of the record's interventions gives, as itself or as a salt ('codeine phosphate' gives codeine).
+    const metabolite = (item: Deviation['item']): boolean => {
+      const record = item.output ?? (item.timecourse ? ctx.dataset.output(item.timecourse.tc.output_pk[0]) : undefined);
+      const substance = record?.substance;
+      if (!record || !substance) return false;
+      return !record.intervention_pks.some((pk) => {
+        const given = ctx.dataset.intervention(pk)?.substance;
+        return given === substance || given?.startsWith(`${substance} `) === true;
+      });
+    };
     // A pair is one finding: both of its arms see the same ratio. Its place in `findings`, and the other arm's finding.
     const pairs = new Map<string, { at: number; other: Finding | null }>();
     const byArm = armDeviations(ctx);
@@ -372,7 +403,7 @@ export const withinStudyCheck: QaCheck = {
       ownPeriodsConvict(lead, factor, (index ??= periodIndex(byArm.values())), Math.max(OUTLIER_K * lead.s, MIN_OUTLIER), Math.max(BACK_K * lead.s, MIN_BACK));
     for (const arm of byArm.values()) {
       markExamined(ctx, arm);
-      for (const f of armFindings(arm, molarMassOf, backs, refutes, periods, repeats)) {
+      for (const f of armFindings(arm, molarMassOf, backs, refutes, periods, repeats, metabolite)) {
         if (f.culprit === 'output' && f.output_pk !== null && named.has(f.output_pk)) continue;
         const pair = f.details?.pair_record as string | undefined;
         if (pair !== undefined) {

@@ -264,3 +264,38 @@ describe('within-study: which arm of a pair holds the slip', () => {
     expect(pairCulprit(a, null, (record) => (record === 'output:1' ? 'refs' : null))).toMatchObject({ culprit: 'output' });
   });
 });
+
+describe('within-study: a poor metaboliser', () => {
+  /** Eight individuals given x: their AUC of x and of its metabolite m (mg·h/L), one of them at `factor` of its fellows'. */
+  function individuals(factor: number): { outputs: OutputRecord[]; odd: OutputRecord } {
+    const ofIndividual = (pk: number, substance: string, auc: number): OutputRecord => ({ ...output(1, 1, 'auc_inf', 'milligram * hour / liter', 0), group_pk: null, individual_pk: pk, substance, mean: null, value: auc });
+    const spread = [1, 1.2, 0.9, 1.1, 0.8, 1.3, 1, 0.95];
+    const parent = spread.map((f, k) => ofIndividual(100 + k, 'x', 20 * f));
+    const metabolite = spread.map((f, k) => ofIndividual(100 + k, 'm', 2 * f * (k === 7 ? factor : 1)));
+    return { outputs: [...parent, ...metabolite], odd: metabolite[7] };
+  }
+
+  it("keeps one individual's metabolite ×1/60 its fellows' (codeine's morphine in a CYP2D6 poor metaboliser) minor, and names its reason", () => {
+    const { outputs, odd } = individuals(1 / 60);
+    const findings = run(outputs, [dosing(1, 0.1)]).filter((f) => f.output_pk === odd.pk);
+    expect(findings).toMatchObject([{ severity: 'minor' }]);
+    expect(findings[0].message).toMatch(/poor metaboliser/);
+  });
+
+  it('still names a metabolite ×1/10⁶ (beyond any phenotype), and the parent drug ×1/60, major', () => {
+    const far = individuals(1e-6);
+    expect(run(far.outputs, [dosing(1, 0.1)]).filter((f) => f.output_pk === far.odd.pk)).toMatchObject([{ severity: 'major' }]);
+    // The same ×1/60 on the drug given (the salt form named after it: 'x hydrochloride') is no phenotype.
+    const { outputs } = individuals(1);
+    const slipped = outputs.map((o, k) => (k === 7 ? { ...o, value: (o.value as number) / 60 } : o));
+    const salt = { ...dosing(1, 0.1), substance: 'x hydrochloride' };
+    expect(run(slipped, [salt]).filter((f) => f.output_pk === slipped[7].pk)).toMatchObject([{ severity: 'major' }]);
+  });
+
+  it('names the metabolite ×1/60 major when the same individual’s Cmax of it is in line (a phenotype would lower both)', () => {
+    const { outputs, odd } = individuals(1 / 60);
+    const cmax = [1, 1.2, 0.9, 1.1, 0.8, 1.3, 1, 0.95].map((f, k) => ({ ...outputs[8 + k], pk: 5000 + k, measurement_type: 'cmax', unit: 'milligram / liter', value: 0.2 * f }));
+    const found = run([...outputs, ...cmax], [dosing(1, 0.1)]).filter((f) => f.output_pk === odd.pk);
+    expect(found).toMatchObject([{ severity: 'major' }]);
+  });
+});
