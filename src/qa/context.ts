@@ -37,6 +37,7 @@ import { MatchKeys } from './match-keys.js';
 import { parameterValues, type ParameterValue } from './parameters.js';
 import { marksPopulation, subjectMarks } from './population.js';
 import { doseInfo, pkdbValuesBySubset, standardRecomputation, type ParameterValues, type RecomputedTimecourse, type StandardRecomputation } from './recompute.js';
+import { isDose } from './dose-units.js';
 
 export type { RecomputedTimecourse };
 
@@ -223,7 +224,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     const dosing: InterventionRecord[] = [];
     for (const pk of pks) {
       const intervention = dataset.intervention(pk);
-      if (intervention && intervention.normed && intervention.measurement_type === 'dosing') dosing.push(intervention);
+      if (intervention && intervention.normed && isDose(intervention)) dosing.push(intervention);
     }
     return dosing;
   };

@@ -20,6 +20,7 @@
  * record may be counted under the reasons of several checks).
  */
 import type { DatasetTables } from '../data/model.js';
+import { isDose } from './dose-units.js';
 
 export type RecordKind = 'output' | 'timecourse' | 'dosing';
 
@@ -114,7 +115,7 @@ export function coveredRecords(tables: DatasetTables): Record<RecordKind, { pk: 
   return {
     output: tables.outputs.filter((o) => o.normed && !o.calculated && o.output_type !== 'timecourse' && o.output_type !== 'array'),
     timecourse: tables.timecourses.filter((tc) => tc.normed).map((tc) => ({ pk: tc.subset_pk, measurement_type: tc.measurement_type })),
-    dosing: tables.interventions.filter((i) => i.normed && i.measurement_type === 'dosing'),
+    dosing: tables.interventions.filter((i) => i.normed && isDose(i)),
   };
 }
 

@@ -1,6 +1,7 @@
 /**
- * A dose as an amount: in grams, or in grams per kg of body weight for a dose per kg. One home for the checks that
- * divide by a dose or set doses side by side (reference-samples, pk-identities, plausibility).
+ * A dose as an amount: in grams, or in grams per kg of body weight for a dose per kg; and which interventions are
+ * doses (`isDose`). One home for the checks that divide by a dose or set doses side by side (reference-samples,
+ * pk-identities, plausibility).
  */
 import type { InterventionRecord } from '../data/model.js';
 import { cached, representativeValue } from '../data/records.js';
@@ -36,4 +37,18 @@ export function doseAmount(d: InterventionRecord, molarMass: number | null): { v
   if (v === null || !(v > 0) || !d.unit) return null;
   const unit = doseUnitFactor(d.unit, molarMass);
   return unit === null ? null : { value: v * unit.factor, perKg: unit.kgPower === -1 };
+}
+
+/**
+ * Whether a normed intervention is a dose the QA uses: a `dosing`, or a `qualitative dosing` that curates a positive
+ * amount with a unit — a cocktail's probe drugs, a co-medication (180 of the 213 qualitative dosings of the shared
+ * export, in 115 studies: Andersen1999's 15 mg oxazepam beside antipyrine and indocyanine green). Without them
+ * those studies' curves and parameters had no dose to be normalised by, bounded by or set beside. PK-DB's own
+ * calculations count `dosing` only (pkdb-calculation), and so does the reproduction of its stored calculated outputs.
+ */
+export function isDose(i: InterventionRecord): boolean {
+  if (i.measurement_type === 'dosing') return true;
+  if (i.measurement_type !== 'qualitative dosing' || !i.unit) return false;
+  const v = representativeValue(i);
+  return v !== null && v > 0;
 }

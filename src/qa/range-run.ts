@@ -288,11 +288,12 @@ function fallbackJudgments(
 
 /**
  * Whether the cross-study reference of a record backs a slip ×f found by another check (within-study): its value lies
- * on the factor's side of the centre, and undoing the factor brings it within INSIDE_Z and nearer the centre than it
- * is (the slip explains it better than no slip). Returns the reference in words, or null.
+ * on the factor's side of the centre beyond INSIDE_Z, and undoing the factor brings it within INSIDE_Z and nearer the
+ * centre than it is (the slip explains it better than no slip). Returns the reference in words, or null.
  */
 export function referenceBacks(ctx: QaContext, record: string, factor: number): string | null {
-  return withFactorUndone(ctx, record, factor, (z, undone) => Math.sign(z) === Math.sign(Math.log(factor)) && Math.abs(undone) <= INSIDE_Z && Math.abs(undone) < Math.abs(z));
+  // The value itself out of the reference's inside band: one that lies inside it (z −2) backs nothing.
+  return withFactorUndone(ctx, record, factor, (z, undone) => Math.sign(z) === Math.sign(Math.log(factor)) && Math.abs(z) > INSIDE_Z && Math.abs(undone) <= INSIDE_Z && Math.abs(undone) < Math.abs(z));
 }
 
 /**

@@ -30,6 +30,7 @@ import { canonicalUnit, type ParameterValue } from './parameters.js';
 import { coMedication, HEALTHY, populationLabel } from './population.js';
 import { Numbering } from './study-ids.js';
 import type { ReportedParameter } from './tolerances.js';
+import { isDose } from './dose-units.js';
 
 /** The molar mass of a substance (g/mol), cached per run. */
 type MolarMass = (substance: string | null) => number | null;
@@ -261,7 +262,7 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     if (!info) {
       const interventions = pks.map((pk) => ctx.dataset.intervention(pk)).filter((i): i is InterventionRecord => !!i && i.normed);
       const dosed = new Set(coMedication(interventions, []));
-      info = { key, interventions, dosings: interventions.filter((i) => i.measurement_type === 'dosing' && representativeValue(i) !== null), dosed };
+      info = { key, interventions, dosings: interventions.filter((i) => isDose(i) && representativeValue(i) !== null), dosed };
       sets.set(key, info);
     }
     return info;
@@ -347,7 +348,7 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     else samples.push(placed);
   }
   for (const d of ctx.tables.interventions) {
-    if (!d.normed || d.measurement_type !== 'dosing') continue;
+    if (!d.normed || !isDose(d)) continue;
     const mass = molarMass(d.substance);
     const amount = doseAmount(d, mass);
     if (amount === null) {

@@ -24,6 +24,7 @@ import { canonicalUnit, type ParameterValue } from './parameters.js';
 import { slipFamilyOfUnit } from './slip-factor.js';
 import { Numbering, Slots, type KeyPart } from './study-ids.js';
 import type { ReportedParameter } from './tolerances.js';
+import { isDose } from './dose-units.js';
 
 /** `other`: a measurement type that is no PK parameter (a renal clearance, an amount excreted), known by its unit only. */
 export type ItemMeasure = ReportedParameter | 'mrt' | 'curve' | 'other';
@@ -144,7 +145,7 @@ function armSetting(ctx: QaContext, pks: readonly number[], substance: string | 
     const i = ctx.dataset.intervention(pk);
     if (i && i.normed) interventions.push(i);
   }
-  const dosings = interventions.filter((i) => i.measurement_type === 'dosing' && i.value !== null && i.value > 0 && i.unit);
+  const dosings = interventions.filter((i) => isDose(i) && i.value !== null && i.value > 0 && i.unit);
   const primary = dosings.length === 1 ? dosings[0] : (dosings.find((d) => d.substance === substance) ?? null);
   const otherInterventions = interventions.filter((i) => i !== primary);
   const text = (i: InterventionRecord) => `${i.measurement_type}:${i.substance ?? ''}:${i.choice ?? ''}:${i.route ?? ''}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InterventionRecord } from '../../src/data/model.js';
-import { doseAmount, doseUnitFactor } from '../../src/qa/dose-units.js';
+import { doseAmount, doseUnitFactor, isDose } from '../../src/qa/dose-units.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
 
@@ -36,5 +36,18 @@ describe('doseAmount', () => {
     expect(doseAmount(dosing({}), null)).toBeNull();
     expect(doseAmount(dosing({ value: 0 }), null)).toBeNull();
     expect(doseAmount(dosing({ value: 1, unit: 'IU' }), null)).toBeNull();
+  });
+});
+
+describe('isDose', () => {
+  it('takes every dosing, and a qualitative dosing (a cocktail probe, a co-medication) only with a positive amount and unit', () => {
+    expect(isDose(dosing({ value: 100 }))).toBe(true);
+    expect(isDose(dosing({}))).toBe(true); // a dosing without a value is still the dosing (its checks say what is missing)
+    expect(isDose(dosing({ measurement_type: 'qualitative dosing', value: 15 }))).toBe(true);
+    expect(isDose(dosing({ measurement_type: 'qualitative dosing', mean: 15 }))).toBe(true);
+    expect(isDose(dosing({ measurement_type: 'qualitative dosing', value: 0 }))).toBe(false); // Prescott1968's 'induced'
+    expect(isDose(dosing({ measurement_type: 'qualitative dosing' }))).toBe(false);
+    expect(isDose(dosing({ measurement_type: 'qualitative dosing', value: 15, unit: null }))).toBe(false);
+    expect(isDose(dosing({ measurement_type: 'body position', value: 1 }))).toBe(false);
   });
 });

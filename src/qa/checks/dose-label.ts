@@ -27,6 +27,7 @@ import type { QaContext } from '../context.js';
 import { highLowPair, labelledAmount, labelRatio } from '../dose-label.js';
 import { finding, type Finding } from '../finding.js';
 import { FACTOR_TOLERANCE } from '../tolerances.js';
+import { isDose } from '../dose-units.js';
 
 export const CHECK = 'dose-label';
 
@@ -114,7 +115,7 @@ export function doseLabelFindings(ctx: QaContext): Finding[] {
     if (!d.normed) continue;
     // A qualitative dosing may carry an amount too (Cysneiros2007's caffeine arms): its label is compared with its sibling's.
     if (d.measurement_type === 'dosing' || d.measurement_type === 'qualitative dosing') dosings.push(d);
-    if (d.measurement_type !== 'dosing') continue;
+    if (!isDose(d)) continue;
     const { finding: f, examined } = doseLabelFinding(d, ctx.molarMass(d.substance));
     if (examined) ctx.examined('dosing', d.pk, CHECK);
     else ctx.notExamined('dosing', d.pk, CHECK, 'its label names no amount comparable with its unit');

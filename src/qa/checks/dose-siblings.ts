@@ -27,6 +27,7 @@ import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { median } from '../robust.js';
 import { FACTOR_TOLERANCE } from '../tolerances.js';
+import { isDose } from '../dose-units.js';
 
 const CHECK = 'dose-siblings/odd-dose';
 /** Other dosings of the substance, agreeing with each other, the odd one needs. */
@@ -82,7 +83,7 @@ export function exposureScales(odd: readonly number[], siblings: readonly number
 export function doseSiblingFindings(ctx: QaContext): Finding[] {
   const groups = new Map<string, InterventionRecord[]>();
   for (const d of ctx.tables.interventions) {
-    if (!d.normed || d.measurement_type !== 'dosing' || amount(d) === null || !d.unit || !d.substance) continue;
+    if (!d.normed || !isDose(d) || amount(d) === null || !d.unit || !d.substance) continue;
     pushTo(groups, `${d.study_sid}|${d.substance}|${d.unit}`, d);
   }
   const findings: Finding[] = [];

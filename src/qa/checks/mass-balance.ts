@@ -27,6 +27,7 @@ import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { ANALYTE_LIMITS } from '../human-limits.js';
 import { dosesItself, SALT_WORDS } from './physiology.js';
+import { isDose } from '../dose-units.js';
 
 const CHECK = 'mass-balance';
 /** Amounts excreted by the body. */
@@ -113,7 +114,7 @@ function massBalanceFindings(ctx: QaContext): Finding[] {
     if (value === null || !(value > 0) || !o.unit) continue;
     const dosings = o.intervention_pks
       .map((pk) => ctx.dataset.intervention(pk))
-      .filter((d): d is InterventionRecord => d !== undefined && d.normed && d.measurement_type === 'dosing' && representativeValue(d) !== null);
+      .filter((d): d is InterventionRecord => d !== undefined && d.normed && isDose(d) && representativeValue(d) !== null);
     // The body's own analytes (glucose, sodium, creatinine) are excreted from the diet and the body as well as the dose.
     if (o.substance !== null && ANALYTE_LIMITS.has(o.substance)) {
       ctx.notExamined('output', o.pk, CHECK, REASONS.endogenous);

@@ -44,6 +44,7 @@ import type { ParameterValue } from '../parameters.js';
 import { TOLERANCES } from '../tolerances.js';
 import { roundingHalfStep } from '../rounding.js';
 import { doseUnitFactor } from '../dose-units.js';
+import { isDose } from '../dose-units.js';
 
 export const FRACTION_NOISE = 0.3;
 export const TMAX_END_TOLERANCE = 0.05;
@@ -315,7 +316,7 @@ export const TYPICAL_WEIGHT_KG = 70;
  * tenth of the bound (a dose as large as a glucose load).
  */
 export function impossibleDoseFinding(d: InterventionRecord, molarMass: number | null): Finding | null {
-  if (!d.normed || d.measurement_type !== 'dosing' || !d.unit) return null;
+  if (!d.normed || !isDose(d) || !d.unit) return null;
   const value = representativeValue(d);
   const unit = value !== null && value > 0 ? doseUnitFactor(d.unit, molarMass) : null;
   if (unit === null) return null;

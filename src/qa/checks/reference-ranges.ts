@@ -79,13 +79,16 @@ export function backsDoseSlip(factor: number, values: readonly NormalisedZ[]): b
 }
 
 /**
- * A dose far above every other study's (|z| ≥ FEW_STUDIES_Z) with a factor that brings it back, and no
- * dose-normalised value with a reference to back or contradict it (none measured, or all in strata of too few
- * studies): a slip. Upward only: a microdose study is a design, a thousandfold overdose is not.
+ * A dose far above every other study's (|z| ≥ FEW_STUDIES_Z) with a factor of UNOPPOSED_DOSE_FACTOR or more that
+ * brings it back, and no dose-normalised value with a reference to back or contradict it (none measured, or all in
+ * strata of too few studies): a slip. Upward only: a microdose study is a design, a thousandfold overdose is not; nor
+ * is ×10 alone (a high-dose arm: indocyanine green at 5 mg/kg beside the usual 0.5 mg/kg, Martin1975).
  */
 export function unopposedDoseSlip(verdict: RangeVerdict, normalisedValues: readonly NormalisedZ[]): boolean {
-  return normalisedValues.length === 0 && verdict.cause !== null && verdict.cause.factor > 1 && verdict.z >= FEW_STUDIES_Z;
+  return normalisedValues.length === 0 && verdict.cause !== null && verdict.cause.factor >= UNOPPOSED_DOSE_FACTOR && verdict.z >= FEW_STUDIES_Z;
 }
+/** The smallest dose factor named with nothing dose-normalised to back it. */
+export const UNOPPOSED_DOSE_FACTOR = 30;
 
 const CULPRIT = { output: 'output', timecourse: 'timecourse', dosing: 'dose' } as const;
 

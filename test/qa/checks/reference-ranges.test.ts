@@ -317,6 +317,14 @@ describe('reference-range: the check on a dataset', () => {
     expect(referenceBacks(ctx, `output:${tenfold.pk}`, 1 / 10)).toBeNull(); // the wrong direction
     expect(referenceBacks(ctx, `output:${threefold.pk}`, 10)).toBeNull();
     expect(referenceBacks(ctx, `output:${outputs[0].pk}`, 10)).toBeNull(); // inside: z 0
+    // Against five studies that spread widely (1–100 L/h: median 10, robust SD 1.78), 80 L/h lies inside (z 1.2) and
+    // ×10 undone would bring it nearer (z −0.1): a value inside its reference backs no slip.
+    const wide = ['A', 'B', 'C', 'D', 'E'].map((sid) => arm(sid));
+    const spread = [1, 3, 10, 30, 100].map((cl, i) => output(wide[i], 'clearance', 'liter / hour', cl));
+    const near = output(f, 'clearance', 'liter / hour', 80);
+    const nearCtx = context([...wide, f], [...spread, near]);
+    expect(judgmentOf(rangeRun(nearCtx), `output:${near.pk}`)?.verdict?.z).toBeCloseTo(1.17, 1);
+    expect(referenceBacks(nearCtx, `output:${near.pk}`, 10)).toBeNull();
   });
 
   it('finds a judgment by `<record kind>:<pk>` and groups the values of one stratum together', () => {
@@ -352,6 +360,7 @@ describe('reference-range: the check on a dataset', () => {
     expect(unopposedDoseSlip(verdict(13.4, 1000), [])).toBe(true); // codeine 30 g against a median of 30 mg
     expect(unopposedDoseSlip(verdict(7.5, 1000), [])).toBe(false); // not beyond FEW_STUDIES_Z
     expect(unopposedDoseSlip(verdict(-13.4, 1 / 1000), [])).toBe(false); // a microdose is a design
+    expect(unopposedDoseSlip(verdict(10.3, 10), [])).toBe(false); // a high-dose arm (ICG 5 mg/kg beside 0.5): ×10 alone is a design too
     expect(unopposedDoseSlip(verdict(13.4, 1000), [{ z: 0.2, spread: 0.4 }])).toBe(false); // its Cmax per dose is ordinary
     expect(unopposedDoseSlip(verdict(13.4, null), [])).toBe(false);
   });
