@@ -31,6 +31,7 @@ import { coMedication, HEALTHY, populationLabel } from './population.js';
 import { Numbering } from './study-ids.js';
 import type { ReportedParameter } from './tolerances.js';
 import { isDose } from './dose-units.js';
+import { dosesItself, namedAfterDose } from './substance-relations.js';
 
 /** The molar mass of a substance (g/mol), cached per run. */
 type MolarMass = (substance: string | null) => number | null;
@@ -367,17 +368,24 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
   return samples;
 }
 
-/** The dosing that normalises a value of `substance`: the same substance, else the only substance dosed; `several` when ambiguous. */
+/**
+ * The dosing that normalises a value of `substance`: the same substance (or a salt of it), else the only substance
+ * dosed, else the one it is named after; `several` when ambiguous.
+ */
 function doseOf(info: SetInfo, substance: string | null): InterventionRecord | null | 'several' {
   let own: InterventionRecord | null = null;
   let owned = 0;
   for (const d of info.dosings) {
-    if (d.substance !== substance) continue;
+    if (!dosesItself(d.substance, substance)) continue;
     own = d;
     owned++;
   }
-  if (owned === 0) return info.dosings.length === 0 ? null : info.dosings.length === 1 ? info.dosings[0] : 'several';
-  return owned === 1 ? own : 'several';
+  if (owned > 0) return owned === 1 ? own : 'several';
+  if (info.dosings.length <= 1) return info.dosings[0] ?? null;
+  // Several dosings, none of the substance: a metabolite named after one of them (codeine-6-glucuronide beside
+  // codeine phosphate and quinidine) belongs to that one.
+  const parents = info.dosings.filter((d) => namedAfterDose(d.substance, substance));
+  return parents.length === 1 ? parents[0] : 'several';
 }
 
 /**

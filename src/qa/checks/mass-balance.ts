@@ -1,7 +1,7 @@
 /**
  * The `mass-balance` check: a subject cannot excrete more of a single dose than it was given. A reported amount
  * excreted (`cumulative amount`, `amount`) in urine, faeces or bile is at most the dose: Ae ≤ D for the dosed
- * substance itself (or a salt of it: physiology.ts `dosesItself`), and, in moles, Ae/M_metabolite ≤ D/M_dose for a
+ * substance itself (or a salt of it: substance-relations.ts `dosesItself`), and, in moles, Ae/M_metabolite ≤ D/M_dose for a
  * metabolite named after it (paracetamol glucuronide, norcodeine: one molecule of the dose gives at most one of
  * them). Other substances in the urine are not compared: sodium, potassium and creatinine after a diuretic are the
  * body's own, and a metabolite not named after its parent cannot be told from them. Most amounts in the export
@@ -26,7 +26,7 @@ import { slipFactors, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { ANALYTE_LIMITS } from '../human-limits.js';
-import { dosesItself, SALT_WORDS } from './physiology.js';
+import { dosesItself, namedAfterDose } from '../substance-relations.js';
 import { isDose } from '../dose-units.js';
 
 const CHECK = 'mass-balance';
@@ -46,15 +46,6 @@ export const REASONS = {
 } as const;
 
 const fmt = (x: number) => String(+x.toPrecision(3));
-
-/** Whether `measured` is `dosed` itself or a metabolite named after it (the dose's base, without a salt's counter-ion). */
-export function namedAfterDose(dosed: string | null, measured: string | null): boolean {
-  if (dosed === null || measured === null) return false;
-  if (dosesItself(dosed, measured)) return true;
-  const words = dosed.split(' ');
-  const base = words.length > 1 && SALT_WORDS.has(words[words.length - 1]) ? words.slice(0, -1).join(' ') : dosed;
-  return base.length >= 4 && measured.includes(base);
-}
 
 /** The single dose an amount is compared with: of the substance itself, else of its parent; null when none or ambiguous. */
 export function balancingDose(output: Pick<OutputRecord, 'substance'>, dosings: readonly InterventionRecord[]): InterventionRecord | null {

@@ -46,6 +46,7 @@ import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { canonicalUnit, type ParameterValue } from '../parameters.js';
 import { mayBeAdultHuman } from '../population.js';
+import { dosesItself } from '../substance-relations.js';
 
 const CHECK = 'physiology';
 /** Plasma volume per kg of body weight (about 3 L for 70 kg). */
@@ -65,22 +66,6 @@ export const CONCENTRATION_TISSUES: ReadonlySet<string> = new Set([...CIRCULATIN
 const VOLUMES: ReadonlySet<string> = new Set(['vd', 'vd_ss']);
 /** Single values bounded by dose / plasma volume: the peak, and any concentration at a time after the dose. */
 const CONCENTRATIONS: ReadonlySet<string> = new Set(['cmax', 'concentration']);
-/**
- * Counter-ions of salts a drug is dosed as (codeine phosphate, morphine sulfate): the dose of the salt is the base's
- * plus the counter-ion's mass, so its ceiling is only looser; the measured base counts as the dosed substance.
- */
-export const SALT_WORDS: ReadonlySet<string> = new Set([
-  'phosphate', 'sulfate', 'sulphate', 'hydrochloride', 'chloride', 'bromide', 'hydrobromide', 'citrate', 'maleate',
-  'mesylate', 'tartrate', 'bitartrate', 'succinate', 'fumarate', 'acetate', 'sodium', 'potassium', 'calcium',
-]);
-
-/** Whether dosing `dosed` doses `measured` itself: the same substance, or a salt of it. */
-export function dosesItself(dosed: string | null, measured: string | null): boolean {
-  if (dosed === null || measured === null) return false;
-  if (dosed === measured) return true;
-  return dosed.startsWith(`${measured} `) && SALT_WORDS.has(dosed.slice(measured.length + 1));
-}
-
 /** A unit per kilogram of body weight, as normalised dose units spell it (g/kg, mole / kilogram). */
 const PER_KG_UNIT = /\/\s*(kilogram|kg)\s*$/;
 

@@ -50,6 +50,7 @@ import { IDENTITIES } from '../identities.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
 import { referenceBacks, referenceRefutes } from '../range-run.js';
 import { armDeviations, BIG_FACTOR } from '../arm-deviations.js';
+import { dosesItself } from '../substance-relations.js';
 import type { Deviation } from '../study-pools.js';
 import type { ItemMeasure } from '../study-items.js';
 import { ownPeriodsConvict, periodIndex, repeatsElsewhere, type PeriodIndex } from '../subject-periods.js';
@@ -386,10 +387,7 @@ export const withinStudyCheck: QaCheck = {
       const record = item.output ?? (item.timecourse ? ctx.dataset.output(item.timecourse.tc.output_pk[0]) : undefined);
       const substance = record?.substance;
       if (!record || !substance) return false;
-      return !record.intervention_pks.some((pk) => {
-        const given = ctx.dataset.intervention(pk)?.substance;
-        return given === substance || given?.startsWith(`${substance} `) === true;
-      });
+      return !record.intervention_pks.some((pk) => dosesItself(ctx.dataset.intervention(pk)?.substance ?? null, substance));
     };
     // A pair is one finding: both of its arms see the same ratio. Its place in `findings`, and the other arm's finding.
     const pairs = new Map<string, { at: number; other: Finding | null }>();
