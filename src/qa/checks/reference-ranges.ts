@@ -32,7 +32,9 @@
  * (Cmax, AUC per dose) back the factor (`backsDoseSlip`: undoing it brings them
  * back to their centre, better than as curated); those of them whose own verdict
  * names the inverse factor then name the dose as the culprit. With none of them to back or contradict it,
- * a dose far above every other study's (`unopposedDoseSlip`) is major too. Otherwise it is minor.
+ * a dose far above every other study's (`unopposedDoseSlip`) is major too. Otherwise it is minor. A dose
+ * inside its range is still named the culprit when values of two substances it gives are off per dose by one
+ * factor and another dosing of the study is in line (`sharedDoseSlips`).
  * A value without a reference in its own stratum is judged against wider pools (range-run.ts): its stratum over
  * every population, then, for a concentration, every level of its substance in its tissue, any dose
  * (level-samples.ts); only a big unit or molar factor counts there (range-verdict.ts `wideVerdict`), and the
@@ -42,10 +44,11 @@ import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { rangeRun, type WidePool } from '../range-run.js';
-import { FEW_STUDIES_Z, OUTSIDE_Z, type RangeVerdict } from '../range-verdict.js';
+import { FEW_STUDIES_Z, INSIDE_Z, OUTSIDE_Z, type RangeVerdict } from '../range-verdict.js';
 import type { Reference } from '../reference-stats.js';
 import { sampleLabel, type RangeSample } from '../reference-samples.js';
 import { FACTOR_TOLERANCE } from '../tolerances.js';
+import { pushTo } from '../../data/records.js';
 
 export const CHECK = 'reference-range';
 
@@ -89,6 +92,41 @@ export function unopposedDoseSlip(verdict: RangeVerdict, normalisedValues: reado
 }
 /** The smallest dose factor named with nothing dose-normalised to back it. */
 export const UNOPPOSED_DOSE_FACTOR = 30;
+
+/** A value per dose judged against its reference: its dosing, study, substance, robust z and the factor named (or null). */
+export interface PerDoseJudgment {
+  dosePk: number;
+  study: string;
+  substance: string | null;
+  z: number;
+  factor: number | null;
+}
+
+/**
+ * Dosings whose values per dose point at the dose rather than at themselves: values of two or more substances given
+ * by it (a drug and its metabolite) are off by one factor, none of its values per dose is in line, and a value per
+ * dose of another dosing of the same study is (so the study's concentrations are not all in one wrong unit). Returns
+ * the dose's factor (the inverse of the values'), by dosing pk. Oh2012: midazolam and 1-hydroxymidazolam per dose
+ * ×1/1000 the other studies', after a curated 0.1 g dose whose curve is a microdose's; caffeine and losartan of the
+ * same cocktail in line.
+ */
+export function sharedDoseSlips(values: readonly PerDoseJudgment[]): Map<number, number> {
+  const byDose = new Map<number, PerDoseJudgment[]>();
+  for (const v of values) pushTo(byDose, v.dosePk, v);
+  const inLine = new Set<string>();
+  for (const v of values) if (Math.abs(v.z) <= INSIDE_Z) inLine.add(`${v.study}\u0001${v.dosePk}`);
+  const studyInLine = (study: string, except: number) => [...inLine].some((k) => k.startsWith(`${study}\u0001`) && k !== `${study}\u0001${except}`);
+  const slips = new Map<number, number>();
+  for (const [pk, list] of byDose) {
+    const named = list.filter((v) => v.factor !== null);
+    if (named.length < 2 || named.length !== list.length) continue;
+    const first = named[0].factor as number;
+    const alike = named.every((v) => Math.abs(Math.log((v.factor as number) / first)) <= Math.log1p(FACTOR_TOLERANCE));
+    const substances = new Set(named.map((v) => v.substance));
+    if (alike && substances.size >= 2 && studyInLine(named[0].study, pk)) slips.set(pk, 1 / first);
+  }
+  return slips;
+}
 
 const CULPRIT = { output: 'output', timecourse: 'timecourse', dosing: 'dose' } as const;
 
@@ -168,6 +206,13 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
       j.verdict = { ...j.verdict, cause: backed, alternatives: [backed, ...j.verdict.alternatives.filter((c) => c !== backed)] };
     } else j.verdict = { ...j.verdict, classification: 'outside', cause: null, alternatives: [], unbacked: true };
   }
+  // Two substances of one dosing off alike, while another dosing of the study is in line: the dose.
+  const perDose: PerDoseJudgment[] = [];
+  for (const { sample: s, ref, verdict } of run.judgments) {
+    if (ref === null || verdict === null || s.record === 'dosing' || s.dose === null) continue;
+    perDose.push({ dosePk: s.dose.pk, study: s.study, substance: s.substance, z: verdict.z, factor: verdict.classification === 'slip' ? (verdict.cause?.factor ?? null) : null });
+  }
+  for (const [pk, factor] of sharedDoseSlips(perDose)) if (!doseSlips.has(pk)) doseSlips.set(pk, factor);
   return judged.map(({ sample, ref, verdict, pool }) => {
     const doseFactor = sample.record !== 'dosing' && sample.dose !== null ? doseSlips.get(sample.dose.pk) : undefined;
     const doseSlip = doseFactor !== undefined && verdict.cause !== null && inverse(doseFactor, verdict.cause.factor);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { CharacteristicaRecord, GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { backsDoseSlip, referenceRangeCheck, TOO_FEW, unopposedDoseSlip } from '../../../src/qa/checks/reference-ranges.js';
+import { backsDoseSlip, referenceRangeCheck, sharedDoseSlips, TOO_FEW, unopposedDoseSlip } from '../../../src/qa/checks/reference-ranges.js';
 import { absoluteUnit, judgmentOf, rangeRun, referenceBacks, referenceRefutes, UNWEIGHED, UNWEIGHED_PER_KG } from '../../../src/qa/range-run.js';
 import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, wideVerdict, WIDE_Z, type RangeVerdict } from '../../../src/qa/range-verdict.js';
 import type { Verdict } from '../../../src/qa/classify.js';
@@ -508,5 +508,22 @@ describe('reference-range: the any-dose level pool (level-samples.ts)', () => {
     const slipped = arm('F');
     const c = output(slipped, 'concentration', 'gram / liter', 900, 'glucose');
     expect(about(referenceRangeCheck.run(context([...arms, slipped], [...outputs, c])), c)).toEqual([]);
+  });
+});
+
+describe('reference-range: a dose both of its substances point at', () => {
+  const judgment = (dosePk: number, substance: string, z: number, factor: number | null) => ({ dosePk, study: 'S', substance, z, factor });
+
+  it('names the dose ×1000 when a drug and its metabolite are both ×1/1000 per dose and another dosing of the study is in line', () => {
+    const cocktail = [judgment(1, 'midazolam', -30, 1 / 1000), judgment(1, '1-hydroxymidazolam', -28, 1 / 1000), judgment(2, 'caffeine', 0.4, null)];
+    expect([...sharedDoseSlips(cocktail)]).toEqual([[1, 1000]]);
+  });
+
+  it('names nothing with one substance, with factors that differ, with a value of the dosing in line, or with no other dosing in line', () => {
+    expect(sharedDoseSlips([judgment(1, 'midazolam', -30, 1 / 1000), judgment(1, 'midazolam', -29, 1 / 1000), judgment(2, 'caffeine', 0, null)]).size).toBe(0);
+    expect(sharedDoseSlips([judgment(1, 'midazolam', -30, 1 / 1000), judgment(1, '1-hydroxymidazolam', -10, 1 / 10), judgment(2, 'caffeine', 0, null)]).size).toBe(0);
+    expect(sharedDoseSlips([judgment(1, 'midazolam', -30, 1 / 1000), judgment(1, '1-hydroxymidazolam', -28, 1 / 1000), judgment(1, 'midazolam', 0.5, null), judgment(2, 'caffeine', 0, null)]).size).toBe(0);
+    // Every dosing of the study off alike: the concentrations' unit as likely as the dose.
+    expect(sharedDoseSlips([judgment(1, 'midazolam', -30, 1 / 1000), judgment(1, '1-hydroxymidazolam', -28, 1 / 1000), judgment(2, 'caffeine', -30, 1 / 1000)]).size).toBe(0);
   });
 });
