@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { Dataset, readExport, runQa, writeExport, type DatasetTables, type Finding } from '../src/index.js';
 import { intOption, parseBenchArgs } from './lib/args.js';
 import { planSlips } from './lib/plan.js';
-import { newMajors, recallTable, scoreCopy, type SlipScore } from './lib/recall.js';
+import { newMajors, onFlaggedRecord, recallTable, scoreCopy, type SlipScore } from './lib/recall.js';
 import { SLIP_CLASSES, slipCandidates, slipClass } from './lib/slip-classes.js';
 import { plantSlips } from './lib/slips.js';
 
@@ -112,7 +112,8 @@ export async function run(): Promise<void> {
   const alarms = falseAlarms.flat();
   const alarmStudies = new Set(alarms.map((f) => f.study_sid ?? '(no study)'));
   console.log('');
-  console.log(`  false alarms (new majors in unslipped studies): ${alarms.length} in ${alarmStudies.size} studies; per copy ${falseAlarms.map((a) => a.length).join(', ')}`);
+  const flagged = alarms.filter((f) => onFlaggedRecord(f, original)).length;
+  console.log(`  false alarms (new majors in unslipped studies): ${alarms.length} in ${alarmStudies.size} studies; per copy ${falseAlarms.map((a) => a.length).join(', ')}; on records the original run already flags: ${flagged}, on clean records: ${alarms.length - flagged}`);
   if (alarms.length > 0) console.log(`    by kind: ${countBy(alarms, (f) => f.kind)}`);
   console.log(`  planter: ${dropped} stored calculated output(s) dropped, ${unstored} newly produced left unstored (re-derivation edge cases)`);
   const jsonPath = args.options.get('json') ?? process.env.PKDB_BENCH_JSON;

@@ -59,6 +59,17 @@ export function preflagged(originalMajors: readonly Finding[], slip: Slip): bool
   return originalMajors.some((f) => f.severity === 'major' && f.study_sid === slip.study_sid && pointsAt(f, slip));
 }
 
+/**
+ * Whether a false alarm lies on a record the original run already flags (any severity, any check): a real error of the
+ * export whose finding turned major when another study's slip moved a reference, not a clean record called wrong.
+ */
+export function onFlaggedRecord(alarm: Finding, original: readonly Finding[]): boolean {
+  return original.some(
+    (f) => f.study_sid === alarm.study_sid && f.severity !== 'info' &&
+      ((alarm.output_pk !== null && f.output_pk === alarm.output_pk) || (alarm.subset_pk !== null && f.subset_pk === alarm.subset_pk)),
+  );
+}
+
 /** Scores the slips of one copy given that copy's new majors (and the original run's findings, for `preflagged`). */
 export function scoreCopy(slips: readonly Slip[], fresh: readonly Finding[], original: readonly Finding[] = []): CopyScore {
   const originalMajors = original.filter((f) => f.severity === 'major');

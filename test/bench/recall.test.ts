@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findingIdentity, newMajors, pointsAt, recallTable, scoreCopy } from '../../bench/lib/recall.js';
+import { findingIdentity, newMajors, onFlaggedRecord, pointsAt, recallTable, scoreCopy } from '../../bench/lib/recall.js';
 import type { Slip } from '../../bench/lib/slips.js';
 import { finding, type Finding } from '../../src/index.js';
 
@@ -61,6 +61,14 @@ describe('scoreCopy and recallTable', () => {
     expect(scores.map((s) => [s.slip.study_sid, s.found, s.preflagged])).toEqual([['A', false, true], ['B', true, false]]);
     const row = recallTable(scores).find((r) => r.label === 'output ×60')!;
     expect(row).toMatchObject({ n: 2, recall: 0.5, cleanN: 1, cleanRecall: 1 });
+  });
+
+  it('tells a false alarm on a record the original run already flags (minor or major) from one on a clean record', () => {
+    const original = [{ ...major({ study_sid: 'D', output_pk: 30 }), severity: 'minor' as const }, { ...major({ study_sid: 'D', subset_pk: 4 }), severity: 'info' as const }];
+    expect(onFlaggedRecord(major({ study_sid: 'D', output_pk: 30, kind: 'reference-range' }), original)).toBe(true);
+    expect(onFlaggedRecord(major({ study_sid: 'D', output_pk: 31 }), original)).toBe(false);
+    expect(onFlaggedRecord(major({ study_sid: 'D', subset_pk: 4 }), original)).toBe(false); // info is no flag
+    expect(onFlaggedRecord(major({ study_sid: 'E', output_pk: 30 }), original)).toBe(false);
   });
 
   it('a dose slip is pointed at by a finding naming the intervention or an output given it', () => {
