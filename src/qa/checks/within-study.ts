@@ -40,7 +40,8 @@
  * PK identities predict (`identityExplains`: a V ×0.13 beside its CL ×0.54 and
  * kel ×3): the arm differs, not the record alone. So is one individual's exposure to a metabolite below its
  * fellows' by up to ×1/150 with no other exposure of it in line (`poorMetaboliser`): a genotype or
- * phenotype nobody curated moves them all ×1/20–1/100.
+ * phenotype nobody curated moves them all ×1/20–1/100. So is a single concentration within ABSORPTION_HOURS of an
+ * oral dose below its fellows' (`lateAbsorber`): one subject's level may still be rising from near zero.
  */
 import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
@@ -50,7 +51,8 @@ import { IDENTITIES } from '../identities.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
 import { referenceBacks, referenceRefutes } from '../range-run.js';
 import { armDeviations, BIG_FACTOR } from '../arm-deviations.js';
-import { dosesItself } from '../substance-relations.js';
+import { dosesItself, namedAfterDose } from '../substance-relations.js';
+import { conversionFactorOrNull } from '../../units/convert.js';
 import type { Deviation } from '../study-pools.js';
 import type { ItemMeasure } from '../study-items.js';
 import { ownPeriodsConvict, periodIndex, repeatsElsewhere, type PeriodIndex } from '../subject-periods.js';
@@ -78,6 +80,8 @@ export const DOSE_RATIO_TOLERANCE = Math.log(1.5);
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 const TIME_MEASURES: ReadonlySet<ItemMeasure> = new Set(['thalf', 'kel', 'tmax', 'mrt']);
+/** Routes into the blood: no absorption phase. */
+const INTRAVASCULAR: ReadonlySet<string> = new Set(['iv', 'intravenous', 'intraarterial']);
 
 
 /** +1 when biology (slower elimination, higher bioavailability) raises it with exposure, −1 when it lowers it, 0 when unrelated. */
@@ -235,7 +239,6 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
   });
 }
 
-/** The findings of one arm: its off records judged against its other records. */
 /**
  * Whether other evidence backs a slip ×factor of a record (the cross-study reference range,
  * reference-ranges.ts `referenceBacks`): its words, or null.
@@ -245,14 +248,29 @@ export type Backing = (record: string, factor: number) => string | null;
 /** Whether the subject's own other periods convict a deviation of the slip ×factor (subject-periods.ts): its words, or null. */
 export type PeriodsConvict = (lead: Deviation, factor: number) => string | null;
 
+/** What the run knows beyond the arm itself, for `armFindings`; each part defaults to knowing nothing. */
+export interface ArmEvidence {
+  molarMassOf?: MolarMassOf;
+  /** The other studies back a slip of the record (range-run.ts `referenceBacks`). */
+  backs?: Backing;
+  /** The other studies place the record in range and its correction out (range-run.ts `referenceRefutes`). */
+  refutes?: Backing;
+  periods?: PeriodsConvict;
+  /** The subject lies at that level in another period too (subject-periods.ts `repeatsElsewhere`). */
+  repeats?: (lead: Deviation) => boolean;
+  /** The item measures a substance none of its interventions gives. */
+  metabolite?: (item: Deviation['item']) => boolean;
+  /** Hours from an extravascular dose to the item's sampling time, or null (an IV dose, no time, no dose). */
+  hoursAfterOralDose?: (item: Deviation['item']) => number | null;
+}
+
+/** The findings of one arm: its off records judged against its other records. */
 export function armFindings(
   arm: readonly Deviation[],
-  molarMassOf: MolarMassOf = () => null,
-  backs: Backing = () => null,
-  refutes: Backing = () => null,
-  periods: PeriodsConvict = () => null,
-  repeats: (lead: Deviation) => boolean = () => false,
-  metabolite: (item: Deviation['item']) => boolean = () => false,
+  {
+    molarMassOf = () => null, backs = () => null, refutes = () => null, periods = () => null, repeats = () => false,
+    metabolite = () => false, hoursAfterOralDose = () => null,
+  }: ArmEvidence = {},
 ): Finding[] {
   // Most arms have no outlier: nothing to group (an outlier is so whatever the molar mass).
   if (!arm.some(isOutlier)) return [];
@@ -297,6 +315,9 @@ export function armFindings(
     } else if (!dose && poorMetaboliser(off.lead, others, metabolite)) {
       severity = 'minor';
       reason = `but it is one individual's exposure to a metabolite, below the others': a poor metaboliser (a genotype or phenotype not curated) forms ×1/20–1/100 of it?`;
+    } else if (!dose && lateAbsorber(off.lead, hoursAfterOralDose)) {
+      severity = 'minor';
+      reason = `but it is a concentration ${fmt(hoursAfterOralDose(off.lead.item) as number)} h after an oral dose, below the others': a late absorber (a lag, slow gastric emptying) is that far below while the others peak?`;
     } else if (timeOnly) {
       severity = 'minor';
       reason = 'but only its half-life moves, not its AUC: a flat or rising tail rather than a time axis slip?';
@@ -350,6 +371,19 @@ function poorMetaboliser(lead: Deviation, others: readonly Deviation[], metaboli
   // Another exposure of the same metabolite in line: a phenotype would have lowered it too.
   return !others.some((d) => EXPOSURE_MEASURES.has(d.item.measure) && Math.abs(d.d) <= IN_LINE) && metabolite(lead.item);
 }
+/**
+ * Whether the deviation is a single concentration sampled within ABSORPTION_HOURS of an extravascular dose, below its
+ * fellows': before the peak one subject's level may still be near zero while the others' rise (a lag time, slow gastric
+ * emptying: Sindrup1992, one of 32 codeine levels 1 h after the dose ×1/390 the others'), whatever the factor.
+ */
+function lateAbsorber(lead: Deviation, hoursAfterOralDose: (item: Deviation['item']) => number | null): boolean {
+  if (lead.item.measure !== 'other' || lead.item.type !== 'concentration' || lead.d >= 0) return false;
+  const hours = hoursAfterOralDose(lead.item);
+  return hours !== null && hours <= ABSORPTION_HOURS;
+}
+/** Up to this long after an extravascular dose, a concentration may still be rising in one subject and near its peak in others. */
+export const ABSORPTION_HOURS = 2;
+
 /** The furthest below its fellows a poor metaboliser's metabolite lies (×1/100, with a margin of 1.5); beyond, a slip. */
 export const POOR_METABOLISER_MAX = 150;
 const EXPOSURE_MEASURES: ReadonlySet<ItemMeasure> = new Set(['cmax', 'auc_end', 'auc_inf', 'curve']);
@@ -382,6 +416,19 @@ export const withinStudyCheck: QaCheck = {
     const named = new Set(ctx.comparisons.filter((c) => c.verdict.classification === 'major' && c.verdict.causes.length > 0).map((c) => c.output.pk));
     const findings: Finding[] = [];
     const molarMassOf: MolarMassOf = (item) => ctx.molarMass(item.output?.substance ?? item.timecourse?.substance ?? null);
+    // Hours after the record's extravascular dosing of its substance (time units converted), for a reported value at a time.
+    const hoursAfterOralDose = (item: Deviation['item']): number | null => {
+      const o = item.output;
+      if (!o || o.time === null || o.time_unit === null) return null;
+      // The dosing of the substance itself or of the parent it is named after (codeine beside quinidine).
+      const dosings = ctx.dosingOfSet(o.intervention_pks).filter((d) => namedAfterDose(d.substance, o.substance));
+      if (dosings.length !== 1 || dosings[0].route === null || INTRAVASCULAR.has(dosings[0].route)) return null;
+      const perHour = conversionFactorOrNull(o.time_unit, 'hour');
+      const start = Number(dosings[0].time ?? 0);
+      const startPerHour = dosings[0].time_unit ? conversionFactorOrNull(dosings[0].time_unit, 'hour') : 1;
+      if (perHour === null || startPerHour === null || !Number.isFinite(start)) return null;
+      return o.time * perHour - start * startPerHour;
+    };
     // A substance none of the record's interventions gives, as itself or as a salt ('codeine phosphate' gives codeine).
     const metabolite = (item: Deviation['item']): boolean => {
       const record = item.output ?? (item.timecourse ? ctx.dataset.output(item.timecourse.tc.output_pk[0]) : undefined);
@@ -401,7 +448,7 @@ export const withinStudyCheck: QaCheck = {
       ownPeriodsConvict(lead, factor, (index ??= periodIndex(byArm.values())), Math.max(OUTLIER_K * lead.s, MIN_OUTLIER), Math.max(BACK_K * lead.s, MIN_BACK));
     for (const arm of byArm.values()) {
       markExamined(ctx, arm);
-      for (const f of armFindings(arm, molarMassOf, backs, refutes, periods, repeats, metabolite)) {
+      for (const f of armFindings(arm, { molarMassOf, backs, refutes, periods, repeats, metabolite, hoursAfterOralDose })) {
         if (f.culprit === 'output' && f.output_pk !== null && named.has(f.output_pk)) continue;
         const pair = f.details?.pair_record as string | undefined;
         if (pair !== undefined) {

@@ -299,3 +299,25 @@ describe('within-study: a poor metaboliser', () => {
     expect(found).toMatchObject([{ severity: 'major' }]);
   });
 });
+
+describe('within-study: a late absorber', () => {
+  /** Eight individuals' concentration `hours` after the dosing (mg/L), the last ×1/1000. */
+  function levels(hours: number): { outputs: OutputRecord[]; odd: OutputRecord } {
+    const spread = [1, 1.2, 0.9, 1.1, 0.8, 1.3, 1, 0.95];
+    const outputs = spread.map((f, k): OutputRecord => ({
+      ...output(1, 1, 'concentration', 'milligram / liter', 0), group_pk: null, individual_pk: 200 + k, mean: null,
+      value: 2 * f * (k === 7 ? 1 / 1000 : 1), time: hours, time_unit: 'hr',
+    }));
+    return { outputs, odd: outputs[7] };
+  }
+
+  it('keeps one level ×1/1000 its fellows’ 1 h after an oral dose minor (still rising), names it major at 6 h or after an IV dose', () => {
+    const early = levels(1);
+    const atOne = run(early.outputs, [dosing(1, 0.1)]).filter((f) => f.output_pk === early.odd.pk);
+    expect(atOne).toMatchObject([{ severity: 'minor' }]);
+    expect(atOne[0].message).toMatch(/late absorber/);
+    const late = levels(6);
+    expect(run(late.outputs, [dosing(1, 0.1)]).filter((f) => f.output_pk === late.odd.pk)).toMatchObject([{ severity: 'major' }]);
+    expect(run(early.outputs, [{ ...dosing(1, 0.1), route: 'iv' }]).filter((f) => f.output_pk === early.odd.pk)).toMatchObject([{ severity: 'major' }]);
+  });
+});
