@@ -45,14 +45,11 @@
  */
 import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
-import { pushTo } from '../../data/records.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
-import { IDENTITIES } from '../identities.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
 import { referenceBacks, referenceRefutes } from '../range-run.js';
 import { armDeviations, BIG_FACTOR } from '../arm-deviations.js';
-import { dosesItself, namedAfterDose } from '../substance-relations.js';
-import { conversionFactorOrNull } from '../../units/convert.js';
+import { describeDeviation, hoursAfterOralDoseOf, identityExplains, IN_LINE, lateAbsorber, metaboliteOf, poorMetaboliser } from '../arm-biology.js';
 import type { Deviation } from '../study-pools.js';
 import type { ItemMeasure } from '../study-items.js';
 import { ownPeriodsConvict, periodIndex, repeatsElsewhere, type PeriodIndex } from '../subject-periods.js';
@@ -62,8 +59,7 @@ export const OUTLIER_K = 3;
 export const MIN_OUTLIER = Math.log(5);
 export const BACK_K = 2;
 export const MIN_BACK = Math.log(1.6);
-/** Another record of the arm is in line within ×2, moves with it beyond ×3. */
-export const IN_LINE = Math.log(2);
+/** Another record of the arm moves with it beyond ×3 (in line: within ×2, arm-biology.ts IN_LINE). */
 export const SAME_WAY = Math.log(3);
 /**
  * A group off its sibling groups of the same population marks (arm-deviations.ts `alikeGroups`) and dose (within ×2) is a slip from
@@ -80,8 +76,6 @@ export const DOSE_RATIO_TOLERANCE = Math.log(1.5);
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 const TIME_MEASURES: ReadonlySet<ItemMeasure> = new Set(['thalf', 'kel', 'tmax', 'mrt']);
-/** Routes into the blood: no absorption phase. */
-const INTRAVASCULAR: ReadonlySet<string> = new Set(['iv', 'intravenous', 'intraarterial']);
 
 
 /** +1 when biology (slower elimination, higher bioavailability) raises it with exposure, −1 when it lowers it, 0 when unrelated. */
@@ -108,45 +102,6 @@ const CORROBORATING: Record<ItemMeasure, readonly ItemMeasure[]> = {
   // Not a PK parameter: nothing of its arm tells a slip from biology (only BIG_FACTOR is major).
   other: [],
 };
-
-/**
- * The PK identities of qa/identities.ts that hold whatever the route (equalities that apply after an extravascular
- * dose: CL = dose/AUC∞, t½ = ln 2/kel, Vz = CL·t½/ln 2 = CL/kel), each solved for every measure in it, on the log
- * scale of an arm's deviations from its siblings: the constant and F cancel between arms of one pool, and the dose
- * term is 0 as exposure deviations are per dose. By measure, the lists of [other measure, power] that predict it.
- */
-const ARM_IDENTITIES: ReadonlyMap<ItemMeasure, readonly (readonly (readonly [ItemMeasure, number])[])[]> = (() => {
-  const byMeasure = new Map<ItemMeasure, [ItemMeasure, number][][]>();
-  for (const identity of IDENTITIES) {
-    if (identity.kind !== 'equality' || identity.band('extravascular') === null) continue;
-    const terms = identity.terms.filter((term) => term.slot !== 'dose');
-    for (const target of terms) {
-      const others = terms.filter((term) => term !== target).map((term): [ItemMeasure, number] => [term.slot as ItemMeasure, -term.power / target.power]);
-      pushTo(byMeasure, target.slot as ItemMeasure, others);
-    }
-  }
-  return byMeasure;
-})();
-
-/** How close an identity's prediction must come to the record's deviation to explain it (×2: rounding, methods). */
-export const IDENTITY_EXPLAINS = Math.log(2);
-
-/**
- * Whether the arm's own other records predict the off record's deviation through a PK identity (a V ×0.13 beside
- * its CL ×0.54 and kel ×3.0: CL/kel ×0.18): then the record is consistent with its arm, its deviation the arm's
- * physiology (or a slip elsewhere that a check of those records names), not a slip of its own. Returns the words.
- */
-export function identityExplains(lead: Deviation, arm: readonly Deviation[]): string | null {
-  const byMeasure = new Map<ItemMeasure, Deviation>();
-  for (const d of arm) if (d.item.record !== lead.item.record && !byMeasure.has(d.item.measure)) byMeasure.set(d.item.measure, d);
-  for (const terms of ARM_IDENTITIES.get(lead.item.measure) ?? []) {
-    const parts = terms.map(([measure, power]) => [byMeasure.get(measure), power] as const);
-    if (parts.some(([dev]) => dev === undefined)) continue;
-    const predicted = parts.reduce((sum, [dev, power]) => sum + power * dev!.d, 0);
-    if (Math.abs(predicted - lead.d) <= IDENTITY_EXPLAINS) return `${parts.map(([dev]) => describe(dev!)).join(' and ')} of the same arm give ×${fmt(Math.exp(predicted))}`;
-  }
-  return null;
-}
 
 /** The molar mass (g/mol) of an item's substance, when known: molar ↔ mass slips need it. */
 export type MolarMassOf = (item: Deviation['item']) => number | null;
@@ -185,12 +140,6 @@ function doseCulprit(off: OffRecord): boolean {
   return Math.abs(Math.log(lead.doseRatio) - Math.log(slip.factor)) <= DOSE_RATIO_TOLERANCE;
 }
 
-function describe(dev: Deviation): string {
-  const what = dev.item.measure === 'curve' ? 'curve' : `${dev.item.source} ${dev.item.type}`;
-  const norm = dev.item.rawLog !== null && dev.item.measure !== 'curve' ? ' per dose' : '';
-  return `${what}${norm} ×${fmt(Math.exp(dev.d))}`;
-}
-
 function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Severity, culprit: Culprit, reason: string): Finding {
   const { lead, slip } = off;
   const item = lead.item;
@@ -224,9 +173,9 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
     culprit: partner ? null : culprit,
     intervention_pk: culprit === 'dose' ? item.dose!.pk : null,
     message: partner
-      ? `${off.devs.map(describe).join(', ')} the only other arm of the study (${partner.record}, ${partner.subject ?? 'no subject'}); ` +
+      ? `${off.devs.map(describeDeviation).join(', ')} the only other arm of the study (${partner.record}, ${partner.subject ?? 'no subject'}); ` +
         `${slip.text.split(' (')[0]} between them — ${reason}; with two arms either may hold the slip`
-      : `${off.devs.map(describe).join(', ')} the centre of ${lead.arms} other arm(s) of the study (spread ×${fmt(Math.exp(lead.s))}); ` +
+      : `${off.devs.map(describeDeviation).join(', ')} the centre of ${lead.arms} other arm(s) of the study (spread ×${fmt(Math.exp(lead.s))}); ` +
         `${slip.text.split(' (')[0]} brings it back in line — ${reason}`,
     details: {
       record: off.record,
@@ -311,7 +260,7 @@ export function armFindings(
       reason = `but ${explained}: its own PK identities hold, so the arm differs, not this record alone`;
     } else if (sameWay.length > 0 && !dose) {
       severity = 'minor';
-      reason = `but ${sameWay.map(describe).join(', ')} of the same arm move the same way: a different population or treatment rather than a slip?`;
+      reason = `but ${sameWay.map(describeDeviation).join(', ')} of the same arm move the same way: a different population or treatment rather than a slip?`;
     } else if (!dose && poorMetaboliser(off.lead, others, metabolite)) {
       severity = 'minor';
       reason = `but it is one individual's exposure to a metabolite, below the others': a poor metaboliser (a genotype or phenotype not curated) forms ×1/20–1/100 of it?`;
@@ -329,7 +278,7 @@ export function armFindings(
       reason = 'no physiology moves one arm this far';
     } else if (corroborating.length > 0) {
       severity = 'major';
-      reason = `while ${corroborating.map(describe).join(', ')} of the same arm are in line, which physiology would have moved with it`;
+      reason = `while ${corroborating.map(describeDeviation).join(', ')} of the same arm are in line, which physiology would have moved with it`;
     } else {
       // The other studies of the substance are independent evidence: a reported value or a curve (its Cmax per dose)
       // that lies off theirs by the same factor, and back near their centre without it, is a slip, not this arm's biology.
@@ -360,34 +309,6 @@ export function armFindings(
   return findings;
 }
 
-/**
- * Whether the deviation is one individual's exposure (Cmax, AUC, curve) to a metabolite — a substance none of its
- * interventions gives — below its fellows': a poor metaboliser's, not a slip. A CYP2D6 poor metaboliser forms
- * ×1/20–1/100 the morphine of codeine its fellows form (Rogers1982: two of eight individuals, ×1/22 and ×1/58, with
- * their codeine in line), and a study that did not phenotype its subjects curates no mark that sets them apart.
- */
-function poorMetaboliser(lead: Deviation, others: readonly Deviation[], metabolite: (item: Deviation['item']) => boolean): boolean {
-  if (lead.item.kind !== 'individual' || lead.d >= 0 || lead.d < -Math.log(POOR_METABOLISER_MAX) || !EXPOSURE_MEASURES.has(lead.item.measure)) return false;
-  // Another exposure of the same metabolite in line: a phenotype would have lowered it too.
-  return !others.some((d) => EXPOSURE_MEASURES.has(d.item.measure) && Math.abs(d.d) <= IN_LINE) && metabolite(lead.item);
-}
-/**
- * Whether the deviation is a single concentration sampled within ABSORPTION_HOURS of an extravascular dose, below its
- * fellows': before the peak one subject's level may still be near zero while the others' rise (a lag time, slow gastric
- * emptying: Sindrup1992, one of 32 codeine levels 1 h after the dose ×1/390 the others'), whatever the factor.
- */
-function lateAbsorber(lead: Deviation, hoursAfterOralDose: (item: Deviation['item']) => number | null): boolean {
-  if (lead.item.measure !== 'other' || lead.item.type !== 'concentration' || lead.d >= 0) return false;
-  const hours = hoursAfterOralDose(lead.item);
-  return hours !== null && hours <= ABSORPTION_HOURS;
-}
-/** Up to this long after an extravascular dose, a concentration may still be rising in one subject and near its peak in others. */
-export const ABSORPTION_HOURS = 2;
-
-/** The furthest below its fellows a poor metaboliser's metabolite lies (×1/100, with a margin of 1.5); beyond, a slip. */
-export const POOR_METABOLISER_MAX = 150;
-const EXPOSURE_MEASURES: ReadonlySet<ItemMeasure> = new Set(['cmax', 'auc_end', 'auc_inf', 'curve']);
-
 /** Whether the record's arm has its siblings' dose (within ×2), or no dose ratio applies. */
 function sameDose(dev: Deviation): boolean {
   return dev.doseRatio === null || Math.abs(Math.log(dev.doseRatio)) <= IN_LINE;
@@ -416,26 +337,8 @@ export const withinStudyCheck: QaCheck = {
     const named = new Set(ctx.comparisons.filter((c) => c.verdict.classification === 'major' && c.verdict.causes.length > 0).map((c) => c.output.pk));
     const findings: Finding[] = [];
     const molarMassOf: MolarMassOf = (item) => ctx.molarMass(item.output?.substance ?? item.timecourse?.substance ?? null);
-    // Hours after the record's extravascular dosing of its substance (time units converted), for a reported value at a time.
-    const hoursAfterOralDose = (item: Deviation['item']): number | null => {
-      const o = item.output;
-      if (!o || o.time === null || o.time_unit === null) return null;
-      // The dosing of the substance itself or of the parent it is named after (codeine beside quinidine).
-      const dosings = ctx.dosingOfSet(o.intervention_pks).filter((d) => namedAfterDose(d.substance, o.substance));
-      if (dosings.length !== 1 || dosings[0].route === null || INTRAVASCULAR.has(dosings[0].route)) return null;
-      const perHour = conversionFactorOrNull(o.time_unit, 'hour');
-      const start = Number(dosings[0].time ?? 0);
-      const startPerHour = dosings[0].time_unit ? conversionFactorOrNull(dosings[0].time_unit, 'hour') : 1;
-      if (perHour === null || startPerHour === null || !Number.isFinite(start)) return null;
-      return o.time * perHour - start * startPerHour;
-    };
-    // A substance none of the record's interventions gives, as itself or as a salt ('codeine phosphate' gives codeine).
-    const metabolite = (item: Deviation['item']): boolean => {
-      const record = item.output ?? (item.timecourse ? ctx.dataset.output(item.timecourse.tc.output_pk[0]) : undefined);
-      const substance = record?.substance;
-      if (!record || !substance) return false;
-      return !record.intervention_pks.some((pk) => dosesItself(ctx.dataset.intervention(pk)?.substance ?? null, substance));
-    };
+    const hoursAfterOralDose = hoursAfterOralDoseOf(ctx);
+    const metabolite = metaboliteOf(ctx);
     // A pair is one finding: both of its arms see the same ratio. Its place in `findings`, and the other arm's finding.
     const pairs = new Map<string, { at: number; other: Finding | null }>();
     const byArm = armDeviations(ctx);

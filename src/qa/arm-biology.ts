@@ -1,0 +1,119 @@
+/**
+ * What biology, rather than a slip, makes one arm's record lie off its siblings' (within-study.ts): its own PK
+ * identities predicting it (`identityExplains`), a poor metaboliser's low metabolite (`poorMetaboliser`), a late
+ * absorber's low early level (`lateAbsorber`); and the words and evidence these need from the run.
+ */
+import type { QaContext } from './context.js';
+import { IDENTITIES } from './identities.js';
+import type { Deviation } from './study-pools.js';
+import type { ItemMeasure, StudyItem } from './study-items.js';
+import { dosesItself, namedAfterDose } from './substance-relations.js';
+import { pushTo } from '../data/records.js';
+import { conversionFactorOrNull } from '../units/convert.js';
+
+const fmt = (x: number) => String(+x.toPrecision(3));
+
+/** Another record of the arm is in line within ×2. */
+export const IN_LINE = Math.log(2);
+/** Routes into the blood: no absorption phase. */
+const INTRAVASCULAR: ReadonlySet<string> = new Set(['iv', 'intravenous', 'intraarterial']);
+
+/** A deviation in words: `reported clearance per dose ×0.113`. */
+export function describeDeviation(dev: Deviation): string {
+  const what = dev.item.measure === 'curve' ? 'curve' : `${dev.item.source} ${dev.item.type}`;
+  const norm = dev.item.rawLog !== null && dev.item.measure !== 'curve' ? ' per dose' : '';
+  return `${what}${norm} ×${fmt(Math.exp(dev.d))}`;
+}
+
+/**
+ * The PK identities of qa/identities.ts that hold whatever the route (equalities that apply after an extravascular
+ * dose: CL = dose/AUC∞, t½ = ln 2/kel, Vz = CL·t½/ln 2 = CL/kel), each solved for every measure in it, on the log
+ * scale of an arm's deviations from its siblings: the constant and F cancel between arms of one pool, and the dose
+ * term is 0 as exposure deviations are per dose. By measure, the lists of [other measure, power] that predict it.
+ */
+const ARM_IDENTITIES: ReadonlyMap<ItemMeasure, readonly (readonly (readonly [ItemMeasure, number])[])[]> = (() => {
+  const byMeasure = new Map<ItemMeasure, [ItemMeasure, number][][]>();
+  for (const identity of IDENTITIES) {
+    if (identity.kind !== 'equality' || identity.band('extravascular') === null) continue;
+    const terms = identity.terms.filter((term) => term.slot !== 'dose');
+    for (const target of terms) {
+      const others = terms.filter((term) => term !== target).map((term): [ItemMeasure, number] => [term.slot as ItemMeasure, -term.power / target.power]);
+      pushTo(byMeasure, target.slot as ItemMeasure, others);
+    }
+  }
+  return byMeasure;
+})();
+
+/** How close an identity's prediction must come to the record's deviation to explain it (×2: rounding, methods). */
+export const IDENTITY_EXPLAINS = Math.log(2);
+
+/**
+ * Whether the arm's own other records predict the off record's deviation through a PK identity (a V ×0.13 beside
+ * its CL ×0.54 and kel ×3.0: CL/kel ×0.18): then the record is consistent with its arm, its deviation the arm's
+ * physiology (or a slip elsewhere that a check of those records names), not a slip of its own. Returns the words.
+ */
+export function identityExplains(lead: Deviation, arm: readonly Deviation[]): string | null {
+  const byMeasure = new Map<ItemMeasure, Deviation>();
+  for (const d of arm) if (d.item.record !== lead.item.record && !byMeasure.has(d.item.measure)) byMeasure.set(d.item.measure, d);
+  for (const terms of ARM_IDENTITIES.get(lead.item.measure) ?? []) {
+    const parts = terms.map(([measure, power]) => [byMeasure.get(measure), power] as const);
+    if (parts.some(([dev]) => dev === undefined)) continue;
+    const predicted = parts.reduce((sum, [dev, power]) => sum + power * dev!.d, 0);
+    if (Math.abs(predicted - lead.d) <= IDENTITY_EXPLAINS) return `${parts.map(([dev]) => describeDeviation(dev!)).join(' and ')} of the same arm give ×${fmt(Math.exp(predicted))}`;
+  }
+  return null;
+}
+
+/**
+ * Whether the deviation is one individual's exposure (Cmax, AUC, curve) to a metabolite — a substance none of its
+ * interventions gives — below its fellows': a poor metaboliser's, not a slip. A CYP2D6 poor metaboliser forms
+ * ×1/20–1/100 the morphine of codeine its fellows form (Rogers1982: two of eight individuals, ×1/22 and ×1/58, with
+ * their codeine in line), and a study that did not phenotype its subjects curates no mark that sets them apart.
+ */
+export function poorMetaboliser(lead: Deviation, others: readonly Deviation[], metabolite: (item: StudyItem) => boolean): boolean {
+  if (lead.item.kind !== 'individual' || lead.d >= 0 || lead.d < -Math.log(POOR_METABOLISER_MAX) || !EXPOSURE_MEASURES.has(lead.item.measure)) return false;
+  // Another exposure of the same metabolite in line: a phenotype would have lowered it too.
+  return !others.some((d) => EXPOSURE_MEASURES.has(d.item.measure) && Math.abs(d.d) <= IN_LINE) && metabolite(lead.item);
+}
+/**
+ * Whether the deviation is a single concentration sampled within ABSORPTION_HOURS of an extravascular dose, below its
+ * fellows': before the peak one subject's level may still be near zero while the others' rise (a lag time, slow gastric
+ * emptying: Sindrup1992, one of 32 codeine levels 1 h after the dose ×1/390 the others'), whatever the factor.
+ */
+export function lateAbsorber(lead: Deviation, hoursAfterOralDose: (item: StudyItem) => number | null): boolean {
+  if (lead.item.measure !== 'other' || lead.item.type !== 'concentration' || lead.d >= 0) return false;
+  const hours = hoursAfterOralDose(lead.item);
+  return hours !== null && hours <= ABSORPTION_HOURS;
+}
+/** Up to this long after an extravascular dose, a concentration may still be rising in one subject and near its peak in others. */
+export const ABSORPTION_HOURS = 2;
+
+/** The furthest below its fellows a poor metaboliser's metabolite lies (×1/100, with a margin of 1.5); beyond, a slip. */
+export const POOR_METABOLISER_MAX = 150;
+const EXPOSURE_MEASURES: ReadonlySet<ItemMeasure> = new Set(['cmax', 'auc_end', 'auc_inf', 'curve']);
+
+/** Hours after the record's extravascular dosing of its substance (or of the parent it is named after: codeine beside
+ * quinidine), time units converted, for a reported value at a time; null for an IV dose, no time, none or several. */
+export function hoursAfterOralDoseOf(ctx: QaContext): (item: StudyItem) => number | null {
+  return (item) => {
+    const o = item.output;
+    if (!o || o.time === null || o.time_unit === null) return null;
+    const dosings = ctx.dosingOfSet(o.intervention_pks).filter((d) => namedAfterDose(d.substance, o.substance));
+    if (dosings.length !== 1 || dosings[0].route === null || INTRAVASCULAR.has(dosings[0].route)) return null;
+    const perHour = conversionFactorOrNull(o.time_unit, 'hour');
+    const start = Number(dosings[0].time ?? 0);
+    const startPerHour = dosings[0].time_unit ? conversionFactorOrNull(dosings[0].time_unit, 'hour') : 1;
+    if (perHour === null || startPerHour === null || !Number.isFinite(start)) return null;
+    return o.time * perHour - start * startPerHour;
+  };
+}
+
+/** Whether an item measures a substance none of its interventions gives, as itself or as a salt ('codeine phosphate' gives codeine). */
+export function metaboliteOf(ctx: QaContext): (item: StudyItem) => boolean {
+  return (item) => {
+    const record = item.output ?? (item.timecourse ? ctx.dataset.output(item.timecourse.tc.output_pk[0]) : undefined);
+    const substance = record?.substance;
+    if (!record || !substance) return false;
+    return !record.intervention_pks.some((pk) => dosesItself(ctx.dataset.intervention(pk)?.substance ?? null, substance));
+  };
+}
