@@ -102,7 +102,8 @@ export function hoursAfterOralDoseOf(ctx: QaContext): (item: StudyItem) => numbe
     if (dosings.length !== 1 || dosings[0].route === null || INTRAVASCULAR.has(dosings[0].route)) return null;
     const perHour = conversionFactorOrNull(o.time_unit, 'hour');
     const start = Number(dosings[0].time ?? 0);
-    const startPerHour = dosings[0].time_unit ? conversionFactorOrNull(dosings[0].time_unit, 'hour') : 1;
+    // A dose at a time other than 0 needs its unit; at 0 it needs none.
+    const startPerHour = dosings[0].time_unit ? conversionFactorOrNull(dosings[0].time_unit, 'hour') : start === 0 ? 1 : null;
     if (perHour === null || startPerHour === null || !Number.isFinite(start)) return null;
     return o.time * perHour - start * startPerHour;
   };
