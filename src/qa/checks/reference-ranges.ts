@@ -113,9 +113,15 @@ export interface PerDoseJudgment {
 export function sharedDoseSlips(values: readonly PerDoseJudgment[]): Map<number, number> {
   const byDose = new Map<number, PerDoseJudgment[]>();
   for (const v of values) pushTo(byDose, v.dosePk, v);
-  const inLine = new Set<string>();
-  for (const v of values) if (Math.abs(v.z) <= INSIDE_Z) inLine.add(`${v.study}\u0001${v.dosePk}`);
-  const studyInLine = (study: string, except: number) => [...inLine].some((k) => k.startsWith(`${study}\u0001`) && k !== `${study}\u0001${except}`);
+  // By study, the dosings with a value per dose in line.
+  const inLine = new Map<string, Set<number>>();
+  for (const v of values) {
+    if (Math.abs(v.z) > INSIDE_Z) continue;
+    const doses = inLine.get(v.study);
+    if (doses) doses.add(v.dosePk);
+    else inLine.set(v.study, new Set([v.dosePk]));
+  }
+  const studyInLine = (study: string, except: number) => [...(inLine.get(study) ?? [])].some((pk) => pk !== except);
   const slips = new Map<number, number>();
   for (const [pk, list] of byDose) {
     const named = list.filter((v) => v.factor !== null);
