@@ -6,10 +6,16 @@
 import { FACTOR_TOLERANCE, WEIGHT_TOLERANCE, type ReportedParameter, WEIGHT_NORMALISABLE } from './tolerances.js';
 
 /**
- * What a slip can hit: a reported parameter, plus the quantities only the PK
+ * The slip-factor families of values: a reported parameter's, or a fraction's (recovery, fraction unbound,
+ * bioavailability: a percentage curated as a fraction is ×1/100 off, slip-factor.ts `FRACTIONS`).
+ */
+export type SlipFamily = ReportedParameter | 'fraction';
+
+/**
+ * What a slip can hit: a family's value, plus the quantities only the PK
  * identities see (MRT, a time like t½; the dose, an amount).
  */
-export type SlipQuantity = ReportedParameter | 'mrt' | 'dose';
+export type SlipQuantity = SlipFamily | 'mrt' | 'dose';
 
 export interface ScaleFactor {
   factor: number;
@@ -53,7 +59,8 @@ export const SCALE_FACTORS: readonly ScaleFactor[] = [
   // Not in PK-DB's list of usual suspects, but mg/dL vs mg/L is the commonest concentration slip in clinical papers.
   // A decimal point slip can hit any number; not tmax, a sampling time whose ×10 differences (another definition, a
   // late peak) are ordinary: measured on the shared export, the ×10 tmax it named were debatable.
-  { factor: 10, label: '×10', explanation: 'a decimal point slip, or the deci prefix (mg/dL vs mg/L)', applies: new Set(['cmax', 'auc_end', 'auc_inf', 'vd', 'vd_ss', 'clearance', 'dose', 'thalf', 'kel', 'mrt']), tolerance: FACTOR_TOLERANCE },
+  { factor: 10, label: '×10', explanation: 'a decimal point slip, or the deci prefix (mg/dL vs mg/L)', applies: new Set(['cmax', 'auc_end', 'auc_inf', 'vd', 'vd_ss', 'clearance', 'dose', 'thalf', 'kel', 'mrt', 'fraction']), tolerance: FACTOR_TOLERANCE },
+  { factor: 100, label: '×100', explanation: 'a percentage as a fraction, or a fraction as a percentage', applies: new Set(['fraction']), tolerance: FACTOR_TOLERANCE },
 ];
 
 export type CauseKind = 'unit-factor' | 'per-kg' | 'dose' | 'molar-mass';
@@ -166,7 +173,7 @@ export function molarMassCause(ratio: number, parameter: SlipQuantity, molarMass
 }
 
 /** The quantities a concentration-like molar ↔ mass slip can touch (a dose in mmol read as mg, glucose in mmol/L read as mg/dL). */
-export const MOLAR_SLIPPABLE: ReadonlySet<ReportedParameter | 'dose'> = new Set(['cmax', 'auc_end', 'auc_inf', 'dose']);
+export const MOLAR_SLIPPABLE: ReadonlySet<SlipQuantity> = new Set(['cmax', 'auc_end', 'auc_inf', 'dose']);
 
 /** Molar ↔ mass factors closer to 1 than this (M near 1000 g/mol for µmol/L ↔ mg/L) are no recognisable slip. */
 export const MIN_MOLAR_FACTOR = 2;
@@ -300,7 +307,7 @@ export function unknownWeightPerKgCause(ratio: number): SuspectedCause | null {
  * Factors within 5 % of 1 are left out (they explain nothing).
  */
 export function slipFactors(
-  parameter: ReportedParameter | 'dose',
+  parameter: SlipFamily | 'dose',
   options: { molarMass?: number | null; bodyWeightKg?: number | null } = {},
 ): readonly SuspectedCause[] {
   const mass = options.molarMass ?? null;
@@ -320,7 +327,7 @@ export function slipFactors(
  */
 const factorLists = new Map<string, Map<number | null, Map<number | null, readonly SuspectedCause[]>>>();
 
-function buildSlipFactors(parameter: ReportedParameter | 'dose', mass: number | null, bodyWeightKg: number | null): SuspectedCause[] {
+function buildSlipFactors(parameter: SlipFamily | 'dose', mass: number | null, bodyWeightKg: number | null): SuspectedCause[] {
   const causes: SuspectedCause[] = [];
   const both = (factor: number, label: string, explanation: string, kind: CauseKind) => {
     if (!(factor > 0) || nearFactor(factor, 1)) return;

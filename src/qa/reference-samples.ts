@@ -30,6 +30,7 @@ import { canonicalUnit, type ParameterValue } from './parameters.js';
 import { coMedication, HEALTHY, populationLabel } from './population.js';
 import { Numbering } from './study-ids.js';
 import type { ReportedParameter } from './tolerances.js';
+import type { SlipFamily } from './causes.js';
 import { isDose } from './dose-units.js';
 import { dosesItself, namedAfterDose } from './substance-relations.js';
 
@@ -43,9 +44,11 @@ export interface Unplaced {
 }
 
 /** Reported output types pooled as they are, with their slip-factor family. */
-const DIRECT: Record<string, ReportedParameter> = {
+const DIRECT: Record<string, SlipFamily> = {
   clearance: 'clearance', clearance_renal: 'clearance', clearance_unbound: 'clearance', clearance_intrinsic: 'clearance',
   clearance_intrinsic_unbound: 'clearance', vd: 'vd', vd_ss: 'vd', vd_unbound: 'vd', thalf: 'thalf', mrt: 'thalf', kel: 'kel', tmax: 'tmax',
+  // A fraction of the dose or of the drug in plasma is the substance's, whatever the dose; recovery binned by the collection's end.
+  recovery: 'fraction', fraction_unbound: 'fraction', bioavailability: 'fraction', fraction_absorbed: 'fraction',
 };
 /**
  * Reported output types divided by the dose, with their slip-factor family. An amount excreted up to a time (in
@@ -143,7 +146,7 @@ export interface RangeSample {
   extra: string;
   population: string;
   /** The factor family for slipFactors (causes.ts). */
-  family: ReportedParameter | 'dose';
+  family: SlipFamily | 'dose';
   measurementType: string;
   value: number;
   unit: string;
@@ -227,7 +230,7 @@ function sample(
   dose: InterventionRecord | null,
   route: string | null,
   extra: string,
-  family: ReportedParameter | 'dose',
+  family: SlipFamily | 'dose',
   value: number,
   unit: string,
 ): RangeSample {
@@ -407,8 +410,8 @@ function perGramPerKg(unit: string): string {
   return u;
 }
 
-const PLACEABLE: ReadonlySet<string> = new Set(['cmax', 'auc_end', 'auc_inf', 'cumulative amount', 'concentration', 'clearance', 'clearance_renal', 'clearance_unbound',
-  'clearance_intrinsic', 'clearance_intrinsic_unbound', 'vd', 'vd_ss', 'vd_unbound', 'thalf', 'mrt', 'kel', 'tmax']);
+/** The reported types a reference can hold: the direct and per-dose ones, and an endogenous concentration (a level). */
+const PLACEABLE: ReadonlySet<string> = new Set([...Object.keys(DIRECT), ...Object.keys(PER_DOSE), 'concentration']);
 
 function placeOutput(molarMass: MolarMass, p: ParameterValue, info: SetInfo, b: Base, dose: InterventionRecord | null | 'several'): RangeSample | string {
   const o: OutputRecord = p.output;
@@ -427,7 +430,7 @@ function placeOutput(molarMass: MolarMass, p: ParameterValue, info: SetInfo, b: 
       value *= p.bodyWeightKg;
       unit = unit.slice(0, -PER_KG.length);
     }
-    const extra = o.measurement_type === 'tmax' ? (dose?.form ?? '') : '';
+    const extra = o.measurement_type === 'tmax' ? (dose?.form ?? '') : o.measurement_type === 'recovery' ? intervalBin(o.time, o.time_unit) : '';
     return sample(b, o.measurement_type, null, dose?.route ?? p.route, extra, direct, value, unit);
   }
   if (dose === null) return REASONS.dose;

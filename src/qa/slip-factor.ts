@@ -7,7 +7,7 @@
  * the record back within the study's spread (checks/within-study.ts). The
  * vocabulary (factors, labels, what they apply to) is causes.ts's SCALE_FACTORS.
  */
-import { MOLAR_SLIPPABLE, molarMassSlips, SCALE_FACTORS, SMALL_MOLAR_FACTOR } from './causes.js';
+import { MOLAR_SLIPPABLE, molarMassSlips, SCALE_FACTORS, SMALL_MOLAR_FACTOR, type SlipFamily } from './causes.js';
 import { isReportedParameter, WEIGHT_NORMALISABLE, type ReportedParameter } from './tolerances.js';
 import { parseUnitOrNull } from '../units/parse.js';
 import { ACTIVITY_DIMENSION, BASE_DIMENSIONS } from '../units/registry.js';
@@ -33,7 +33,7 @@ const fmt = (x: number) => String(+x.toPrecision(3));
  */
 export function nearestSlipFactor(
   logRatio: number,
-  parameter: ReportedParameter,
+  parameter: SlipFamily,
   bodyWeightKg: number | null,
   maxDistance: number,
   perKg: boolean = WEIGHT_NORMALISABLE.has(parameter),
@@ -74,9 +74,15 @@ export function nearestSlipFactor(
  * - mass, amount or activity, per volume or not: `cmax` (×1000, ×10⁶, ×10);
  * - anything else (dimensionless, pressures, lengths): null, no unit slip is named.
  */
-/** The slip-factor family of a measurement type: its own when a PK parameter (MRT as t½), else by its unit. */
-export function slipFamilyOf(type: string, unit: string): ReportedParameter | null {
+/** Fractions of a whole, in [0, 1] (normed dimensionless): their slips are a percentage's (×100) and a decimal's. */
+export const FRACTIONS: ReadonlySet<string> = new Set([
+  'fraction_unbound', 'bioavailability', 'fraction_absorbed', 'recovery', 'extraction_ratio', 'plasma_binding',
+]);
+
+/** The slip-factor family of a measurement type: its own when a PK parameter (MRT as t½), a fraction's, else by its unit. */
+export function slipFamilyOf(type: string, unit: string): SlipFamily | null {
   if (type === 'mrt') return 'thalf';
+  if (FRACTIONS.has(type)) return unit === 'dimensionless' ? 'fraction' : null;
   return isReportedParameter(type) ? type : slipFamilyOfUnit(unit);
 }
 

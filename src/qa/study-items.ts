@@ -21,7 +21,8 @@ import { conversionFactorOrNull } from '../units/convert.js';
 import type { QaContext, RecomputedTimecourse } from './context.js';
 import { concentrationSeries } from './input-checks.js';
 import { canonicalUnit, type ParameterValue } from './parameters.js';
-import { slipFamilyOfUnit } from './slip-factor.js';
+import { slipFamilyOf } from './slip-factor.js';
+import type { SlipFamily } from './causes.js';
 import { Numbering, Slots, type KeyPart } from './study-ids.js';
 import type { ReportedParameter } from './tolerances.js';
 import { isDose } from './dose-units.js';
@@ -57,7 +58,7 @@ export interface StudyItem {
   /** The measurement type (`concentration` for a curve). */
   type: string;
   /** The slip-factor family (causes.ts vocabulary): a curve slips like a Cmax, an MRT like a t½, `other` by its unit. */
-  family: ReportedParameter;
+  family: SlipFamily;
   /**
    * The pool, numbered (`StudyItems.pools`): same `base` and the same condition (route, application and
    * every other intervention). Numbers, not key text: the check groups 23,000 items of the shared export by
@@ -230,14 +231,14 @@ interface Ids {
 
 /**
  * A reported value of a measurement type that is no PK parameter, as an item, when its unit can suffer a unit slip
- * (slip-factor.ts `slipFamilyOfUnit`); null otherwise. Not dose-normalised (a biomarker does not scale with the dose
+ * (slip-factor.ts `slipFamilyOf`: a fraction's ×100 too); null otherwise. Not dose-normalised (a biomarker does not scale with the dose
  * of a drug), so only arms with the same dose are pooled; nor across populations (a bilirubin level of a cirrhosis
  * group is ×30 a healthy group's); by the time it was measured at (a concentration at 50 min, an amount in 24 h);
  * in the wider pools only without the other interventions that are no drug (never across drugs or routes), and
  * never as a pair (no other record of its arm tells a slip from biology).
  */
 function otherItem(p: ParameterValue, setting: ArmSetting, population: string, record: string, ids: Ids): StudyItem | null {
-  const family = slipFamilyOfUnit(p.unit as string);
+  const family = slipFamilyOf(p.output.measurement_type, p.unit as string);
   if (family === null) return null;
   const o = p.output;
   const at = o.time === null ? '' : `${o.time} ${o.time_unit ?? ''}`;

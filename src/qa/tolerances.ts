@@ -75,7 +75,7 @@ export const TOLERANCES: Record<ReportedParameter, ParameterTolerance> = {
 export const DOSE_PROPORTIONAL: ReadonlySet<ReportedParameter> = new Set(['vd', 'vd_ss', 'clearance']);
 
 /** Parameters that can be stated per kg body weight. */
-export const WEIGHT_NORMALISABLE: ReadonlySet<ReportedParameter> = new Set(['vd', 'vd_ss', 'clearance']);
+export const WEIGHT_NORMALISABLE: ReadonlySet<string> = new Set<ReportedParameter>(['vd', 'vd_ss', 'clearance']);
 
 /**
  * How close a ratio must be to a unit factor (×1000, ×60, …) or to the body

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nearestSlipFactor, slipFamilyOfUnit } from '../../src/qa/slip-factor.js';
+import { nearestSlipFactor, slipFamilyOf, slipFamilyOfUnit } from '../../src/qa/slip-factor.js';
 
 describe('nearestSlipFactor', () => {
   it('the nearest factor of the vocabulary within the given distance, or null', () => {
@@ -45,5 +45,24 @@ describe('slipFamilyOfUnit', () => {
     expect(slipFamilyOfUnit('gram / kilogram')).toBeNull();
     expect(slipFamilyOfUnit('mmHg')).toBeNull();
     expect(slipFamilyOfUnit('not a unit %%')).toBeNull();
+  });
+});
+
+describe('slipFamilyOf', () => {
+  it('a PK parameter its own, MRT as t½, a fraction of a whole the fraction family (×100: a percentage as a fraction), else by unit', () => {
+    expect(slipFamilyOf('clearance', 'liter / hour')).toBe('clearance');
+    expect(slipFamilyOf('mrt', 'hour')).toBe('thalf');
+    expect(slipFamilyOf('recovery', 'dimensionless')).toBe('fraction');
+    expect(slipFamilyOf('fraction_unbound', 'dimensionless')).toBe('fraction');
+    expect(slipFamilyOf('recovery', 'gram')).toBeNull(); // not normed to a fraction: no family named
+    expect(slipFamilyOf('metabolic ratio', 'dimensionless')).toBeNull();
+    expect(slipFamilyOf('clearance_renal', 'liter / hour')).toBe('clearance');
+  });
+
+  it('a fraction slips by ×100 and ×10 (and prefixes), not by time or body weight', () => {
+    expect(nearestSlipFactor(Math.log(1 / 95), 'fraction', 70, 0.1)?.text).toMatch(/^×1\/100 \(a percentage as a fraction/);
+    expect(nearestSlipFactor(Math.log(1 / 9.5), 'fraction', 70, 0.1)?.factor).toBe(1 / 10);
+    expect(nearestSlipFactor(Math.log(60), 'fraction', 70, 0.1)).toBeNull();
+    expect(nearestSlipFactor(Math.log(1 / 70), 'fraction', 70, 0.05)).toBeNull();
   });
 });

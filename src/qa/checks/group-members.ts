@@ -47,7 +47,7 @@ import { roundingHalfStep } from '../rounding.js';
 import { slipFamilyOf as familyOf } from '../slip-factor.js';
 import { Numbering } from '../study-ids.js';
 import { curveProfile } from '../study-items.js';
-import type { ReportedParameter } from '../tolerances.js';
+import type { SlipFamily } from '../causes.js';
 
 /** The arithmetic holds within this factor (digitised means, rounded individual values). */
 export const IDENTITY_SLACK = 1.2;
@@ -211,7 +211,7 @@ interface Comparison {
   set: MemberSet;
   type: string;
   unit: string;
-  family: ReportedParameter;
+  family: SlipFamily;
   substance: string | null;
 }
 
@@ -382,7 +382,7 @@ function verdictFinding(c: Comparison, v: NonNullable<Verdict>): Finding {
  * (a tmax: ×10 between a reported and a recomputed tmax may be another definition; here both sides are the authors'
  * numbers of one quantity, so an individual ×10 that the arithmetic convicts is a decimal slip).
  */
-export function memberSlipFactors(family: ReportedParameter, molarMass: number | null, bodyWeightKg: number | null): SuspectedCause[] {
+export function memberSlipFactors(family: SlipFamily, molarMass: number | null, bodyWeightKg: number | null): SuspectedCause[] {
   // A copy: slipFactors' lists are shared.
   const causes = [...slipFactors(family, { molarMass, bodyWeightKg })];
   if (!causes.some((c) => c.kind === 'unit-factor' && c.factor === 10)) {

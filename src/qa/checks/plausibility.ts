@@ -45,6 +45,7 @@ import { TOLERANCES } from '../tolerances.js';
 import { roundingHalfStep } from '../rounding.js';
 import { doseUnitFactor } from '../dose-units.js';
 import { isDose } from '../dose-units.js';
+import { FRACTIONS } from '../slip-factor.js';
 
 export const FRACTION_NOISE = 0.3;
 export const TMAX_END_TOLERANCE = 0.05;
@@ -61,10 +62,6 @@ export const STRICTLY_POSITIVE: ReadonlySet<string> = new Set([
 /** Quantities that are ≥ 0: a 0 is a value below the limit of quantification (minor for cmax and AUC). */
 export const NON_NEGATIVE: ReadonlySet<string> = new Set(['cmax', 'auc_end', 'auc_inf', 'tmax', 'clearance_renal', 'clearance_partial']);
 const ZERO_IS_MINOR: ReadonlySet<string> = new Set(['cmax', 'auc_end', 'auc_inf']);
-/** Fractions of a whole, in [0, 1]. */
-export const FRACTIONS: ReadonlySet<string> = new Set([
-  'fraction_unbound', 'bioavailability', 'fraction_absorbed', 'recovery', 'extraction_ratio', 'plasma_binding',
-]);
 
 const fmt = (x: number) => String(+x.toPrecision(4));
 const HOUR = 'hour';

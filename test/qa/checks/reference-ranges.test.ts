@@ -527,3 +527,19 @@ describe('reference-range: a dose both of its substances point at', () => {
     expect(sharedDoseSlips([judgment(1, 'midazolam', -30, 1 / 1000), judgment(1, '1-hydroxymidazolam', -28, 1 / 1000), judgment(2, 'caffeine', -30, 1 / 1000)]).size).toBe(0);
   });
 });
+
+describe('reference-range: fractions', () => {
+  it('names a urinary recovery curated ×1/100 (a percentage read as a fraction) against five studies of the substance', () => {
+    // Recovery by 24 h of 0.8–0.95 in five studies; the sixth 0.009 (0.9 %, the authors' 90 % curated as 0.9 %).
+    const arms = ['A', 'B', 'C', 'D', 'E', 'F'].map((sid) => arm(sid));
+    const recovery = (a: Arm, v: number) => ({ ...output(a, 'recovery', 'dimensionless', v), tissue: 'urine', time: 24, time_unit: 'hr' });
+    const values = [0.8, 0.95, 0.9, 0.85, 0.88].map((v, i) => recovery(arms[i], v));
+    const slipped = recovery(arms[5], 0.009);
+    const findings = about(referenceRangeCheck.run(context(arms, [...values, slipped])), slipped);
+    expect(findings).toMatchObject([{ severity: 'major', culprit: 'output' }]);
+    expect(findings[0].suspected_cause).toMatch(/^×1\/100 \(a percentage as a fraction/);
+    // In line: nothing.
+    const inLine = recovery(arms[5], 0.87);
+    expect(about(referenceRangeCheck.run(context(arms, [...values, inLine])), inLine)).toEqual([]);
+  });
+});
