@@ -107,7 +107,7 @@ export interface PerDoseJudgment {
  * by it (a drug and its metabolite) are off by one factor, none of its values per dose is in line, and a value per
  * dose of another dosing of the same study is (so the study's concentrations are not all in one wrong unit). Returns
  * the dose's factor (the inverse of the values'), by dosing pk. Oh2012: midazolam and 1-hydroxymidazolam per dose
- * ×1/1000 the other studies', after a curated 0.1 g dose whose curve is a microdose's; caffeine and losartan of the
+ * ×1/1000 the other studies', after a curated 0.1 g dose whose curve is a microdose's; caffeine of the
  * same cocktail in line.
  */
 export function sharedDoseSlips(values: readonly PerDoseJudgment[]): Map<number, number> {
