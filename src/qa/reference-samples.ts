@@ -21,7 +21,7 @@
 import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../data/model.js';
 import { subjectLabel, subjectOf } from '../data/dataset.js';
 import { representativeValue } from '../data/records.js';
-import { conversionFactor } from '../units/convert.js';
+import { conversionFactorOrNull } from '../units/convert.js';
 import { doseAmount } from './dose-units.js';
 import type { QaContext } from './context.js';
 import type { RecordKind } from './coverage.js';
@@ -92,11 +92,7 @@ function factorFor(from: string, to: string, molarMass: number | null): number |
   if (!byMass) byTo.set(to, (byMass = new Map()));
   let factor = byMass.get(molarMass);
   if (factor === undefined) {
-    try {
-      factor = conversionFactor(from, to, molarMass === null ? undefined : { molarMass });
-    } catch {
-      factor = null;
-    }
+    factor = conversionFactorOrNull(from, to, molarMass === null ? undefined : { molarMass });
     byMass.set(molarMass, factor);
   }
   return factor;

@@ -13,8 +13,8 @@
  * converts molar ↔ mass here (that needs the molar mass, and the normed value
  * is shown too).
  */
-import { conversionFactor } from '../units/convert.js';
-import { parseUnit } from '../units/parse.js';
+import { conversionFactorOrNull } from '../units/convert.js';
+import { parseUnitOrNull } from '../units/parse.js';
 
 interface Candidate {
   /** What the page shows. */
@@ -53,12 +53,9 @@ export interface DisplayValue {
 }
 
 function candidatesFor(unit: string): readonly Candidate[] {
-  let key: string;
-  try {
-    key = parseUnit(unit).dimension.key;
-  } catch {
-    return [];
-  }
+  const parsed = parseUnitOrNull(unit);
+  if (parsed === null) return [];
+  const key = parsed.dimension.key;
   if (key === 'dimensionless') return /gram\s*\/\s*kilogram|g\s*\/\s*kg/.test(unit) ? PER_KG_MASS : [];
   return BY_DIMENSION[key] ?? [];
 }
@@ -78,12 +75,8 @@ export function displayValue(value: number | null | undefined, unit: string | nu
   if (value === null || value === undefined || !Number.isFinite(value) || value === 0 || !unit) return null;
   let best: { d: DisplayValue; rank: number } | null = null;
   for (const cand of candidatesFor(unit)) {
-    let factor: number;
-    try {
-      factor = conversionFactor(unit, cand.spelling);
-    } catch {
-      continue;
-    }
+    const factor = conversionFactorOrNull(unit, cand.spelling);
+    if (factor === null) continue;
     const v = value * factor;
     // Ties keep the earlier (preferred) unit.
     const rank = decadeDistance(v);
