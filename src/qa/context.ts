@@ -82,7 +82,7 @@ export interface QaContext {
    * an individual whose own characteristica mark nothing has its group's list (the same list).
    */
   subjectMarks(record: { group_pk: number | null; individual_pk: number | null }): readonly string[];
-  /** The normed `dosing` interventions of an intervention set. */
+  /** The normed doses of an intervention set (dose-units.ts `isDose`: a dosing, or a qualitative dosing with an amount). */
   dosingOfSet(interventionPks: readonly number[]): InterventionRecord[];
   /**
    * Whether the run reports the study's findings. A check whose findings on a study depend on that study's records
@@ -240,6 +240,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     return map;
   });
   const coverage = new CoverageLog();
+  const scope = options.studies?.length ? new Set(options.studies) : null;
   const ctx: QaContext = {
     dataset,
     tables,
@@ -259,7 +260,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
       return comparisons();
     },
     findings,
-    reported: options.studies?.length ? ((scope) => (sid: string) => scope.has(sid))(new Set(options.studies)) : () => true,
+    reported: (sid) => scope === null || scope.has(sid),
     matchKey: keyOf,
     molarMass,
     bodyWeightKg,

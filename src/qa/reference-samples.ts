@@ -22,7 +22,7 @@ import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../data
 import { subjectLabel, subjectOf } from '../data/dataset.js';
 import { representativeValue } from '../data/records.js';
 import { conversionFactorOrNull } from '../units/convert.js';
-import { doseAmount } from './dose-units.js';
+import { doseAmount, isDose } from './dose-units.js';
 import type { QaContext } from './context.js';
 import type { RecordKind } from './coverage.js';
 import { concentrationSeries } from './input-checks.js';
@@ -31,7 +31,6 @@ import { coMedication, HEALTHY, populationLabel } from './population.js';
 import { Numbering } from './study-ids.js';
 import type { ReportedParameter } from './tolerances.js';
 import type { SlipFamily } from './causes.js';
-import { isDose } from './dose-units.js';
 import { dosesItself, namedAfterDose } from './substance-relations.js';
 
 /** The molar mass of a substance (g/mol), cached per run. */
@@ -47,7 +46,7 @@ export interface Unplaced {
 const DIRECT: Record<string, SlipFamily> = {
   clearance: 'clearance', clearance_renal: 'clearance', clearance_unbound: 'clearance', clearance_intrinsic: 'clearance',
   clearance_intrinsic_unbound: 'clearance', vd: 'vd', vd_ss: 'vd', vd_unbound: 'vd', thalf: 'thalf', mrt: 'thalf', kel: 'kel', tmax: 'tmax',
-  // A fraction of the dose or of the drug in plasma is the substance's, whatever the dose; recovery binned by the collection's end.
+  // A fraction of the dose or of the drug in plasma is the substance's, whatever the dose (recovery: OVER_INTERVAL).
   recovery: 'fraction', fraction_unbound: 'fraction', bioavailability: 'fraction', fraction_absorbed: 'fraction',
 };
 /**
@@ -56,8 +55,8 @@ const DIRECT: Record<string, SlipFamily> = {
  * (prefix, decimal, molar, per-kg dose), none of time.
  */
 const PER_DOSE: Record<string, ReportedParameter> = { cmax: 'cmax', auc_end: 'auc_end', auc_inf: 'auc_inf', 'cumulative amount': 'cmax' };
-/** Per-dose types over an interval from the dose: binned by the interval's end (`intervalBin`). */
-const OVER_INTERVAL: ReadonlySet<string> = new Set(['auc_end', 'cumulative amount']);
+/** Types over an interval from the dose (an AUC to t, an amount or fraction recovered by t): binned by its end (`intervalBin`). */
+const OVER_INTERVAL: ReadonlySet<string> = new Set(['auc_end', 'cumulative amount', 'recovery']);
 
 export const REASONS = {
   type: 'no reference range for this measurement type',
@@ -426,7 +425,7 @@ function placeOutput(molarMass: MolarMass, p: ParameterValue, info: SetInfo, b: 
       value *= p.bodyWeightKg;
       unit = unit.slice(0, -PER_KG.length);
     }
-    const extra = o.measurement_type === 'tmax' ? (dose?.form ?? '') : o.measurement_type === 'recovery' ? intervalBin(o.time, o.time_unit) : '';
+    const extra = o.measurement_type === 'tmax' ? (dose?.form ?? '') : OVER_INTERVAL.has(o.measurement_type) ? intervalBin(o.time, o.time_unit) : '';
     return sample(b, o.measurement_type, null, dose?.route ?? p.route, extra, direct, value, unit);
   }
   if (dose === null) return REASONS.dose;

@@ -64,16 +64,6 @@ export function nearestSlipFactor(
   return best;
 }
 
-/**
- * The slip-factor family (a ReportedParameter of causes.ts) of a quantity known only by its unit, for measurement
- * types that are not PK parameters (a renal clearance, a hepatic blood flow, an amount excreted, a heart rate): the
- * unit slips its dimension can suffer. Per kg is dropped first (a clearance per kg slips like a clearance).
- * - volume / time (clearances, flows), mass or amount / time (excretion rates): `clearance` (×1000, ×60, ×24, …, per-kg);
- * - 1 / time (rate constants, a heart rate, % per hour): `kel` (×1000, ×60, ×24, ×1440);
- * - time: `thalf`; volume: `vd`; mass·time / volume: `auc_inf`;
- * - mass, amount or activity, per volume or not: `cmax` (×1000, ×10⁶, ×10);
- * - anything else (dimensionless, pressures, lengths): null, no unit slip is named.
- */
 /** Fractions of a whole, in [0, 1] (normed dimensionless): their slips are a percentage's (×100) and a decimal's. */
 export const FRACTIONS: ReadonlySet<string> = new Set([
   'fraction_unbound', 'bioavailability', 'fraction_absorbed', 'recovery', 'extraction_ratio', 'plasma_binding',
@@ -86,6 +76,16 @@ export function slipFamilyOf(type: string, unit: string): SlipFamily | null {
   return isReportedParameter(type) ? type : slipFamilyOfUnit(unit);
 }
 
+/**
+ * The slip-factor family (a ReportedParameter of causes.ts) of a quantity known only by its unit, for measurement
+ * types that are not PK parameters (a renal clearance, a hepatic blood flow, an amount excreted, a heart rate): the
+ * unit slips its dimension can suffer. Per kg is dropped first (a clearance per kg slips like a clearance).
+ * - volume / time (clearances, flows), mass or amount / time (excretion rates): `clearance` (×1000, ×60, ×24, …, per-kg);
+ * - 1 / time (rate constants, a heart rate, % per hour): `kel` (×1000, ×60, ×24, ×1440);
+ * - time: `thalf`; volume: `vd`; mass·time / volume: `auc_inf`;
+ * - mass, amount or activity, per volume or not: `cmax` (×1000, ×10⁶, ×10);
+ * - anything else (dimensionless, pressures, lengths): null, no unit slip is named.
+ */
 export function slipFamilyOfUnit(unit: string): ReportedParameter | null {
   let family = families.get(unit);
   if (family === undefined) families.set(unit, (family = familyOfUnit(unit)));

@@ -121,7 +121,10 @@ export function sharedDoseSlips(values: readonly PerDoseJudgment[]): Map<number,
     if (doses) doses.add(v.dosePk);
     else inLine.set(v.study, new Set([v.dosePk]));
   }
-  const studyInLine = (study: string, except: number) => [...(inLine.get(study) ?? [])].some((pk) => pk !== except);
+  const studyInLine = (study: string, except: number) => {
+    const doses = inLine.get(study);
+    return doses !== undefined && (doses.size > 1 || !doses.has(except));
+  };
   const slips = new Map<number, number>();
   for (const [pk, list] of byDose) {
     const named = list.filter((v) => v.factor !== null);
@@ -185,6 +188,8 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   const judged: { sample: RangeSample; ref: Reference; verdict: RangeVerdict; pool?: WidePool }[] = [];
   /** Per dosing, the robust z and spread of each of its dose-normalised values that has a reference. */
   const normalised = new Map<number, NormalisedZ[]>();
+  /** Every value per dose with its verdict, for `sharedDoseSlips`. */
+  const perDose: PerDoseJudgment[] = [];
   for (const { sample: s, ref, verdict, pool } of run.judgments) {
     if (ref === null || verdict === null) {
       ctx.notExamined(s.record, s.pk, CHECK, TOO_FEW);
@@ -193,6 +198,7 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
     ctx.examined(s.record, s.pk, CHECK);
     if (s.record !== 'dosing' && s.dose !== null) {
       ctx.examined('dosing', s.dose.pk, CHECK);
+      perDose.push({ dosePk: s.dose.pk, study: s.study, substance: s.substance, z: verdict.z, factor: verdict.classification === 'slip' ? (verdict.cause?.factor ?? null) : null });
       const zs = normalised.get(s.dose.pk) ?? [];
       zs.push({ z: verdict.z, spread: ref.spread });
       normalised.set(s.dose.pk, zs);
@@ -213,11 +219,6 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
     } else j.verdict = { ...j.verdict, classification: 'outside', cause: null, alternatives: [], unbacked: true };
   }
   // Two substances of one dosing off alike, while another dosing of the study is in line: the dose.
-  const perDose: PerDoseJudgment[] = [];
-  for (const { sample: s, ref, verdict } of run.judgments) {
-    if (ref === null || verdict === null || s.record === 'dosing' || s.dose === null) continue;
-    perDose.push({ dosePk: s.dose.pk, study: s.study, substance: s.substance, z: verdict.z, factor: verdict.classification === 'slip' ? (verdict.cause?.factor ?? null) : null });
-  }
   for (const [pk, factor] of sharedDoseSlips(perDose)) if (!doseSlips.has(pk)) doseSlips.set(pk, factor);
   return judged.map(({ sample, ref, verdict, pool }) => {
     const doseFactor = sample.record !== 'dosing' && sample.dose !== null ? doseSlips.get(sample.dose.pk) : undefined;
