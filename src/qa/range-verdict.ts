@@ -57,6 +57,8 @@ export interface RangeVerdict {
   alternatives: SuspectedCause[];
   /** A dose outside its range whose dose-normalised values do not back a slip. */
   unbacked?: boolean;
+  /** A dose outside its range that the amounts excreted after it rule out as too large: the largest fraction of it excreted in one amount. */
+  excretedTooMuch?: number;
   /** A reported output whose own timecourse disagrees with it by another factor than the one that fits. */
   contradicted?: boolean;
 }

@@ -32,7 +32,8 @@
  * (Cmax, AUC per dose) back the factor (`backsDoseSlip`: undoing it brings them
  * back to their centre, better than as curated); those of them whose own verdict
  * names the inverse factor then name the dose as the culprit. With none of them to back or contradict it,
- * a dose far above every other study's (`unopposedDoseSlip`) is major too. Otherwise it is minor. A dose
+ * a dose far above every other study's (`unopposedDoseSlip`) is major too. Otherwise it is minor, and so is a dose
+ * whose subjects excreted too much of it for it to have been that factor smaller (`excretionRefutes`). A dose
  * inside its range is still named the culprit when values of two substances it gives are off per dose by one
  * factor and another dosing of the study is in line (`sharedDoseSlips`).
  * A value without a reference in its own stratum is judged against wider pools (range-run.ts): its stratum over
@@ -49,6 +50,7 @@ import type { Reference } from '../reference-stats.js';
 import { sampleLabel, type RangeSample } from '../reference-samples.js';
 import { FACTOR_TOLERANCE } from '../tolerances.js';
 import { pushTo } from '../../data/records.js';
+import { excretedAmounts, largestFractionsExcreted, MARGIN } from '../excretion.js';
 
 export const CHECK = 'reference-range';
 
@@ -92,6 +94,16 @@ export function unopposedDoseSlip(verdict: RangeVerdict, normalisedValues: reado
 }
 /** The smallest dose factor named with nothing dose-normalised to back it. */
 export const UNOPPOSED_DOSE_FACTOR = 30;
+
+/**
+ * Whether what the subjects excreted rules out a dose slip ×`factor` (the true dose `factor` times smaller): one
+ * reported amount in urine, faeces or bile was `largestFraction` of the dose as curated, so `largestFraction × factor`
+ * of the true one, and nobody excretes more than MARGIN × a dose (excretion.ts). Davis1976 gave 37.5–100 g of
+ * paracetamol (an overdose study) and found a fifth to a half of it in the urine as metabolites: not mg/kg as mg.
+ */
+export function excretionRefutes(factor: number, largestFraction: number | undefined): boolean {
+  return largestFraction !== undefined && factor > 1 && largestFraction * factor > MARGIN;
+}
 
 /** A value per dose judged against its reference: its dosing, study, substance, robust z and the factor named (or null). */
 export interface PerDoseJudgment {
@@ -166,7 +178,7 @@ function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, dos
     suspected_cause: cause ? `${doseSlip ? 'the dose: ' : ''}${causes}` : null,
     culprit: cause ? culprit : null,
     intervention_pk: s.interventionPk,
-    message: `${sampleLabel(s)}: ${fmt(s.value)} ${s.unit} is outside the reference of ${reference} (robust z ${fmt(verdict.z)})${back}${cause ? '' : verdict.unbacked ? '; its dose-normalised values do not back a slip of the dose (none, or inside their ranges)' : verdict.contradicted ? '; its own timecourse disagrees with it by another factor than the one that would bring it back' : '; no slip factor brings it back'}`,
+    message: `${sampleLabel(s)}: ${fmt(s.value)} ${s.unit} is outside the reference of ${reference} (robust z ${fmt(verdict.z)})${back}${cause ? '' : verdict.excretedTooMuch !== undefined ? `; what was excreted of it (up to ${fmt(verdict.excretedTooMuch)} of it in one amount) rules out a smaller dose` : verdict.unbacked ? '; its dose-normalised values do not back a slip of the dose (none, or inside their ranges)' : verdict.contradicted ? '; its own timecourse disagrees with it by another factor than the one that would bring it back' : '; no slip factor brings it back'}`,
     details: {
       stratum: s.stratum,
       reference_pool: pool ?? 'stratum',
@@ -209,17 +221,24 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   // overdose or a microdose study measures concentrations to match); those values then name the dose as culprit.
   const doseSlips = new Map<number, number>();
   const inverse = (a: number, b: number) => Math.abs(Math.log(a * b)) <= Math.log1p(FACTOR_TOLERANCE);
+  // What the subjects excreted of a dose bounds how much smaller it can have been (excretion.ts).
+  const excreted = largestFractionsExcreted(excretedAmounts(ctx));
   for (const j of judged) {
     if (j.sample.record !== 'dosing' || !j.verdict.cause) continue;
     const zs = normalised.get(j.sample.pk) ?? [];
-    const backed = j.verdict.alternatives.find((c) => backsDoseSlip(c.factor, zs)) ?? (unopposedDoseSlip(j.verdict, zs) ? j.verdict.cause : undefined);
+    const fraction = excreted.get(j.sample.pk);
+    const possible = j.verdict.alternatives.filter((c) => !excretionRefutes(c.factor, fraction));
+    const backed = possible.find((c) => backsDoseSlip(c.factor, zs)) ?? (possible.length > 0 && unopposedDoseSlip({ ...j.verdict, cause: possible[0] }, zs) ? possible[0] : undefined);
     if (backed) {
       doseSlips.set(j.sample.pk, backed.factor);
-      j.verdict = { ...j.verdict, cause: backed, alternatives: [backed, ...j.verdict.alternatives.filter((c) => c !== backed)] };
-    } else j.verdict = { ...j.verdict, classification: 'outside', cause: null, alternatives: [], unbacked: true };
+      j.verdict = { ...j.verdict, cause: backed, alternatives: [backed, ...possible.filter((c) => c !== backed)] };
+    } else {
+      const excretedTooMuch = possible.length < j.verdict.alternatives.length ? fraction : undefined;
+      j.verdict = { ...j.verdict, classification: 'outside', cause: null, alternatives: [], unbacked: true, excretedTooMuch };
+    }
   }
   // Two substances of one dosing off alike, while another dosing of the study is in line: the dose.
-  for (const [pk, factor] of sharedDoseSlips(perDose)) if (!doseSlips.has(pk)) doseSlips.set(pk, factor);
+  for (const [pk, factor] of sharedDoseSlips(perDose)) if (!doseSlips.has(pk) && !excretionRefutes(factor, excreted.get(pk))) doseSlips.set(pk, factor);
   return judged.map(({ sample, ref, verdict, pool }) => {
     const doseFactor = sample.record !== 'dosing' && sample.dose !== null ? doseSlips.get(sample.dose.pk) : undefined;
     const doseSlip = doseFactor !== undefined && verdict.cause !== null && inverse(doseFactor, verdict.cause.factor);

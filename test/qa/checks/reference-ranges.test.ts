@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { CharacteristicaRecord, GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { backsDoseSlip, referenceRangeCheck, sharedDoseSlips, TOO_FEW, unopposedDoseSlip } from '../../../src/qa/checks/reference-ranges.js';
+import { backsDoseSlip, excretionRefutes, referenceRangeCheck, sharedDoseSlips, TOO_FEW, unopposedDoseSlip } from '../../../src/qa/checks/reference-ranges.js';
 import { absoluteUnit, judgmentOf, rangeRun, referenceBacks, referenceRefutes, UNWEIGHED, UNWEIGHED_PER_KG } from '../../../src/qa/range-run.js';
 import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, wideVerdict, WIDE_Z, type RangeVerdict } from '../../../src/qa/range-verdict.js';
 import type { Verdict } from '../../../src/qa/classify.js';
@@ -363,6 +363,26 @@ describe('reference-range: the check on a dataset', () => {
     expect(unopposedDoseSlip(verdict(10.3, 10), [])).toBe(false); // a high-dose arm (ICG 5 mg/kg beside 0.5): ×10 alone is a design too
     expect(unopposedDoseSlip(verdict(13.4, 1000), [{ z: 0.2, spread: 0.4 }])).toBe(false); // its Cmax per dose is ordinary
     expect(unopposedDoseSlip(verdict(13.4, null), [])).toBe(false);
+  });
+
+  it('rules out a dose slip that would have the subjects excrete more than the dose: an overdose study is no mg/kg as mg', () => {
+    // Doses of 1, 1.1, 0.9, 1 and 1.05 g in five studies (median 1 g, spread floored at ln 1.25), and 50 g in F: z 17.5,
+    // and undoing ×70 (mg/kg as mg of a 70 kg adult) brings it to 0.71 g. Nothing per dose to back it: unopposed, major.
+    const arms = ['A', 'B', 'C', 'D', 'E'].map((sid, k) => arm(sid, { dose: [1, 1.1, 0.9, 1, 1.05][k] }));
+    const overdose = arm('F', { dose: 50 });
+    const doseFinding = (findings: Finding[]) => findings.find((f) => f.intervention_pk === overdose.dosing.pk && f.kind === 'reference-range');
+    const alone = doseFinding(referenceRangeCheck.run(context([...arms, overdose], [])));
+    expect(alone?.severity).toBe('major');
+    expect(alone?.details?.cause_factors).toContain(70);
+    // 5 g of it in the urine is 0.1 of 50 g, and would be 7 times a 0.71 g dose (beyond MARGIN 1.5): the dose was 50 g.
+    const urine = { ...output(overdose, 'cumulative amount', 'gram', 5), tissue: 'urine' };
+    const excreted = doseFinding(referenceRangeCheck.run(context([...arms, overdose], [urine])));
+    expect(excreted?.severity).toBe('minor');
+    expect(excreted?.message).toMatch(/what was excreted of it \(up to 0\.1 of it in one amount\) rules out a smaller dose$/);
+    expect(excretionRefutes(70, 0.1)).toBe(true); // 7 > 1.5
+    expect(excretionRefutes(10, 0.1)).toBe(false); // 1: a tenfold smaller dose could have given it
+    expect(excretionRefutes(1 / 1000, 0.1)).toBe(false); // a dose curated too small is never ruled out so
+    expect(excretionRefutes(70, undefined)).toBe(false);
   });
 
   it('divides by a per-kg dose of a subject without a weight in g/kg, in a stratum of its own', () => {
