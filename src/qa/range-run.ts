@@ -20,7 +20,7 @@ import type { QaContext } from './context.js';
 import { wideLevelSamples } from './level-samples.js';
 import { ADULT_BODY_WEIGHT_KG } from './causes.js';
 import { mayBeAdultHuman } from './population.js';
-import { contradicted, INSIDE_Z, judge, OUTSIDE_Z, wideVerdict, type RangeVerdict } from './range-verdict.js';
+import { contradicted, individual, INSIDE_Z, judge, OUTSIDE_Z, SMALL_FACTOR, SMALL_FACTOR_Z, wideVerdict, type RangeVerdict } from './range-verdict.js';
 import { armValues, leaveOneStudyOut, MIN_STUDIES, robustReference, type Reference } from './reference-stats.js';
 import { PER_KG, PER_KG_DOSE, poolRoute, poolTissue, rangeSamples, sampleLabel, STRATUM_SEPARATOR, STRATUM_UNIT_FIELD, type RangeSample, type Unplaced } from './reference-samples.js';
 
@@ -288,12 +288,18 @@ function fallbackJudgments(
 
 /**
  * Whether the cross-study reference of a record backs a slip ×f found by another check (within-study): its value lies
- * on the factor's side of the centre beyond INSIDE_Z, and undoing the factor brings it within INSIDE_Z and nearer the
+ * on the factor's side of the centre beyond INSIDE_Z (an individual's small factor: SMALL_FACTOR_Z), and undoing the factor brings it within INSIDE_Z and nearer the
  * centre than it is (the slip explains it better than no slip). Returns the reference in words, or null.
  */
 export function referenceBacks(ctx: QaContext, record: string, factor: number): string | null {
+  // One person lies further out than the arms a reference is built of: a small factor (×10) of an individual is backed
+  // only from SMALL_FACTOR_Z out (other studies never name one alone: range-verdict.ts `individual`). Burns1991: two
+  // individuals' ICG clearance ×1/9 and ×1/6 of their eleven fellows', z −2 among every study of ICG, −3.9 among five
+  // of them; Triggs1975: an individual's unchanged paracetamol in urine 25 % of the dose, z 8.3 (fellows 2–4 %).
+  const j = judgmentOf(rangeRun(ctx), record);
+  const beyond = j !== undefined && individual(j.sample) && Math.abs(Math.log(factor)) < Math.log(SMALL_FACTOR) ? SMALL_FACTOR_Z : INSIDE_Z;
   // The value itself out of the reference's inside band: one that lies inside it (z −2) backs nothing.
-  return withFactorUndone(ctx, record, factor, (z, undone) => Math.sign(z) === Math.sign(Math.log(factor)) && Math.abs(z) > INSIDE_Z && Math.abs(undone) <= INSIDE_Z && Math.abs(undone) < Math.abs(z));
+  return withFactorUndone(ctx, record, factor, (z, undone) => Math.sign(z) === Math.sign(Math.log(factor)) && Math.abs(z) > beyond && Math.abs(undone) <= INSIDE_Z && Math.abs(undone) < Math.abs(z));
 }
 
 /**

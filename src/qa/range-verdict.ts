@@ -69,7 +69,7 @@ export interface RangeVerdict {
  * studies' median, z −6 — so a small factor (×10) is never named for an individual from other studies; its own
  * study's individuals tell it (group-members, within-study).
  */
-function individual(sample: { subject?: string | null }): boolean {
+export function individual(sample: { subject?: string | null }): boolean {
   return sample.subject?.startsWith('individual:') === true;
 }
 

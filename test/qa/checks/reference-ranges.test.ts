@@ -354,6 +354,21 @@ describe('reference-range: the check on a dataset', () => {
     expect(referenceRefutes(ctx, 'output:999999', 10)).toBeNull(); // no reference
   });
 
+  it('backs an individual’s small factor only from SMALL_FACTOR_Z out: one person lies further out than the arms of a reference', () => {
+    // Clearances 10, 20, 5, 14 and 7 L/h: median 10, MAD 0.357 → robust SD 0.529. A value of 60 lies at z ln 6 / 0.529 = 3.39,
+    // with ×10 undone 6 (z −0.966): a group's backs the slip, one individual's does not. 300: z 6.43, undone 2.08: backed for both.
+    const arms = ['A', 'B', 'C', 'D', 'E'].map((sid) => arm(sid));
+    const outputs = [10, 20, 5, 14, 7].map((cl, i) => output(arms[i], 'clearance', 'liter / hour', cl));
+    const f = arm('F');
+    const group60 = output(f, 'clearance', 'liter / hour', 60);
+    const person = (value: number) => ({ ...output(f, 'clearance', 'liter / hour', value), group_pk: null, individual_pk: nextPk++ });
+    const [one60, one300] = [person(60), person(300)];
+    const ctx = context([...arms, f], [...outputs, group60, one60, one300]);
+    expect(referenceBacks(ctx, `output:${group60.pk}`, 10)).toMatch(/robust z 3\.39, -0\.966 with the factor undone$/);
+    expect(referenceBacks(ctx, `output:${one60.pk}`, 10)).toBeNull();
+    expect(referenceBacks(ctx, `output:${one300.pk}`, 10)).toMatch(/robust z 6\.43, 2\.08 with the factor undone$/);
+  });
+
   it('names a dose far above every other study’s a slip when no value per dose backs or contradicts it, upward only', () => {
     const verdict = (z: number, factor: number | null) =>
       ({ classification: 'slip', z, cause: factor === null ? null : { kind: 'unit-factor', factor, text: '' }, alternatives: [] }) as unknown as Parameters<typeof unopposedDoseSlip>[0];
