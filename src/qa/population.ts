@@ -13,6 +13,9 @@
  * - `<type>:<choice>` for a genotype or phenotype (SLCO1B1 genotype, cyp2d6
  *   phenotype, ...): poor metabolisers and transporter variants differ by
  *   several-fold, which is what a slip factor looks like;
+ * - `phenotype:<metaboliser>` for a group named after a metaboliser phenotype its characteristica do not curate
+ *   (`groupNameMarks`: Eckhardt1998's groups 'PM' and 'EM' of codeine; PM, IM, UM, poor, intermediate and
+ *   ultrarapid metabolisers, slow acetylators; extensive metabolisers are the usual population);
  * - `with:<substance>` for each other substance dosed in the same intervention
  *   set (`dosing` or `qualitative dosing`): an interaction or co-medication arm;
  *   the measured substance and the one whose dose normalises it are not "other".
@@ -77,8 +80,26 @@ export function subjectMarks(dataset: Pick<Dataset, 'group' | 'individual'>, r: 
   const groupPk = r.group_pk ?? individual?.group_pk ?? null;
   const group = groupPk === null ? undefined : dataset.group(groupPk);
   const own = individual?.characteristica ?? [];
-  if (individual && !own.some(marksPopulation)) return characteristicaMarks(group?.characteristica ?? []);
-  return characteristicaMarks([...own, ...(group?.characteristica ?? [])]);
+  const marks = individual && !own.some(marksPopulation) ? characteristicaMarks(group?.characteristica ?? []) : characteristicaMarks([...own, ...(group?.characteristica ?? [])]);
+  // A phenotype curated only in the group's name, when no characteristic curates one.
+  const named = group && !marks.some((m) => m.includes('phenotype') || m.includes('genotype')) ? groupNameMarks(group.name) : [];
+  return named.length === 0 ? marks : [...marks, ...named].sort();
+}
+
+/**
+ * Metaboliser phenotypes a group's name can carry: the abbreviations as written (upper case: 'em' in another study's
+ * names is elderly men) and the words in any case. Extensive (normal) metabolisers mark nothing.
+ */
+const PHENOTYPE_NAMES: readonly { abbreviation: RegExp | null; words: RegExp; phenotype: string }[] = [
+  { abbreviation: /\bPMs?\b/, words: /\bpoor (metaboli[sz]|hydroxylat|oxidi[sz])/i, phenotype: 'poor metaboliser' },
+  { abbreviation: /\bIMs?\b/, words: /\bintermediate metaboli[sz]/i, phenotype: 'intermediate metaboliser' },
+  { abbreviation: /\bUMs?\b/, words: /\bultra-? ?rapid metaboli[sz]/i, phenotype: 'ultrarapid metaboliser' },
+  { abbreviation: null, words: /\bslow acetylat/i, phenotype: 'slow acetylator' },
+];
+
+/** The phenotype marks of a group's name (`phenotype:<metaboliser>`), none for most names. */
+export function groupNameMarks(name: string): string[] {
+  return PHENOTYPE_NAMES.filter((p) => p.abbreviation?.test(name) || p.words.test(name)).map((p) => `phenotype:${p.phenotype}`);
 }
 
 /** Below this age (years) a subject is a child: an adult's body weight is not assumed. */

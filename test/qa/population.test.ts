@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CharacteristicaRecord, InterventionRecord } from '../../src/data/model.js';
-import { characteristicaMarks, coMedication, HEALTHY, mayBeAdultHuman, mayBeHuman, populationLabel, subjectMarks } from '../../src/qa/population.js';
+import { characteristicaMarks, coMedication, groupNameMarks, HEALTHY, mayBeAdultHuman, mayBeHuman, populationLabel, subjectMarks } from '../../src/qa/population.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
 const c = (measurement_type: string, choice: string | null): CharacteristicaRecord => ({
@@ -51,5 +51,32 @@ describe('population', () => {
     // a child is human all the same; only another species is not
     const human = (group_pk: number | null, individual_pk: number | null = null) => mayBeHuman(dataset, { group_pk, individual_pk });
     expect([human(1), human(2), human(3), human(4), human(null, 10), human(null)]).toEqual([true, false, true, true, true, true]);
+  });
+});
+
+describe('population: a phenotype in a group’s name', () => {
+  it('marks PM, IM and UM as written, the words in any case, and nothing for extensive metabolisers or other names', () => {
+    expect(groupNameMarks('PM')).toEqual(['phenotype:poor metaboliser']);
+    expect(groupNameMarks('CYP2D6 PMs')).toEqual(['phenotype:poor metaboliser']);
+    expect(groupNameMarks('Poor metabolizers')).toEqual(['phenotype:poor metaboliser']);
+    expect(groupNameMarks('UM')).toEqual(['phenotype:ultrarapid metaboliser']);
+    expect(groupNameMarks('ultra-rapid metabolisers')).toEqual(['phenotype:ultrarapid metaboliser']);
+    expect(groupNameMarks('IM')).toEqual(['phenotype:intermediate metaboliser']);
+    expect(groupNameMarks('slow acetylators')).toEqual(['phenotype:slow acetylator']);
+    expect(groupNameMarks('EM')).toEqual([]);
+    expect(groupNameMarks('em')).toEqual([]); // Greenblatt1980: elderly men
+    expect(groupNameMarks('pm')).toEqual([]);
+    expect(groupNameMarks('healthy volunteers')).toEqual([]);
+    expect(groupNameMarks('IMPAIRED renal function')).toEqual([]);
+  });
+
+  it('gives a group named PM its mark when no characteristic curates a phenotype, and keeps a curated one alone', () => {
+    const group = (name: string, characteristica: CharacteristicaRecord[] = []) => ({ pk: 1, name, count: 9, parent_pk: null, study_sid: 'S', study_name: 'S', characteristica });
+    const dataset = (g: ReturnType<typeof group>) => ({ group: () => g, individual: () => undefined }) as never;
+    const record = { group_pk: 1, individual_pk: null };
+    expect(subjectMarks(dataset(group('PM')), record)).toEqual(['phenotype:poor metaboliser']);
+    expect(subjectMarks(dataset(group('EM')), record)).toEqual([]);
+    const curated = { pk: 2, count: 9, measurement_type: 'cyp2d6 phenotype', calculation_type: null, choice: 'PM', substance: null, group_count: 9, value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null, unit: null };
+    expect(subjectMarks(dataset(group('PM', [curated])), record)).toEqual(['cyp2d6 phenotype:pm']);
   });
 });
