@@ -23,7 +23,6 @@ import {
   molarMassLookup,
   normalisedUnits,
   normalize,
-  parseUnit,
   parseUnitOrNull,
   parseUnitResult,
   type MolarMass,
@@ -89,8 +88,11 @@ function inferMolarMass(raw: Linkable, stored: Linkable): number | null {
   const s = primary(stored);
   if (r === null || s === null || r === 0 || s === 0 || raw.unit === null || stored.unit === null) return null;
   const probe = safeFactor(raw.unit, stored.unit, 1);
-  const d = molarExponent(parseUnit(raw.unit), parseUnit(stored.unit));
-  if (probe === null || !d) return null;
+  const rawUnit = parseUnitOrNull(raw.unit);
+  const storedUnit = parseUnitOrNull(stored.unit);
+  if (probe === null || rawUnit === null || storedUnit === null) return null;
+  const d = molarExponent(rawUnit, storedUnit);
+  if (!d) return null;
   const mass = (s / (r * probe)) ** (1 / d);
   return Number.isFinite(mass) && mass > 0 ? mass : null;
 }
@@ -157,8 +159,9 @@ function comparePair(kind: Kind, raw: Linkable, stored: Linkable, ctx: Context):
     return;
   }
   const storedDim = storedUnit.dimension.key;
-  const expectedDim = parseUnit(expected.unit).dimension.key;
-  const rawDim = parseUnit(raw.unit as string).dimension.key;
+  // The raw unit may not parse (a normalisation that kept it, finding no normalised unit): its dimension is then unknown.
+  const expectedDim = parseUnitOrNull(expected.unit)?.dimension.key ?? 'unknown';
+  const rawDim = raw.unit === null ? 'unknown' : (parseUnitOrNull(raw.unit)?.dimension.key ?? 'unknown');
   const columns = { recomputed_unit: expected.unit, recomputed: primary(expected) };
   let factor = safeFactor(expected.unit, stored.unit, null);
   if (factor === null) {
@@ -258,7 +261,7 @@ function unitVerdict(type: string, unitText: string): UnitVerdict {
   } else if (KNOWN_ODD_UNITS[unitText] !== undefined) {
     verdict.unit = { severity: 'info', message: `'${unitText}' is not a normalised ${type} unit: ${KNOWN_ODD_UNITS[unitText]}` };
   } else if (!isNormalisedUnit(type, unitText)) {
-    verdict.unit = { severity: 'minor', message: `'${unitText}' (${parseUnit(unitText).dimension.key}) is not a normalised ${type} unit (${normalisedUnits(type)?.join(', ')})` };
+    verdict.unit = { severity: 'minor', message: `'${unitText}' (${unit.dimension.key}) is not a normalised ${type} unit (${normalisedUnits(type)?.join(', ')})` };
   }
   const profile = PKDB_PROFILE_UNITS[measurementTypeKey(type)];
   if (!profile) verdict.calculated = `calculated ${type}, which the pkdb profile never produces`;
