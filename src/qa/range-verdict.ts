@@ -3,7 +3,8 @@
  * for a value v (log scale) and the reference of its stratum without its own study (median m, robust SD s,
  * reference-stats.ts):
  * - outside: |ln v − m| > OUTSIDE_Z·s, and beyond every other study's arm but one (so two studies of, say, poor
- *   metabolisers vouch for each other);
+ *   metabolisers vouch for each other); and as far from the studies' median (reference-stats.ts `studyMedian`, each
+ *   study weighing one), which a factor must bring it near too: one study's many arms do not make the centre;
  * - slip: outside, and a slip factor f (causes.ts `slipFactors`) with |ln f| ≥ OUTSIDE_Z·s (a factor the natural
  *   spread cannot imitate) brings it back to |ln(v/f) − m| ≤ INSIDE_Z·s (INSIDE_Z_WEAK·s for a factor of less than
  *   2·OUTSIDE_Z·s) — or, far out (|z| ≥ FEW_STUDIES_Z), among the values two other studies reach; the closest such
@@ -84,7 +85,10 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
   const v = Math.log(sample.value);
   const z = (v - ref.median) / ref.spread;
   const beyondOthers = z > 0 ? v > ref.secondMax : v < ref.secondMin;
-  if (Math.abs(z) <= OUTSIDE_Z || !beyondOthers) return { classification: 'inside', z, cause: null, alternatives: [] };
+  // The studies' own centre too (reference-stats.ts `studyMedian`): one study's many arms do not make a value outside.
+  const studyCentre = ref.studyMedian ?? ref.median;
+  const zStudies = (v - studyCentre) / ref.spread;
+  if (Math.abs(z) <= OUTSIDE_Z || Math.abs(zStudies) <= OUTSIDE_Z || Math.sign(zStudies) !== Math.sign(z) || !beyondOthers) return { classification: 'inside', z, cause: null, alternatives: [] };
   const fitting: { cause: SuspectedCause; distance: number }[] = [];
   if (ref.studies < FEW_STUDIES && Math.abs(z) < FEW_STUDIES_Z) return { classification: 'outside', z, cause: null, alternatives: [] };
   for (const cause of slipFactors(sample.family, { molarMass: sample.molarMass, bodyWeightKg: sample.bodyWeightKg })) {
@@ -96,7 +100,8 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
     const small = Math.abs(lnf) < Math.log(smallBelow);
     if (small && (ref.studies < SMALL_FACTOR_STUDIES || Math.abs(z) < SMALL_FACTOR_Z || individual(sample))) continue;
     if (Math.abs(lnf) < Math.log(BOLUS_CMAX_FACTOR) && afterBolus(sample)) continue;
-    const distance = Math.abs(v - lnf - ref.median);
+    // The corrected value near both centres (they are one in most strata).
+    const distance = Math.max(Math.abs(v - lnf - ref.median), Math.abs(v - lnf - studyCentre));
     const inside = Math.abs(lnf) >= 2 * OUTSIDE_Z * ref.spread ? INSIDE_Z : INSIDE_Z_WEAK;
     // Far out (|z| ≥ FEW_STUDIES_Z), a factor that lands among the values two or more other studies reach explains it
     // as well as one landing near the median (simvastatin 80 g: ×1000 gives 80 mg, the top of its dose range).

@@ -4,6 +4,12 @@
  *
  * - One value per study-arm (the median of the arm's log values), so that a
  *   study with forty individuals weighs as much as one with a group mean.
+ * - Also the study median: each study weighing one, shared by its arms. A
+ *   study of seven arms at one dose must not alone make the centre: in a
+ *   tenth of the shared export Somogyi1991's seven arms at 0.03 g of
+ *   paracetamol were the median of five studies' doses, and Forrest1979's
+ *   ordinary 1.5 g looked like a ×70 per-kg slip (range-verdict.ts judges a
+ *   value against both centres).
  * - Centre: the median m of the arm values; spread: the MAD scaled to a
  *   normal SD, s = 1.4826·median(|x − m|) (Rousseeuw & Croux 1993), floored
  *   at SPREAD_FLOOR because a handful of studies can agree by chance.
@@ -41,6 +47,12 @@ export interface Reference {
   max: number;
   secondMin: number;
   secondMax: number;
+  /**
+   * The median with each study weighing one, shared by its arms (weight 1/arms; log scale): where `median` and it
+   * part, one study's many arms make the median, and a value is judged against both (range-verdict.ts `judge`).
+   * Absent, the median.
+   */
+  studyMedian?: number;
 }
 
 export function median(sorted: readonly number[]): number {
@@ -67,16 +79,53 @@ export function armValues(samples: readonly { study: string; arm: string; log: n
 
 /** The reference of some arms, or null with fewer than MIN_STUDIES distinct studies. */
 export function robustReference(arms: readonly ArmValue[]): Reference | null {
-  const studies = new Set(arms.map((a) => a.study)).size;
+  const armsOf = armCounts(arms);
   // A stable sort: `leaveOneStudyOut` filters one sorted list, which gives the same order.
-  return studies < MIN_STUDIES ? null : sortedReference([...arms].sort((a, b) => a.log - b.log), studies);
+  return armsOf.size < MIN_STUDIES ? null : sortedReference([...arms].sort((a, b) => a.log - b.log), armsOf.size, armsOf);
+}
+
+/** The number of arms of each study. */
+function armCounts(arms: readonly ArmValue[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const a of arms) counts.set(a.study, (counts.get(a.study) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * The weighted median of values in ascending order: the first value at which the cumulative weight reaches half the
+ * total, or the mean of it and the next when it reaches exactly half (so equal weights give the plain median).
+ */
+export function weightedMedian(ascending: ArrayLike<number>, weights: ArrayLike<number>): number {
+  const n = ascending.length;
+  let total = 0;
+  for (let k = 0; k < n; k++) total += weights[k];
+  const half = total / 2;
+  // Sums of 1/arms are inexact in binary: "exactly half" within a relative 1e-9.
+  const slack = 1e-9 * total;
+  let cumulative = 0;
+  for (let k = 0; k < n; k++) {
+    cumulative += weights[k];
+    if (cumulative >= half - slack) return Math.abs(cumulative - half) <= slack && k + 1 < n ? (ascending[k] + ascending[k + 1]) / 2 : ascending[k];
+  }
+  return ascending[n - 1];
 }
 
 /** The reference of arms sorted by log value, from `studies` distinct studies (at least one arm). */
-function sortedReference(byLog: readonly ArmValue[], studies: number): Reference {
+function sortedReference(byLog: readonly ArmValue[], studies: number, armsOf: ReadonlyMap<string, number>): Reference {
   const n = byLog.length;
   const h = n >> 1;
   const m = n % 2 === 1 ? byLog[h].log : (byLog[h - 1].log + byLog[h].log) / 2;
+  // Most strata have one arm per study: the study median is then the median, with no weights to build.
+  let studyMedian = m;
+  if (n > studies) {
+    const logs = new Float64Array(n);
+    const weights = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      logs[k] = byLog[k].log;
+      weights[k] = 1 / (armsOf.get(byLog[k].study) as number);
+    }
+    studyMedian = weightedMedian(logs, weights);
+  }
   // |x − m| ascending without a sort: the values below m read downwards merged with those from m upwards.
   const deviations = new Array<number>(n);
   let below = 0;
@@ -112,7 +161,7 @@ function sortedReference(byLog: readonly ArmValue[], studies: number): Reference
       break;
     }
   }
-  return { median: m, spread, studies, arms: n, min: low.log, max: high.log, secondMin, secondMax };
+  return { median: m, spread, studies, arms: n, min: low.log, max: high.log, secondMin, secondMax, studyMedian };
 }
 
 /**
@@ -128,8 +177,10 @@ export function leaveOneStudyOut(arms: readonly ArmValue[]): Map<string, Referen
     return result;
   }
   const byLog = [...arms].sort((a, b) => a.log - b.log);
+  // Leaving a study out leaves the others' arm counts, and so their weights, as they are.
+  const armsOf = armCounts(arms);
   for (const study of studies) {
-    result.set(study, sortedReference(byLog.filter((a) => a.study !== study), studies.size - 1));
+    result.set(study, sortedReference(byLog.filter((a) => a.study !== study), studies.size - 1, armsOf));
   }
   return result;
 }
