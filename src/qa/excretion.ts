@@ -19,6 +19,7 @@ export const EXCRETED_AMOUNTS: ReadonlySet<string> = new Set(['cumulative amount
 export const EXCRETA: ReadonlySet<string> = new Set(['urine', 'feces', 'faeces', 'bile']);
 /** Excreted amounts up to this multiple of the dose are let be: assay error, rounding, the diet's share. */
 export const MARGIN = 1.5;
+/** Why an amount has no fraction of its dose (the coverage's words for it). */
 export const REASONS = {
   dose: 'no single dose of the substance or its parent',
   unit: 'amount or dose not convertible to grams (per kg, or no molar mass)',
