@@ -288,19 +288,25 @@ function fallbackJudgments(
 
 /**
  * Whether the cross-study reference of a record backs a slip ×f found by another check (within-study): its value lies
- * on the factor's side of the centre beyond INSIDE_Z (an individual's small factor: SMALL_FACTOR_Z), and undoing the factor brings it within INSIDE_Z and nearer the
- * centre than it is (the slip explains it better than no slip). Returns the reference in words, or null.
+ * on the factor's side of the centre beyond INSIDE_Z (an individual's small factor towards more exposure: SMALL_FACTOR_Z),
+ * and undoing the factor brings it within INSIDE_Z and nearer the centre than it is (the slip explains it better than
+ * no slip). Returns the reference in words, or null.
  */
-export function referenceBacks(ctx: QaContext, record: string, factor: number): string | null {
-  // One person lies further out than the arms a reference is built of: a small factor (×10) of an individual is backed
-  // only from SMALL_FACTOR_Z out (other studies never name one alone: range-verdict.ts `individual`). Burns1991: two
+export function referenceBacks(ctx: QaContext, record: string, factor: number, towards: Exposure = 'unknown'): string | null {
+  // One person lies further out than the arms a reference is built of, and towards more exposure (a lower clearance, a
+  // higher AUC) a poor metaboliser or a failing liver lies ×5–×30 out: there a small factor (×10) of an individual is
+  // backed only from SMALL_FACTOR_Z (other studies never name one alone: range-verdict.ts `individual`). Burns1991: two
   // individuals' ICG clearance ×1/9 and ×1/6 of their eleven fellows', z −2 among every study of ICG, −3.9 among five
-  // of them; Triggs1975: an individual's unchanged paracetamol in urine 25 % of the dose, z 8.3 (fellows 2–4 %).
+  // of them. Towards less exposure no phenotype reaches ×10 (Ma2008: an individual's clearance ×10.6 its 25 fellows').
   const j = judgmentOf(rangeRun(ctx), record);
-  const beyond = j !== undefined && individual(j.sample) && Math.abs(Math.log(factor)) < Math.log(SMALL_FACTOR) ? SMALL_FACTOR_Z : INSIDE_Z;
+  const strict = towards !== 'less' && j !== undefined && individual(j.sample) && Math.abs(Math.log(factor)) < Math.log(SMALL_FACTOR);
+  const beyond = strict ? SMALL_FACTOR_Z : INSIDE_Z;
   // The value itself out of the reference's inside band: one that lies inside it (z −2) backs nothing.
   return withFactorUndone(ctx, record, factor, (z, undone) => Math.sign(z) === Math.sign(Math.log(factor)) && Math.abs(z) > beyond && Math.abs(undone) <= INSIDE_Z && Math.abs(undone) < Math.abs(z));
 }
+
+/** Which way a record lies from its fellows: towards more exposure (higher AUC or Cmax, longer t½, lower CL), less, or unknown (V, tmax). */
+export type Exposure = 'more' | 'less' | 'unknown';
 
 /**
  * A record's robust z in its cross-study reference and the z with a slip ×factor undone, put to `test`: the reference

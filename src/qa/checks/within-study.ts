@@ -47,7 +47,7 @@ import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
-import { referenceBacks, referenceRefutes } from '../range-run.js';
+import { referenceBacks, referenceRefutes, type Exposure } from '../range-run.js';
 import { armDeviations, BIG_FACTOR } from '../arm-deviations.js';
 import { describeDeviation, hoursAfterOralDoseOf, identityExplains, IN_LINE, lateAbsorber, metaboliteOf, poorMetaboliser } from '../arm-biology.js';
 import type { Deviation } from '../study-pools.js';
@@ -192,7 +192,7 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
  * Whether other evidence backs a slip ×factor of a record (the cross-study reference range,
  * reference-ranges.ts `referenceBacks`): its words, or null.
  */
-export type Backing = (record: string, factor: number) => string | null;
+export type Backing = (record: string, factor: number, towards?: Exposure) => string | null;
 
 /** Whether the subject's own other periods convict a deviation of the slip ×factor (subject-periods.ts): its words, or null. */
 export type PeriodsConvict = (lead: Deviation, factor: number) => string | null;
@@ -286,7 +286,7 @@ export function armFindings(
       // So is the subject itself, measured at its own level in other periods of the study (subject-periods.ts).
       const referenced = off.lead.item.source === 'reported' || off.lead.item.measure === 'curve' || off.lead.item.measure === 'cmax';
       const ordinary = others.every((d) => Math.abs(d.d) <= IN_LINE);
-      const backing = referenced && ordinary ? backs(off.record, off.slip.factor) : null;
+      const backing = referenced && ordinary ? backs(off.record, off.slip.factor, sign > 0 ? 'more' : sign < 0 ? 'less' : 'unknown') : null;
       const own = backing ? null : periods(off.lead, off.slip.factor);
       // Groups of one population by every curated trait, the arm ×10 or more off tightly agreeing siblings: a design that
       // meant them to differ would have marked how (a disease, a genotype, a co-medication is a condition of its own pool).
@@ -344,7 +344,7 @@ export const withinStudyCheck: QaCheck = {
     const byArm = armDeviations(ctx);
     // Built when a record first asks (the last of armFindings' tests, reached by few): not for every deviation of every run.
     let index: PeriodIndex | undefined;
-    const backs: Backing = (record, factor) => referenceBacks(ctx, record, factor);
+    const backs: Backing = (record, factor, towards) => referenceBacks(ctx, record, factor, towards);
     const refutes: Backing = (record, factor) => referenceRefutes(ctx, record, factor);
     const repeats = (lead: Deviation) => repeatsElsewhere(lead, (index ??= periodIndex(byArm.values())));
     const periods: PeriodsConvict = (lead, factor) =>

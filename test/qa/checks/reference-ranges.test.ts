@@ -354,7 +354,7 @@ describe('reference-range: the check on a dataset', () => {
     expect(referenceRefutes(ctx, 'output:999999', 10)).toBeNull(); // no reference
   });
 
-  it('backs an individual’s small factor only from SMALL_FACTOR_Z out: one person lies further out than the arms of a reference', () => {
+  it('backs an individual’s small factor towards more exposure only from SMALL_FACTOR_Z out: one person lies further out than the arms of a reference', () => {
     // Clearances 10, 20, 5, 14 and 7 L/h: median 10, MAD 0.357 → robust SD 0.529. A value of 60 lies at z ln 6 / 0.529 = 3.39,
     // with ×10 undone 6 (z −0.966): a group's backs the slip, one individual's does not. 300: z 6.43, undone 2.08: backed for both.
     const arms = ['A', 'B', 'C', 'D', 'E'].map((sid) => arm(sid));
@@ -366,6 +366,9 @@ describe('reference-range: the check on a dataset', () => {
     const ctx = context([...arms, f], [...outputs, group60, one60, one300]);
     expect(referenceBacks(ctx, `output:${group60.pk}`, 10)).toMatch(/robust z 3\.39, -0\.966 with the factor undone$/);
     expect(referenceBacks(ctx, `output:${one60.pk}`, 10)).toBeNull();
+    // Towards less exposure (a clearance ×10 its fellows') no phenotype reaches: backed as a group's is.
+    expect(referenceBacks(ctx, `output:${one60.pk}`, 10, 'less')).toMatch(/robust z 3\.39, -0\.966 with the factor undone$/);
+    expect(referenceBacks(ctx, `output:${one60.pk}`, 10, 'more')).toBeNull();
     expect(referenceBacks(ctx, `output:${one300.pk}`, 10)).toMatch(/robust z 6\.43, 2\.08 with the factor undone$/);
   });
 
