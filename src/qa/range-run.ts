@@ -20,7 +20,7 @@ import type { QaContext } from './context.js';
 import { wideLevelSamples } from './level-samples.js';
 import { ADULT_BODY_WEIGHT_KG } from './causes.js';
 import { mayBeAdultHuman } from './population.js';
-import { contradicted, individual, INSIDE_Z, judge, OUTSIDE_Z, SMALL_FACTOR, SMALL_FACTOR_Z, wideVerdict, type RangeVerdict } from './range-verdict.js';
+import { contradicted, FEW_STUDIES, FEW_STUDIES_Z, individual, INSIDE_Z, judge, OUTSIDE_Z, SMALL_FACTOR, SMALL_FACTOR_Z, wideVerdict, type RangeVerdict } from './range-verdict.js';
 import { armValues, leaveOneStudyOut, MIN_STUDIES, robustReference, type Reference } from './reference-stats.js';
 import { PER_KG, PER_KG_DOSE, poolRoute, poolTissue, rangeSamples, sampleLabel, STRATUM_SEPARATOR, STRATUM_UNIT_FIELD, type RangeSample, type Unplaced } from './reference-samples.js';
 
@@ -288,7 +288,8 @@ function fallbackJudgments(
 
 /**
  * Whether the cross-study reference of a record backs a slip ×f found by another check (within-study): its value lies
- * on the factor's side of the centre beyond INSIDE_Z (an individual's small factor towards more exposure: SMALL_FACTOR_Z),
+ * on the factor's side of the centre beyond INSIDE_Z (an individual's small factor towards more exposure: SMALL_FACTOR_Z,
+ * FEW_STUDIES_Z from fewer than FEW_STUDIES studies),
  * and undoing the factor brings it within INSIDE_Z and nearer the centre than it is (the slip explains it better than
  * no slip). Returns the reference in words, or null.
  */
@@ -300,7 +301,9 @@ export function referenceBacks(ctx: QaContext, record: string, factor: number, t
   // of them. Towards less exposure no phenotype reaches ×10 (Ma2008: an individual's clearance ×10.6 its 25 fellows').
   const j = judgmentOf(rangeRun(ctx), record);
   const strict = towards !== 'less' && j !== undefined && individual(j.sample) && Math.abs(Math.log(factor)) < Math.log(SMALL_FACTOR);
-  const beyond = strict ? SMALL_FACTOR_Z : INSIDE_Z;
+  // A reference of fewer than FEW_STUDIES studies, as for naming a factor (range-verdict.ts `judge`): FEW_STUDIES_Z.
+  // Burns1991's individual lay at z −6.5 among five studies of ICG in one part of the shared export.
+  const beyond = !strict ? INSIDE_Z : (j.ref?.studies ?? 0) < FEW_STUDIES ? FEW_STUDIES_Z : SMALL_FACTOR_Z;
   // The value itself out of the reference's inside band: one that lies inside it (z −2) backs nothing.
   return withFactorUndone(ctx, record, factor, (z, undone) => Math.sign(z) === Math.sign(Math.log(factor)) && Math.abs(z) > beyond && Math.abs(undone) <= INSIDE_Z && Math.abs(undone) < Math.abs(z));
 }

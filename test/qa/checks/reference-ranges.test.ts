@@ -356,7 +356,7 @@ describe('reference-range: the check on a dataset', () => {
 
   it('backs an individual’s small factor towards more exposure only from SMALL_FACTOR_Z out: one person lies further out than the arms of a reference', () => {
     // Clearances 10, 20, 5, 14 and 7 L/h: median 10, MAD 0.357 → robust SD 0.529. A value of 60 lies at z ln 6 / 0.529 = 3.39,
-    // with ×10 undone 6 (z −0.966): a group's backs the slip, one individual's does not. 300: z 6.43, undone 2.08: backed for both.
+    // with ×10 undone 6 (z −0.966): a group's backs the slip, one individual's does not.
     const arms = ['A', 'B', 'C', 'D', 'E'].map((sid) => arm(sid));
     const outputs = [10, 20, 5, 14, 7].map((cl, i) => output(arms[i], 'clearance', 'liter / hour', cl));
     const f = arm('F');
@@ -369,7 +369,17 @@ describe('reference-range: the check on a dataset', () => {
     // Towards less exposure (a clearance ×10 its fellows') no phenotype reaches: backed as a group's is.
     expect(referenceBacks(ctx, `output:${one60.pk}`, 10, 'less')).toMatch(/robust z 3\.39, -0\.966 with the factor undone$/);
     expect(referenceBacks(ctx, `output:${one60.pk}`, 10, 'more')).toBeNull();
-    expect(referenceBacks(ctx, `output:${one300.pk}`, 10)).toMatch(/robust z 6\.43, 2\.08 with the factor undone$/);
+    // 300: z 6.43, undone 2.08 — from five studies, fewer than FEW_STUDIES, an individual needs |z| ≥ 8.
+    expect(referenceBacks(ctx, `output:${one300.pk}`, 10)).toBeNull();
+    expect(referenceBacks(ctx, `output:${one300.pk}`, 10, 'less')).toMatch(/robust z 6\.43, 2\.08 with the factor undone$/);
+    // Eight studies at 8–12 L/h (spread floored at ln 1.25 = 0.223): an individual's 58 L/h lies at z ln 5.8 / 0.223 =
+    // 7.88, -2.44 with ×10 undone: backed from SMALL_FACTOR_Z (6); from the first five of them it would need 8.
+    const eight = ['G', 'H', 'I', 'J', 'K', 'L', 'M', 'N'].map((sid) => arm(sid));
+    const tight = [10, 12, 8, 11, 9, 10, 12, 8].map((cl, i) => output(eight[i], 'clearance', 'liter / hour', cl));
+    const g = arm('O');
+    const one58 = { ...output(g, 'clearance', 'liter / hour', 58), group_pk: null, individual_pk: nextPk++ };
+    expect(referenceBacks(context([...eight, g], [...tight, one58]), `output:${one58.pk}`, 10)).toMatch(/robust z 7\.88, -2\.44 with the factor undone$/);
+    expect(referenceBacks(context([...eight.slice(0, 5), g], [...tight.slice(0, 5), one58]), `output:${one58.pk}`, 10)).toBeNull();
   });
 
   it('names a dose far above every other study’s a slip when no value per dose backs or contradicts it, upward only', () => {
