@@ -6,6 +6,7 @@
  * raised.
  */
 import type { Finding } from '../../src/index.js';
+import { onFlaggedRecord } from './recall.js';
 
 /** A linear congruential generator (glibc's constants): the same draw on every machine for a seed. */
 export function seededRandom(seed: number): () => number {
@@ -32,6 +33,8 @@ export interface PartAlarms {
   majors: number;
   /** Majors the whole run does not call major, on a study it flags major elsewhere (a real error, another record named). */
   onFlaggedStudies: Finding[];
+  /** Of those, the ones on a record the whole run flags too (minor or major, any check): its own real error. */
+  onFlaggedRecords: number;
   /** Majors the whole run does not call major, on a study with no major in the whole run: false alarms. */
   onCleanStudies: Finding[];
   /** Majors of the whole run in the part's studies that the part's run does not find (evidence the part lacks). */
@@ -46,9 +49,11 @@ export function partAlarms(whole: readonly Finding[], part: readonly Finding[], 
   const majors = part.filter((f) => f.severity === 'major');
   const partKeys = new Set(majors.map(recordKey));
   const extra = majors.filter((f) => !wholeKeys.has(recordKey(f)));
+  const onFlaggedStudies = extra.filter((f) => flagged.has(f.study_sid));
   return {
     majors: majors.length,
-    onFlaggedStudies: extra.filter((f) => flagged.has(f.study_sid)),
+    onFlaggedStudies,
+    onFlaggedRecords: onFlaggedStudies.filter((f) => onFlaggedRecord(f, whole)).length,
     onCleanStudies: extra.filter((f) => !flagged.has(f.study_sid)),
     lost: wholeMajors.filter((f) => studies.has(f.study_sid ?? '') && !partKeys.has(recordKey(f))).length,
   };

@@ -66,7 +66,10 @@ export function preflagged(originalMajors: readonly Finding[], slip: Slip): bool
 export function onFlaggedRecord(alarm: Finding, original: readonly Finding[]): boolean {
   return original.some(
     (f) => f.study_sid === alarm.study_sid && f.severity !== 'info' &&
-      ((alarm.output_pk !== null && f.output_pk === alarm.output_pk) || (alarm.subset_pk !== null && f.subset_pk === alarm.subset_pk)),
+      ((alarm.output_pk !== null && f.output_pk === alarm.output_pk) ||
+        (alarm.subset_pk !== null && f.subset_pk === alarm.subset_pk) ||
+        // A dose's finding names its dosing alone.
+        (alarm.output_pk === null && alarm.subset_pk === null && alarm.intervention_pk !== null && f.intervention_pk === alarm.intervention_pk)),
   );
 }
 

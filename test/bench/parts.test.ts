@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { drawPart, partAlarms, recordKey, seededRandom } from '../../bench/lib/parts.js';
 import type { Finding } from '../../src/index.js';
 
-const finding = (study_sid: string, output_pk: number, severity: Finding['severity'], kind = 'within-study'): Finding =>
+const finding = (study_sid: string, output_pk: number | null, severity: Finding['severity'], kind = 'within-study'): Finding =>
   ({ kind, study_sid, output_pk, subset_pk: null, intervention_pk: null, subject: null, severity, message: '' }) as unknown as Finding;
 
 describe('qa-parts: the draw', () => {
@@ -24,6 +24,7 @@ describe('qa-parts: majors against the whole run', () => {
     expect(alarms.majors).toBe(3);
     expect(alarms.onFlaggedStudies.map(recordKey)).toEqual([recordKey(finding('A', 2, 'major'))]);
     expect(alarms.onCleanStudies.map((f) => f.output_pk)).toEqual([3]);
+    expect(alarms.onFlaggedRecords).toBe(1); // A's output 2: minor in the whole run
     expect(alarms.lost).toBe(1); // C's major: the part's run does not find it
     // Another kind on the same record is another finding.
     expect(partAlarms(whole, [finding('A', 1, 'major', 'pk-identity')], new Set(['A'])).onFlaggedStudies).toHaveLength(1);

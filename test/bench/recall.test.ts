@@ -69,6 +69,10 @@ describe('scoreCopy and recallTable', () => {
     expect(onFlaggedRecord(major({ study_sid: 'D', output_pk: 31 }), original)).toBe(false);
     expect(onFlaggedRecord(major({ study_sid: 'D', subset_pk: 4 }), original)).toBe(false); // info is no flag
     expect(onFlaggedRecord(major({ study_sid: 'E', output_pk: 30 }), original)).toBe(false);
+    // A dose's finding names its dosing alone: flagged when the original run flags that dosing.
+    const doses = [{ ...major({ study_sid: 'D', intervention_pk: 9 }), severity: 'minor' as const }];
+    expect(onFlaggedRecord(major({ study_sid: 'D', intervention_pk: 9 }), doses)).toBe(true);
+    expect(onFlaggedRecord(major({ study_sid: 'D', intervention_pk: 8 }), doses)).toBe(false);
   });
 
   it('a dose slip is pointed at by a finding naming the intervention or an output given it', () => {
