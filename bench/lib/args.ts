@@ -34,3 +34,19 @@ export function intOption(args: BenchArgs, name: string, fallback: number, env: 
   if (!Number.isInteger(value) || value < 0) throw new Error(`--${name} must be a non-negative integer, got '${text}'`);
   return value;
 }
+
+/**
+ * The benchmark files the words select, sorted: a word that names a benchmark exactly (`qa` → qa.bench.ts) selects
+ * that one, any other word every file whose name contains it (`recall` → qa-recall.bench.ts); no words, all of them.
+ */
+export function selectBenches(files: readonly string[], words: readonly string[]): string[] {
+  const benches = files.filter((f) => f.endsWith('.bench.ts'));
+  if (words.length === 0) return [...benches].sort();
+  const chosen = new Set<string>();
+  for (const word of words) {
+    const exact = `${word}.bench.ts`;
+    if (benches.includes(exact)) chosen.add(exact);
+    else for (const f of benches) if (f.includes(word)) chosen.add(f);
+  }
+  return [...chosen].sort();
+}

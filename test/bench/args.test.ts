@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intOption, parseBenchArgs } from '../../bench/lib/args.js';
+import { intOption, parseBenchArgs, selectBenches } from '../../bench/lib/args.js';
 
 describe('parseBenchArgs', () => {
   it('separates file words from --name value options', () => {
@@ -14,5 +14,16 @@ describe('parseBenchArgs', () => {
     expect(intOption(args, 'per-copy', 40, { PKDB_BENCH_PER_COPY: '12' })).toBe(12);
     expect(intOption(args, 'seed', 1, {})).toBe(1);
     expect(() => intOption(parseBenchArgs(['--seed', 'x']), 'seed', 1, {})).toThrow(/--seed must be a non-negative integer, got 'x'/);
+  });
+});
+
+describe('selectBenches', () => {
+  const files = ['qa.bench.ts', 'qa-recall.bench.ts', 'qa-parts.bench.ts', 'nca.bench.ts', 'README.md'];
+  it('takes a word that names a benchmark as that one, any other as a part of names; no words, all', () => {
+    expect(selectBenches(files, ['qa'])).toEqual(['qa.bench.ts']);
+    expect(selectBenches(files, ['recall', 'nca'])).toEqual(['nca.bench.ts', 'qa-recall.bench.ts']);
+    expect(selectBenches(files, ['qa-'])).toEqual(['qa-parts.bench.ts', 'qa-recall.bench.ts']);
+    expect(selectBenches(files, [])).toEqual(['nca.bench.ts', 'qa-parts.bench.ts', 'qa-recall.bench.ts', 'qa.bench.ts']);
+    expect(selectBenches(files, ['nothing'])).toEqual([]);
   });
 });
