@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { INSIDE_Z, judge, OUTSIDE_Z } from '../../src/qa/range-verdict.js';
+import { SPREAD_FLOOR } from '../../src/qa/reference-stats.js';
+import { arm } from '../helpers/reference-studies.js';
+
+describe('range-verdict: the verdict on one value', () => {
+  // Reference: median ln 10, spread ln 1.25 = 0.223 (the MAD of 10, 12, 8, 11, 9 is ln(10/9) = 0.105, ×1.4826 = 0.156: floored).
+  const ref = { median: Math.log(10), spread: SPREAD_FLOOR, studies: 5, arms: 5, min: Math.log(8), max: Math.log(12), secondMin: Math.log(9), secondMax: Math.log(11) };
+
+  it('names ×1/60 for 10/60 L/h: z = ln(1/60)/0.223 = −18.3, and 10/60 × 60 = 10 is the median', () => {
+    const v = judge({ value: 10 / 60, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, ref);
+    expect(v.classification).toBe('slip');
+    expect(v.z).toBeCloseTo(Math.log(1 / 60) / Math.log(1.25), 6);
+    expect(v.cause?.factor).toBeCloseTo(1 / 60, 12);
+    // Per-kg with a typical 70 kg also brings it inside (10/60 × 70 = 11.7, 0.15 from the median < 2.5 × 0.223): named as the alternative.
+    expect(v.alternatives.map((c) => c.kind)).toEqual(['unit-factor', 'per-kg']);
+    expect(v.alternatives[1].text).toMatch(/typical adult/);
+  });
+
+  it('keeps a value within OUTSIDE_Z robust SDs inside, and one beyond every factor as outside', () => {
+    expect(judge({ value: 10 * Math.exp((OUTSIDE_Z - 0.1) * SPREAD_FLOOR), family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, ref).classification).toBe('inside');
+    // 2 L/h: z = ln 0.2 / 0.223 = −7.2; ×1/10 would put it at 20 L/h, ln 2 = 0.69 from the median > 2.5 × 0.223 = 0.56: no factor.
+    const v = judge({ value: 2, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, ref);
+    expect(v).toMatchObject({ classification: 'outside', cause: null });
+    expect(Math.log(20 / 10)).toBeGreaterThan(INSIDE_Z * SPREAD_FLOOR);
+  });
+
+  it('far out (|z| ≥ 8), names a factor that lands among the values two other studies reach, short of the median', () => {
+    // Doses of 16–98 mg, median 40 mg, spread 0.223 (19 studies); 80 g: z = ln(2000)/0.223 = 34.1. ×1000 gives 80 mg,
+    // ln 2 = 0.69 from the median (> 2.5 × 0.223 = 0.56) but below the second-highest study's 98 mg: named.
+    const doses = { median: Math.log(0.04), spread: SPREAD_FLOOR, studies: 19, arms: 25, min: Math.log(0.0164), max: Math.log(0.0977), secondMin: Math.log(0.02), secondMax: Math.log(0.0977) };
+    const v = judge({ value: 80, family: 'dose' as never, molarMass: null, bodyWeightKg: null, dose: null }, doses);
+    expect(v.z).toBeCloseTo(Math.log(2000) / SPREAD_FLOOR, 6);
+    expect(v).toMatchObject({ classification: 'slip', cause: { factor: 1000 } });
+    // nearer in (z 7 < 8): 190 mg, ×10 gives 19 mg, among the others (from 18 mg) but 0.74 from the median: no factor
+    const nearer = 0.04 * Math.exp(7 * SPREAD_FLOOR);
+    expect(judge({ value: nearer, family: 'dose' as never, molarMass: null, bodyWeightKg: null, dose: null }, { ...doses, secondMin: Math.log(0.018) })).toMatchObject({ classification: 'outside', cause: null });
+  });
+
+  it('does not name a factor the spread could imitate: ×10 needs ln 10 ≥ OUTSIDE_Z × spread', () => {
+    const wide = { ...ref, studies: 8, spread: 0.7, min: Math.log(0.5), max: Math.log(200), secondMin: Math.log(1), secondMax: Math.log(100) };
+    // A Cmax per dose of 10 × e^(4.2 × 0.7) × 1.1 = 209 is outside; ÷10 gives 21 (inside), but ln 10 = 2.30 < 4 × 0.7 = 2.8: not named
+    // For a clearance, ×24 would be (ln 24 = 3.18; 209/24 = 8.7 is 0.14 from the median, within 1.5 × 0.7).
+    const v = judge({ value: 10 * Math.exp(4.2 * 0.7) * 1.1, family: 'cmax', molarMass: null, bodyWeightKg: null, dose: null }, { ...wide, secondMax: Math.log(150) });
+    expect(v.classification).toBe('outside');
+    expect(judge({ value: 10 * Math.exp(4.2 * 0.7) * 1.1, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, { ...wide, secondMax: Math.log(150) }).cause?.factor).toBe(24);
+  });
+
+  it('names ×10 only from ten studies and |z| ≥ 6, and no factor below ×100 for an IV bolus Cmax', () => {
+    // 10/10 = 1 L/h: z = ln 0.1 / 0.223 = −10.3, ×1/10 lands on the median; with 5 studies not named, with 10 it is.
+    expect(judge({ value: 1, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, ref).classification).toBe('outside');
+    expect(judge({ value: 1, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, { ...ref, studies: 10 }).cause?.factor).toBe(0.1);
+    const bolus = { ...arm('Z').dosing, route: 'iv' };
+    const cmaxRef = { ...ref, studies: 12 };
+    expect(judge({ value: 600, family: 'cmax', molarMass: null, bodyWeightKg: null, dose: bolus }, cmaxRef).classification).toBe('outside');
+    expect(judge({ value: 10000, family: 'cmax', molarMass: null, bodyWeightKg: null, dose: bolus }, cmaxRef).cause?.factor).toBe(1000);
+  });
+
+  it('names no ×10 for one individual (the reference spreads as arms do), but a ×24 or ×1000', () => {
+    const tenStudies = { ...ref, studies: 10 };
+    const one = { value: 1, family: 'clearance' as const, molarMass: null, bodyWeightKg: null, dose: null };
+    expect(judge({ ...one, subject: 'group:3' }, tenStudies).cause?.factor).toBe(0.1);
+    expect(judge({ ...one, subject: 'individual:3' }, tenStudies)).toMatchObject({ classification: 'outside', cause: null });
+    expect(judge({ ...one, value: 10 / 24, subject: 'individual:3' }, tenStudies).cause?.factor).toBeCloseTo(1 / 24, 12);
+    expect(judge({ ...one, value: 0.01, subject: 'individual:3' }, tenStudies).cause?.factor).toBeCloseTo(1 / 1000, 12);
+  });
+
+  it('asks |z| ≥ 8 of a reference of fewer than 8 studies', () => {
+    // Spread 0.6: 10/24 L/h is z = ln(1/24)/0.6 = −5.3, and ×1/24 lands on the median; from 5 studies not named, from 8 it is.
+    const wider = { ...ref, spread: 0.6, secondMin: Math.log(3) };
+    const v = { value: 10 / 24, family: 'clearance' as const, molarMass: null, bodyWeightKg: null, dose: null };
+    expect(judge(v, wider)).toMatchObject({ classification: 'outside', cause: null });
+    expect(judge(v, { ...wider, studies: 8 }).cause?.factor).toBeCloseTo(1 / 24, 12);
+  });
+
+  it('needs the value beyond every other study but one: two studies vouch for each other', () => {
+    const v = judge({ value: 10 / 60, family: 'clearance', molarMass: null, bodyWeightKg: null, dose: null }, { ...ref, secondMin: Math.log(0.15) });
+    expect(v.classification).toBe('inside');
+  });
+
+  it('names glucose in mmol/L read as mg/dL: 5 mg/dL = 0.05 g/L against 0.9 g/L is ×1/18 (molar mass 180)', () => {
+    const glucose = { median: Math.log(0.9), spread: SPREAD_FLOOR, studies: 6, arms: 6, min: Math.log(0.8), max: Math.log(1.1), secondMin: Math.log(0.82), secondMax: Math.log(1.05) };
+    const v = judge({ value: 0.05, family: 'cmax', molarMass: 180, bodyWeightKg: null, dose: null }, glucose);
+    expect(v.cause?.kind).toBe('molar-mass');
+    expect(v.cause?.factor).toBeCloseTo(1 / 18, 12);
+    expect(v.cause?.text).toMatch(/×1\/18 \(molar ↔ mass: mmol\/L read as mg\/dL/);
+  });
+});
