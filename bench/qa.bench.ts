@@ -14,8 +14,9 @@
  *    2-core machine the CPU figure is the one that does not count other
  *    processes' turns.
  * `--base <checkout>` (or PKDB_BENCH_BASE) also builds that checkout (into a
- * temporary directory) and runs its CLI's `qa --no-html` alternately with
- * this one's, median of 5 each: a before/after pair under the same load.
+ * temporary directory; a built package with its own node_modules is run as
+ * it is) and runs its CLI's `qa --no-html` alternately with this one's,
+ * median of 5 each: a before/after pair under the same load.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -69,8 +70,14 @@ function build(checkout = ROOT, outDir?: string): void {
   if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}${result.stderr}`);
 }
 
-/** Builds another checkout into `dir`/dist (with this checkout's node_modules) and returns its CLI. */
+/**
+ * Builds another checkout into `dir`/dist (with this checkout's node_modules) and returns its CLI; a built package
+ * (dist/cli/main.js and no tsconfig.build.json: an old release whose dependencies this checkout no longer has) is run
+ * as it is.
+ */
 function buildBase(checkout: string, dir: string): string {
+  const prebuilt = join(resolve(checkout), 'dist', 'cli', 'main.js');
+  if (!existsSync(join(checkout, 'tsconfig.build.json')) && existsSync(prebuilt)) return prebuilt;
   build(resolve(checkout), join(dir, 'dist'));
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
