@@ -6,20 +6,12 @@
  * raised.
  */
 import type { Finding } from '../../src/index.js';
+import { mulberry32 } from '../../src/nca/random.js';
 import { onFlaggedRecord } from './recall.js';
 
-/** A linear congruential generator (glibc's constants): the same draw on every machine for a seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed % 2147483648;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-}
-
-/** Each study in the part with probability `fraction`, in the order given, drawn from `seed`. */
+/** Each study in the part with probability `fraction`, in the order given, drawn from `seed` (src/nca/random.ts). */
 export function drawPart(sids: readonly string[], fraction: number, seed: number): Set<string> {
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   return new Set(sids.filter(() => random() < fraction));
 }
 

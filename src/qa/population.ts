@@ -29,10 +29,13 @@ export const HEALTHY = 'healthy';
 
 const UNKNOWN = new Set(['', 'nr', 'na', 'n', 'none', 'null', 'healthy']);
 
+/** Whether a characteristic type (or a mark's type, before its ':') is a genotype or phenotype. */
+const isVariant = (type: string): boolean => type.includes('genotype') || type.includes('phenotype');
+
 /** Whether a characteristic can mark a population (most, age, weight, sex, cannot). */
 export function marksPopulation(c: Pick<CharacteristicaRecord, 'measurement_type'>): boolean {
   const type = c.measurement_type;
-  return type === 'disease' || type === 'healthy' || type === 'pregnant' || type.includes('genotype') || type.includes('phenotype');
+  return type === 'disease' || type === 'healthy' || type === 'pregnant' || isVariant(type);
 }
 
 /** The marks of the subject's characteristica (sorted, unique). */
@@ -43,7 +46,7 @@ export function characteristicaMarks(characteristica: readonly CharacteristicaRe
     // The type first: most characteristica mark nothing, and need no normalised choice.
     if (!marksPopulation(c)) continue;
     const type = c.measurement_type;
-    const variant = type.includes('genotype') || type.includes('phenotype');
+    const variant = isVariant(type);
     const choice = (c.choice ?? '').trim().toLowerCase();
     if (type === 'disease' && !UNKNOWN.has(choice)) marks.add(`disease:${choice}`);
     else if (type === 'healthy' && choice === 'n') unhealthy = true;
@@ -82,7 +85,7 @@ export function subjectMarks(dataset: Pick<Dataset, 'group' | 'individual'>, r: 
   const own = individual?.characteristica ?? [];
   const marks = individual && !own.some(marksPopulation) ? characteristicaMarks(group?.characteristica ?? []) : characteristicaMarks([...own, ...(group?.characteristica ?? [])]);
   // A phenotype curated only in the group's name, when no characteristic curates one.
-  const named = group && !marks.some((m) => m.includes('phenotype') || m.includes('genotype')) ? groupNameMarks(group.name) : [];
+  const named = group && !marks.some((m) => isVariant(m.split(':')[0])) ? groupNameMarks(group.name) : [];
   return named.length === 0 ? marks : [...marks, ...named].sort();
 }
 

@@ -299,13 +299,14 @@ export function referenceBacks(ctx: QaContext, record: string, factor: number, t
   // backed only from SMALL_FACTOR_Z (other studies never name one alone: range-verdict.ts `individual`). Burns1991: two
   // individuals' ICG clearance ×1/9 and ×1/6 of their eleven fellows', z −2 among every study of ICG, −3.9 among five
   // of them. Towards less exposure no phenotype reaches ×10 (Ma2008: an individual's clearance ×10.6 its 25 fellows').
-  const j = judgmentOf(rangeRun(ctx), record);
-  const strict = towards !== 'less' && j !== undefined && individual(j.sample) && Math.abs(Math.log(factor)) < Math.log(SMALL_FACTOR);
-  // A reference of fewer than FEW_STUDIES studies, as for naming a factor (range-verdict.ts `judge`): FEW_STUDIES_Z.
-  // Burns1991's individual lay at z −6.5 among five studies of ICG in one part of the shared export.
-  const beyond = !strict ? INSIDE_Z : (j.ref?.studies ?? 0) < FEW_STUDIES ? FEW_STUDIES_Z : SMALL_FACTOR_Z;
-  // The value itself out of the reference's inside band: one that lies inside it (z −2) backs nothing.
-  return withFactorUndone(ctx, record, factor, (z, undone) => Math.sign(z) === Math.sign(Math.log(factor)) && Math.abs(z) > beyond && Math.abs(undone) <= INSIDE_Z && Math.abs(undone) < Math.abs(z));
+  const strict = towards !== 'less' && Math.abs(Math.log(factor)) < Math.log(SMALL_FACTOR);
+  return withFactorUndone(ctx, record, factor, (z, undone, j) => {
+    // A reference of fewer than FEW_STUDIES studies, as for naming a factor (range-verdict.ts `judge`): FEW_STUDIES_Z.
+    // Burns1991's individual lay at z −6.5 among five studies of ICG in one part of the shared export.
+    const beyond = !strict || !individual(j.sample) ? INSIDE_Z : j.ref.studies < FEW_STUDIES ? FEW_STUDIES_Z : SMALL_FACTOR_Z;
+    // The value itself out of the reference's inside band: one that lies inside it (z −2) backs nothing.
+    return Math.sign(z) === Math.sign(Math.log(factor)) && Math.abs(z) > beyond && Math.abs(undone) <= INSIDE_Z && Math.abs(undone) < Math.abs(z);
+  });
 }
 
 /** Which way a record lies from its fellows: towards more exposure (higher AUC or Cmax, longer t½, lower CL), less, or unknown (V, tmax). */
@@ -315,12 +316,17 @@ export type Exposure = 'more' | 'less' | 'unknown';
  * A record's robust z in its cross-study reference and the z with a slip ×factor undone, put to `test`: the reference
  * in words when it passes, else (or without a reference) null.
  */
-function withFactorUndone(ctx: QaContext, record: string, factor: number, test: (z: number, undone: number) => boolean): string | null {
+function withFactorUndone(
+  ctx: QaContext,
+  record: string,
+  factor: number,
+  test: (z: number, undone: number, judgment: RangeJudgment & { ref: Reference }) => boolean,
+): string | null {
   const j = judgmentOf(rangeRun(ctx), record);
   if (!j || !j.ref || !j.verdict) return null;
   const z = j.verdict.z;
   const undone = z - Math.log(factor) / j.ref.spread;
-  return test(z, undone) ? `${j.ref.studies} other studies' ${sampleLabel(j.sample)} put it at robust z ${fmt(z)}, ${fmt(undone)} with the factor undone` : null;
+  return test(z, undone, j as RangeJudgment & { ref: Reference }) ? `${j.ref.studies} other studies' ${sampleLabel(j.sample)} put it at robust z ${fmt(z)}, ${fmt(undone)} with the factor undone` : null;
 }
 
 /**

@@ -170,17 +170,16 @@ function sortedReference(byLog: readonly ArmValue[], studies: number, armsOf: Re
  */
 export function leaveOneStudyOut(arms: readonly ArmValue[]): Map<string, Reference | null> {
   const result = new Map<string, Reference | null>();
-  const studies = new Set(arms.map((a) => a.study));
+  // Leaving a study out leaves the others' arm counts, and so their weights, as they are.
+  const armsOf = armCounts(arms);
   // Without MIN_STUDIES others for any study, nothing to compute (most strata: one substance in few studies).
-  if (studies.size <= MIN_STUDIES) {
-    for (const study of studies) result.set(study, null);
+  if (armsOf.size <= MIN_STUDIES) {
+    for (const study of armsOf.keys()) result.set(study, null);
     return result;
   }
   const byLog = [...arms].sort((a, b) => a.log - b.log);
-  // Leaving a study out leaves the others' arm counts, and so their weights, as they are.
-  const armsOf = armCounts(arms);
-  for (const study of studies) {
-    result.set(study, sortedReference(byLog.filter((a) => a.study !== study), studies.size - 1, armsOf));
+  for (const study of armsOf.keys()) {
+    result.set(study, sortedReference(byLog.filter((a) => a.study !== study), armsOf.size - 1, armsOf));
   }
   return result;
 }
