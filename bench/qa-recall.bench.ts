@@ -2,7 +2,7 @@
  * Recall of `pkdb qa` on planted curation slips (issue 13 §10).
  *
  * Plants seeded slips in copies of the shared export (bench/lib: one slip per
- * study, `--per-copy` studies per copy, the 11 classes rotating; PK-DB's
+ * study, `--per-copy` studies per copy, the 15 classes rotating; PK-DB's
  * stored calculated outputs of a slipped timecourse or dose re-derived with
  * the pkdb profile), writes each copy as an export zip and reads it back,
  * runs `runQa` on the original and on each copy in this process, and prints
@@ -16,7 +16,9 @@
  * default 12: ≥ 30 slips per class), `--per-copy N` (PKDB_BENCH_PER_COPY,
  * default 40), `--seed S` (PKDB_BENCH_SEED, default 1), `--json FILE`
  * (PKDB_BENCH_JSON): every slip with its records and score, and every false
- * alarm, for whoever improves the checks.
+ * alarm, for whoever improves the checks; `--classes WORDS` (PKDB_BENCH_CLASSES):
+ * plant only the classes whose names hold one of the comma-separated words
+ * (`--classes molar,'dose ×10'`), to study a weak class with more samples.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -25,7 +27,7 @@ import { Dataset, readExport, runQa, writeExport, type DatasetTables, type Findi
 import { intOption, parseBenchArgs } from './lib/args.js';
 import { planSlips } from './lib/plan.js';
 import { newMajors, onFlaggedRecord, recallTable, scoreCopy, type SlipScore } from './lib/recall.js';
-import { SLIP_CLASSES, slipCandidates, slipClass } from './lib/slip-classes.js';
+import { SLIP_CLASSES, selectSlipClasses, slipCandidates, slipClass } from './lib/slip-classes.js';
 import { plantSlips } from './lib/slips.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,7 +52,9 @@ export async function run(): Promise<void> {
     return;
   }
   const args = parseBenchArgs(process.argv.slice(2));
-  const options = { copies: intOption(args, 'copies', 12), perCopy: intOption(args, 'per-copy', 40), seed: intOption(args, 'seed', 1) };
+  const classWords = args.options.get('classes') ?? process.env.PKDB_BENCH_CLASSES;
+  const classes = classWords ? selectSlipClasses(classWords) : undefined;
+  const options = { copies: intOption(args, 'copies', 12), perCopy: intOption(args, 'per-copy', 40), seed: intOption(args, 'seed', 1), classes };
   const start = performance.now();
   const cpuStart = process.cpuUsage();
   const phase = { plant: 0, write: 0, read: 0, qa: 0 };
@@ -66,7 +70,7 @@ export async function run(): Promise<void> {
   const original = lap('qa', () => qaFindings(tables, SHARED_EXPORT));
   const candidates = slipCandidates(tables);
   const plan = planSlips(candidates, options);
-  console.log(`copies ${options.copies}, ${options.perCopy} studies slipped per copy, seed ${options.seed}; ${tables.studies.length} studies, ${original.filter((f) => f.severity === 'major').length} majors in the original run`);
+  console.log(`copies ${options.copies}, ${options.perCopy} studies slipped per copy, seed ${options.seed}${classes ? `, classes ${classes.join(', ')}` : ''}; ${tables.studies.length} studies, ${original.filter((f) => f.severity === 'major').length} majors in the original run`);
   console.log(`eligible studies per class: ${SLIP_CLASSES.map((c) => `${c.name} ${candidates.get(c.name)?.size ?? 0}`).join(', ')}`);
 
   const scores: SlipScore[] = [];

@@ -1,8 +1,8 @@
 /**
  * Which study gets which slip in which copy, deterministically from a seed.
  * Each copy slips `perCopy` distinct studies, one slip each; the classes
- * rotate over the copies' slots (slot g gets class g mod 11), so every class
- * gets about copies·perCopy/11 samples. Per class, the eligible studies are
+ * rotate over the copies' slots (slot g gets class g mod 15, or of the classes
+ * chosen), so every class gets about copies·perCopy/15 samples. Per class, the eligible studies are
  * drawn from a seeded shuffle without replacement until all were used once
  * (then reshuffled), so the samples spread over as many studies as the class
  * allows; within the study the record is drawn uniformly.
@@ -15,6 +15,8 @@ export interface PlanOptions {
   /** Distinct studies slipped in each copy. */
   perCopy: number;
   seed: number;
+  /** The classes that rotate over the slots (default every class): `--classes molar` studies the molar ones alone. */
+  classes?: readonly SlipClassName[];
 }
 
 export interface PlannedSlip {
@@ -86,12 +88,14 @@ export function planSlips(candidates: Candidates, options: PlanOptions): Planned
     decks.set(c.name, new StudyDeck(studies, mulberry32(hash(`${options.seed}:deck:${c.name}`))));
     picks.set(c.name, mulberry32(hash(`${options.seed}:pick:${c.name}`)));
   }
+  const rotation = options.classes ?? SLIP_CLASSES.map((c) => c.name);
+  if (rotation.length === 0) throw new Error('no slip class to plant');
   const copies: PlannedSlip[][] = [];
   for (let copy = 0; copy < options.copies; copy++) {
     const used = new Set<string>();
     const slips: PlannedSlip[] = [];
     for (let slot = 0; slot < options.perCopy; slot++) {
-      const cls = SLIP_CLASSES[(copy * options.perCopy + slot) % SLIP_CLASSES.length].name;
+      const cls = rotation[(copy * options.perCopy + slot) % rotation.length];
       const study = decks.get(cls)!.draw(used);
       if (study === null) continue;
       used.add(study);

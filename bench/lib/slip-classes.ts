@@ -198,3 +198,18 @@ export function slipCandidates(tables: DatasetTables): Candidates {
   }
   return candidates;
 }
+
+/**
+ * The classes a `--classes` list names: a comma-separated word that is a class's name selects that one (`dose ×10`),
+ * any other every class whose name contains it (`molar` → both molar ↔ mass classes, `output`); an unknown word is an error that lists the names.
+ */
+export function selectSlipClasses(words: string): SlipClassName[] {
+  const chosen = new Set<SlipClassName>();
+  for (const word of words.split(',').map((w) => w.trim()).filter(Boolean)) {
+    const exact = SLIP_CLASSES.filter((c) => c.name === word);
+    const hits = exact.length > 0 ? exact : SLIP_CLASSES.filter((c) => c.name.includes(word));
+    if (hits.length === 0) throw new Error(`--classes: no slip class contains '${word}' (classes: ${SLIP_CLASSES.map((c) => c.name).join(', ')})`);
+    for (const c of hits) chosen.add(c.name);
+  }
+  return SLIP_CLASSES.map((c) => c.name).filter((name) => chosen.has(name));
+}

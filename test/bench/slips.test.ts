@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { planSlips } from '../../bench/lib/plan.js';
-import { SLIP_CLASSES, dimensionPowers, molarSlipFactor, slipCandidates, slipClass, type SlipClassName } from '../../bench/lib/slip-classes.js';
+import { SLIP_CLASSES, dimensionPowers, selectSlipClasses, molarSlipFactor, slipCandidates, slipClass, type SlipClassName } from '../../bench/lib/slip-classes.js';
 import { plantSlips, scaleStats, type Slip } from '../../bench/lib/slips.js';
 import { describeShared, SHARED_EXPORT } from '../helpers/shared.js';
 import {
@@ -273,8 +273,17 @@ describe('determinism and the export round trip', () => {
         expect(new Set(drawn).size, `${c.name} round ${round}`).toBe(drawn.length);
       }
     });
-    // Slots rotate: copy g gets class g mod 11.
+    // Slots rotate: copy g gets class g mod 15.
     expect(all.map((s) => s.slipClass).slice(0, SLIP_CLASSES.length)).toEqual(SLIP_CLASSES.map((c) => c.name));
+  });
+
+  it('plants only the classes --classes names, rotating over them', () => {
+    const classes = selectSlipClasses('molar,dose ×10');
+    expect(classes).toEqual(['output molar↔mass', 'timecourse molar↔mass', 'dose ×10']);
+    expect(() => selectSlipClasses('molar,nonsense')).toThrow(/no slip class contains 'nonsense'/);
+    const candidates = new Map(SLIP_CLASSES.map((c) => [c.name, new Map(Array.from({ length: 8 }, (_, j) => [`S${j}`, [j]]))]));
+    const plan = planSlips(candidates, { copies: 2, perCopy: 6, seed: 4, classes }).flat();
+    expect(plan.map((s) => s.slipClass)).toEqual([...classes, ...classes, ...classes, ...classes]);
   });
 
   it('fills a copy with distinct studies even when a class has few', () => {

@@ -56,6 +56,14 @@ export const IDENTITY_SLACK = 1.2;
  * arithmetic, not the spread, is the evidence here (a ×3.5 molar slip of one of six makes their mean ×1.4 the group's).
  */
 export const MEMBER_OUTLIER = 3;
+/**
+ * In a complete set, a member nearer its fellows than ×MEMBER_OUTLIER (a molar ↔ mass slip of ×2–3 hides in the
+ * spread of individuals) is named when dividing it by a slip factor closes the arithmetic to within
+ * ×EXACT_FIX_SLACK, from beyond ×IDENTITY_SLACK, and no other member or factor does: a mean of n is exact up to its
+ * rounding, so an off mean that one member's factor makes exact is that member, not the spread.
+ */
+export const EXACT_FIX_OUTLIER = 1.8;
+export const EXACT_FIX_SLACK = 1.04;
 /** A slip factor must bring the member (or the group) back within this factor of the others. */
 export const MEMBER_BACK = 3;
 /** Smallest factor named on a group mean against a partial set of its members. */
@@ -163,10 +171,12 @@ export function judge(set: MemberSet, factorsOf: (member: number) => readonly Su
   if (arithmeticHolds(set, residual)) return null;
   const back = Math.log(MEMBER_BACK);
   const candidates: { index: number; cause: SuspectedCause; deviation: number; fixed: number }[] = [];
+  const complete = m === set.n;
   if (m >= 3) {
     for (let k = 0; k < m; k++) {
       const deviation = memberDeviation(set, k);
-      if (Math.abs(deviation) < Math.log(MEMBER_OUTLIER)) continue;
+      const near = Math.abs(deviation) < Math.log(MEMBER_OUTLIER);
+      if (near && !(complete && Math.abs(deviation) >= Math.log(EXACT_FIX_OUTLIER))) continue;
       // Of several factors that restore it, the closest: complete, by the identity's residual; partial (a bound), by
       // how near the member comes to its fellows.
       let best: { cause: SuspectedCause; fixed: number; score: number } | null = null;
@@ -175,7 +185,8 @@ export function judge(set: MemberSet, factorsOf: (member: number) => readonly Su
         if (distance > back) continue;
         const divisors = set.members.map((_, j) => (j === k ? cause.factor : 1));
         const fixed = arithmeticResidual(set, divisors);
-        const score = m === set.n ? Math.abs(fixed) : distance;
+        const score = complete ? Math.abs(fixed) : distance;
+        if (near && Math.abs(fixed) > Math.log(EXACT_FIX_SLACK)) continue;
         if (arithmeticHolds(set, fixed, divisors) && (best === null || score < best.score)) best = { cause, fixed, score };
       }
       if (best) candidates.push({ index: k, deviation, cause: best.cause, fixed: best.fixed });
@@ -185,7 +196,6 @@ export function judge(set: MemberSet, factorsOf: (member: number) => readonly Su
   if (candidates.length > 1) return null;
   // The group's mean: its members agree with each other, and the mean × a slip factor is theirs.
   for (let k = 0; k < m; k++) if (Math.abs(memberDeviation(set, k)) > back) return null;
-  const complete = m === set.n;
   // ln(mean of members / μ): complete, the residual itself; partial, the subset's mean against μ.
   const offBy = complete ? residual : residual + Math.log(set.n / m);
   // A partial set tells a mean too low by its sum (above n·μ), one too high only by the SD (Samuelson: every member

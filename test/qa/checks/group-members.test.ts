@@ -71,6 +71,21 @@ describe('group-members: judge', () => {
     expect(v!.cause.factor).toBeCloseTo(1000 / 194.19, 6);
   });
 
+  it('names a ×3.07 member nearer its fellows than ×3 when its factor alone makes the complete mean exact', () => {
+    // Allonen1981's six midazolam Cmax (µg/L) 204, 195, 152, 185, 101, 84 (mean 153.5) and the group's 154; the third
+    // curated ×1000/325.8 = ×3.07 (µmol/L as mg/L): 466.6, ×2.52 the median of the others (185), and the mean 206 ×1.34
+    const factors = () => slipFactors('cmax', { molarMass: 325.8 });
+    const slipped = one([204, 195, 152 * (1000 / 325.8), 185, 101, 84], 154);
+    const v = judge(slipped, factors, factors());
+    expect(v).toMatchObject({ culprit: 'member', index: 2 });
+    expect(v!.cause.factor).toBeCloseTo(1000 / 325.8, 6);
+    expect(Math.exp(v!.fixed)).toBeCloseTo(153.5 / 154, 6);
+    // Partial (n = 8): the bound says less, a near member is not named
+    expect(judge({ ...slipped, n: 8 }, factors, factors())).toBeNull();
+    // 355 instead (mean ×1.22): ÷3.07 leaves the mean ×0.956, not exact (×1.04): a spread, not a slip, nothing named
+    expect(judge(one([204, 195, 355, 185, 101, 84], 154), factors, factors())).toBeNull();
+  });
+
   it("names the group's mean when its members agree and the mean × a slip factor is theirs", () => {
     // members around 2, the group's mean curated as 20.5 (×10)
     const v = judge(one([2, 1.8, 2.2, 1.9, 2.4, 2], 20.5), cmaxFactors, cmaxFactors());
