@@ -16,6 +16,7 @@
  * the conventional one (mmol/L as mg/dL), then other molar ↔ mass slips for an
  * analyte with molar limits, then the one nearest typical.
  */
+import { conversionFactorOrNull } from '../units/convert.js';
 
 export interface HumanLimit {
   /** The unit of `low`, `high` and `typical` (converted to the value's unit, molar ↔ mass with the substance's molar mass). */
@@ -66,8 +67,45 @@ export const ANALYTE_LIMITS: ReadonlyMap<string, HumanLimit> = new Map([
 export const ANALYTE_LEVELS: ReadonlySet<string> = new Set(['concentration', 'cmax', 'cthrough']);
 /** Tissues whose levels ANALYTE_LIMITS bound. */
 export const ANALYTE_TISSUES: ReadonlySet<string> = new Set(['plasma', 'serum', 'blood']);
+/**
+ * Whether a level of this substance in this tissue is the body's own analyte of ANALYTE_LIMITS (glucose in plasma):
+ * its level is the body's whatever a study doses, so the reference ranges pool its levels, not its Cmax per dose.
+ */
+export function isBodyAnalyte(substance: string | null, tissue: string | null): boolean {
+  return substance !== null && tissue !== null && ANALYTE_LIMITS.has(substance) && ANALYTE_TISSUES.has(tissue);
+}
+
 /** A value is beyond a limit only by more than this (rounding, digitised figures: a Child–Pugh mean read as 4.98). */
 export const LIMIT_TOLERANCE = 0.05;
+
+/** A limit in one unit. */
+export interface Bounds {
+  low: number;
+  high: number;
+  typical: number;
+  normal: readonly [number, number];
+}
+
+/** A limit in the value's unit, or null when the units do not convert. */
+export function limitIn(limit: HumanLimit, unit: string, molarMass: number | null): Bounds | null {
+  const f = conversionFactorOrNull(limit.unit, unit, molarMass === null ? undefined : { molarMass });
+  return f === null ? null : { low: limit.low * f, high: limit.high * f, typical: limit.typical * f, normal: [limit.normal[0] * f, limit.normal[1] * f] };
+}
+
+/** Which side of its limits (in their unit) a value lies beyond by more than LIMIT_TOLERANCE; null inside. */
+export function beyondBounds(value: number, bounds: Pick<Bounds, 'low' | 'high'>): 'below' | 'above' | null {
+  return value < bounds.low * (1 - LIMIT_TOLERANCE) ? 'below' : value > bounds.high * (1 + LIMIT_TOLERANCE) ? 'above' : null;
+}
+
+/**
+ * Whether a level of a body analyte (isBodyAnalyte) lies beyond what any living human has: the human-range check's
+ * finding, which no other check repeats (the reference ranges neither judge nor pool such a level).
+ */
+export function beyondLivingLimits(substance: string | null, tissue: string | null, value: number, unit: string, molarMass: number | null): boolean {
+  if (!isBodyAnalyte(substance, tissue)) return false;
+  const bounds = limitIn(ANALYTE_LIMITS.get(substance as string)!, unit, molarMass);
+  return bounds !== null && beyondBounds(value, bounds) !== null;
+}
 
 /** Every unit the limits are given in (scripts/generate-unit-table.ts pre-parses them: no run builds mathjs for them). */
 export const HUMAN_LIMIT_UNITS: readonly string[] = [...new Set([...BODY_LIMITS.values(), ...ANALYTE_LIMITS.values()].flatMap((l) => (l.conventional ? [l.unit, l.conventional] : [l.unit])))];

@@ -14,7 +14,7 @@
  */
 import { subjectLabel, subjectOf } from '../data/dataset.js';
 import type { QaContext } from './context.js';
-import { ANALYTE_LIMITS, ANALYTE_TISSUES } from './human-limits.js';
+import { isBodyAnalyte } from './human-limits.js';
 import { concentrationSeries } from './input-checks.js';
 import { canonicalUnit } from './parameters.js';
 import { poolTissue, type RangeSample } from './reference-samples.js';
@@ -53,8 +53,9 @@ export function wideLevelSamples(ctx: QaContext): RangeSample[] {
     unit: string,
   ) => {
     const { substance, tissue } = names;
-    // An analyte with limits of the living body (glucose, bilirubin) is judged by those (checks/human-ranges.ts).
-    if (substance !== null && ANALYTE_LIMITS.has(substance) && tissue !== null && ANALYTE_TISSUES.has(tissue)) return;
+    // An analyte with limits of the living body (glucose, bilirubin) is judged by those (checks/human-ranges.ts) and
+    // by its level stratum (reference-samples.ts), not by levels over all doses of drugs.
+    if (isBodyAnalyte(substance, tissue)) return;
     samples.push({
       record, pk, study: of.study_sid, studyName: of.study_name, arm: armOf(interventionPks), stratum: wideLevelStratum(substance, tissue, unit),
       quantity: WIDE_LEVEL, substance, tissue, route: null, dose: null, extra: '', population: '', family: 'cmax',

@@ -14,7 +14,10 @@
  *   concentrations of a substance nobody dosed (endogenous: glucose,
  *   bilirubin) as levels;
  * - concentration timecourses: the highest point divided by the dose, or,
- *   without any dose in the set, the median level;
+ *   without any dose in the set, the median level; the body's own analytes
+ *   (glucose in plasma: human-limits.ts `isBodyAnalyte`) always by their level,
+ *   which is the body's whatever the study doses (a glucose curve's peak per
+ *   gram of an OGTT's glucose or of a drug tells nothing);
  * - doses: each `dosing` intervention's amount (absolute, or per kg).
  * A value that cannot be placed says why (`Unplaced`, passed to a callback: the coverage marks it).
  */
@@ -23,6 +26,7 @@ import { subjectLabel, subjectOf } from '../data/dataset.js';
 import { representativeValue } from '../data/records.js';
 import { conversionFactorOrNull } from '../units/convert.js';
 import { doseAmount, isDose } from './dose-units.js';
+import { beyondLivingLimits, isBodyAnalyte } from './human-limits.js';
 import type { QaContext } from './context.js';
 import type { RecordKind } from './coverage.js';
 import { concentrationSeries } from './input-checks.js';
@@ -64,6 +68,7 @@ export const REASONS = {
   unit: 'unit not convertible',
   dose: 'no single dose of the substance or its parent to normalise by',
   series: 'no positive concentration',
+  living: "beyond what any living human has (the human-range check's finding)",
 } as const;
 
 const GRAM = 'gram';
@@ -412,11 +417,11 @@ function placeOutput(molarMass: MolarMass, p: ParameterValue, info: SetInfo, b: 
   const o: OutputRecord = p.output;
   const direct = DIRECT[o.measurement_type];
   const perDose = PER_DOSE[o.measurement_type];
-  const endogenous = o.measurement_type === 'concentration' && info.dosings.length === 0;
+  const endogenous = o.measurement_type === 'concentration' && (info.dosings.length === 0 || isBodyAnalyte(b.substance, b.tissue));
   if (!direct && !perDose && !endogenous) return REASONS.type;
   if (p.value === null || !(p.value > 0)) return p.value === null && o.unit ? REASONS.unit : REASONS.value;
   if (p.unit === null || p.factor === null) return REASONS.unit;
-  if (endogenous) return sample(b, 'level', null, null, '', 'cmax', p.value, p.unit);
+  if (endogenous) return beyondLivingLimits(b.substance, b.tissue, p.value, p.unit, b.molarMass) ? REASONS.living : sample(b, 'level', null, null, '', 'cmax', p.value, p.unit);
   if (dose === 'several') return REASONS.dose;
   if (direct) {
     let value = p.value;
@@ -443,9 +448,11 @@ function placeTimecourse(molarMass: MolarMass, tc: TimecourseRecord, info: SetIn
   if (highest === 0) return REASONS.series;
   const canonical = tc.unit ? canonicalUnit(tc.unit, b.molarMass) : null;
   if (canonical === null) return REASONS.unit;
-  if (info.dosings.length === 0) {
+  if (info.dosings.length === 0 || isBodyAnalyte(b.substance, b.tissue)) {
     const positive = values.filter((v): v is number => v !== null && Number.isFinite(v) && v > 0).sort((x, y) => x - y);
-    return sample(b, 'level', null, null, '', 'cmax', positive[positive.length >> 1] * canonical.factor, canonical.unit);
+    const level = positive[positive.length >> 1] * canonical.factor;
+    if (beyondLivingLimits(b.substance, b.tissue, level, canonical.unit, b.molarMass)) return REASONS.living;
+    return sample(b, 'level', null, null, '', 'cmax', level, canonical.unit);
   }
   if (dose === null || dose === 'several') return REASONS.dose;
   const by = doseFor(molarMass, dose, b.bodyWeightKg);

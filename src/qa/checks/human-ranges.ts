@@ -34,7 +34,7 @@ import type { QaCheck } from '../check.js';
 import { nearFactor, slipFactors, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
-import { ANALYTE_LEVELS, ANALYTE_LIMITS, ANALYTE_TISSUES, BODY_LIMITS, LIMIT_TOLERANCE, type HumanLimit } from '../human-limits.js';
+import { ANALYTE_LEVELS, ANALYTE_LIMITS, ANALYTE_TISSUES, BODY_LIMITS, beyondBounds, limitIn, type Bounds, type HumanLimit } from '../human-limits.js';
 import { concentrationSeries } from '../input-checks.js';
 import { mayBeHuman } from '../population.js';
 import { slipFamilyOfUnit } from '../slip-factor.js';
@@ -42,20 +42,6 @@ import type { ReportedParameter } from '../tolerances.js';
 
 const CHECK = 'human-range';
 const fmt = (x: number) => String(+x.toPrecision(3));
-
-/** A limit in the value's unit, or null when the units do not convert. */
-export function limitIn(limit: HumanLimit, unit: string, molarMass: number | null): Bounds | null {
-  const f = conversionFactorOrNull(limit.unit, unit, molarMass === null ? undefined : { molarMass });
-  return f === null ? null : { low: limit.low * f, high: limit.high * f, typical: limit.typical * f, normal: [limit.normal[0] * f, limit.normal[1] * f] };
-}
-
-/** A limit in one unit. */
-export interface Bounds {
-  low: number;
-  high: number;
-  typical: number;
-  normal: readonly [number, number];
-}
 
 /** The verdict on one value: beyond a limit (by more than LIMIT_TOLERANCE), and the slips that bring it back. */
 export interface LimitVerdict {
@@ -73,14 +59,13 @@ export type CauseTier = (cause: SuspectedCause) => number;
  * in the normal range first, then by `tier`, then nearest typical.
  */
 export function judgeLimit(value: number, bounds: Bounds, causes: readonly SuspectedCause[], tier: CauseTier = () => 0): LimitVerdict | null {
-  const below = value < bounds.low * (1 - LIMIT_TOLERANCE);
-  const above = value > bounds.high * (1 + LIMIT_TOLERANCE);
-  if (!below && !above) return null;
+  const side = beyondBounds(value, bounds);
+  if (side === null) return null;
   const [lo, hi] = bounds.normal;
   const outsideNormal = (c: SuspectedCause) => (value / c.factor < lo || value / c.factor > hi ? 1 : 0);
   const distance = (c: SuspectedCause) => outsideNormal(c) * 1e6 + tier(c) * 1e3 + Math.abs(Math.log(value / c.factor / bounds.typical));
   const inside = causes.filter((c) => value / c.factor >= bounds.low && value / c.factor <= bounds.high);
-  return { side: below ? 'below' : 'above', causes: inside.sort((a, b) => distance(a) - distance(b)) };
+  return { side, causes: inside.sort((a, b) => distance(a) - distance(b)) };
 }
 
 interface Judged {

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { GroupRecord, InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
 import { slipFactors } from '../../../src/qa/causes.js';
-import { conventionalSlip, humanRangeCheck, judgeLimit, limitIn } from '../../../src/qa/checks/human-ranges.js';
+import { conventionalSlip, humanRangeCheck, judgeLimit } from '../../../src/qa/checks/human-ranges.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
-import { ANALYTE_LIMITS, BODY_LIMITS } from '../../../src/qa/human-limits.js';
+import { ANALYTE_LIMITS, BODY_LIMITS, limitIn } from '../../../src/qa/human-limits.js';
 import { molarMassLookup } from '../../../src/units/molar-mass.js';
 import { NO_STATS, oralDose, reportedOutput } from '../../helpers/records.js';
 

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { Dataset } from '../../src/data/dataset.js';
+import type { TimecourseRecord } from '../../src/data/model.js';
+import { prepareContext } from '../../src/qa/context.js';
+import { beyondLivingLimits, isBodyAnalyte } from '../../src/qa/human-limits.js';
+import { rangeSamples, REASONS, type Unplaced } from '../../src/qa/reference-samples.js';
+import { NO_STATS, oralDose, reportedOutput } from '../helpers/records.js';
+
+const study = { study_sid: 'S1', study_name: 'Study 1' };
+
+function curve(fields: Partial<TimecourseRecord>): TimecourseRecord {
+  return {
+    ...NO_STATS, ...study, subset_pk: 7, subset_name: 'c', output_pk: [], intervention_pk: [1], group_pk: 1, individual_pk: null, normed: true,
+    tissue: 'plasma', tissue_label: null, method: null, method_label: null, label: null, time: [0, 0.5, 1, 2], time_unit: 'hr',
+    measurement_type: 'concentration', measurement_type_label: null, choice: null, choice_label: null, substance: 'glucose', substance_label: null,
+    unit: 'milligram / deciliter', ...fields,
+  };
+}
+
+function samplesOf(timecourses: TimecourseRecord[], outputs = [reportedOutput(study, { substance: 'glucose', measurement_type: 'concentration', mean: 90, unit: 'milligram / deciliter' })]) {
+  // An OGTT: 75 g of glucose by mouth.
+  const ogtt = { ...oralDose(study), substance: 'glucose', value: 75 };
+  const tables = { studies: [], groups: [], individuals: [], interventions: [ogtt], scatters: [], terms: [], outputs, timecourses, info_nodes: [] };
+  const unplaced: Unplaced[] = [];
+  const samples = rangeSamples(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })), (u) => unplaced.push(u));
+  return { samples, unplaced };
+}
+
+describe('reference-samples: the body’s own analytes', () => {
+  it('isBodyAnalyte: glucose, bilirubin in plasma, serum or blood; not a drug, not urine', () => {
+    expect(isBodyAnalyte('glucose', 'plasma')).toBe(true);
+    expect(isBodyAnalyte('bilirubin', 'serum')).toBe(true);
+    expect(isBodyAnalyte('glucose', 'urine')).toBe(false);
+    expect(isBodyAnalyte('caffeine', 'plasma')).toBe(false);
+    expect(isBodyAnalyte(null, 'plasma')).toBe(false);
+  });
+
+  it('places a glucose curve after a dose of glucose by its median level (g/L), not its peak per gram of the load', () => {
+    // 90, 160, 140, 100 mg/dL: median of the positive points (the upper middle one) 140 mg/dL = 1.4 g/L
+    const { samples } = samplesOf([curve({ mean: [90, 160, 140, 100] })]);
+    const tc = samples.find((s) => s.record === 'timecourse')!;
+    expect(tc.quantity).toBe('level');
+    expect(tc.value).toBeCloseTo(1.4, 12);
+    expect(tc.unit).toBe('gram / liter');
+    expect(tc.dose).toBeNull();
+    // A reported glucose concentration too: 90 mg/dL = 0.9 g/L as a level.
+    const output = samples.find((s) => s.record === 'output')!;
+    expect([output.quantity, output.value]).toEqual(['level', 0.9]);
+  });
+
+  it('leaves a level beyond what any living human has to the human-range check: neither judged nor pooled', () => {
+    // Glucose limits 1–150 mmol/L (0.18–27 g/L with 180.16 g/mol): 5 mg/dL (mmol/L read as mg/dL) is below.
+    expect(beyondLivingLimits('glucose', 'plasma', 0.05, 'gram / liter', 180.16)).toBe(true);
+    expect(beyondLivingLimits('glucose', 'plasma', 0.9, 'gram / liter', 180.16)).toBe(false);
+    expect(beyondLivingLimits('glucose', 'plasma', 0.05, 'gram / liter', null)).toBe(false); // no molar mass: no limit in g/L
+    expect(beyondLivingLimits('caffeine', 'plasma', 1e6, 'gram / liter', 194.19)).toBe(false);
+    const { samples, unplaced } = samplesOf([curve({ mean: [5, 9, 8, 6] })], []);
+    expect(samples.filter((s) => s.record === 'timecourse')).toEqual([]);
+    expect(unplaced).toContainEqual({ record: 'timecourse', pk: 7, reason: REASONS.living });
+  });
+});
