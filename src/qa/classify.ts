@@ -20,6 +20,8 @@ export interface ComparisonContext {
   bodyWeightKg: number | null;
   /** The timecourse's sampling times, in the unit of tmax (for tmax only). */
   samplingTimes?: readonly number[];
+  /** Its levels at those times, index for index (for tmax only): whether a reported time can be a peak at all. */
+  samplingLevels?: readonly number[];
   /** auc_end: the end of the reported interval and of the timecourse, same unit (null when unknown). */
   reportedIntervalEnd?: number | null;
   timecourseEnd?: number | null;
@@ -59,6 +61,51 @@ export function ratioOf(reported: number, recomputed: number): number | null {
   return Number.isFinite(r) && r > 0 ? r : null;
 }
 
+/** A reported tmax at a sampled time where the curve is at most this share of its highest point is no peak of it. */
+export const NOT_A_PEAK_SHARE = 0.5;
+/** A decimal slip of a tmax: the ratio to the curve's peak within this factor of ×10 (a coarse grid rounds it). */
+export const DECIMAL_RATIO_SLACK = 1.5;
+
+/** The level of a curve at time t, linear between the samples around it; null outside the sampled range. */
+export function levelAt(times: readonly number[], levels: readonly number[], t: number): number | null {
+  let before = -1;
+  let after = -1;
+  for (let i = 0; i < times.length; i++) {
+    if (!Number.isFinite(times[i]) || !Number.isFinite(levels[i])) continue;
+    if (times[i] <= t && (before < 0 || times[i] > times[before])) before = i;
+    if (times[i] >= t && (after < 0 || times[i] < times[after])) after = i;
+  }
+  if (before < 0 || after < 0) return null;
+  if (times[after] === times[before]) return Math.max(levels[before], levels[after]);
+  return levels[before] + ((levels[after] - levels[before]) * (t - times[before])) / (times[after] - times[before]);
+}
+
+/**
+ * A decimal point slip of a tmax (×10 or ×1/10), which the unit slips leave out (a ×10 between a tmax and a
+ * curve's peak is often another definition or a second peak): named only when undoing it lands on the curve's own
+ * peak (within the sampling interval around it, or ×1.25 without a grid; the ratio within ×DECIMAL_RATIO_SLACK of
+ * 10) and the curve shows the time as written is no peak: within the sampled range, at most NOT_A_PEAK_SHARE of the
+ * curve's highest point there.
+ */
+function tmaxDecimalSlip(ctx: ComparisonContext, ratio: number | null, interval: number | null): SuspectedCause | null {
+  const times = ctx.samplingTimes;
+  const levels = ctx.samplingLevels;
+  if (ratio === null || !times || !levels || times.length !== levels.length || times.length < 3) return null;
+  const factor = ratio > 1 ? 10 : 0.1;
+  if (Math.abs(Math.log(ratio / factor)) > Math.log(DECIMAL_RATIO_SLACK)) return null;
+  const undone = ctx.reported / factor;
+  const lands = interval !== null ? Math.abs(undone - ctx.recomputed) <= interval * (1 + 1e-9) : Math.abs(Math.log(undone / ctx.recomputed)) <= Math.log(TOLERANCES.tmax[ctx.subject].agree);
+  if (!lands) return null;
+  let highest = 0;
+  for (let i = 0; i < times.length; i++) if (Number.isFinite(levels[i]) && levels[i] > highest) highest = levels[i];
+  if (!(highest > 0)) return null;
+  // After the last sample the curve cannot tell (a tmax read on the study's clock, after a later dose, lies there).
+  const level = levelAt(times, levels, ctx.reported);
+  if (level === null || level > NOT_A_PEAK_SHARE * highest) return null;
+  const label = factor > 1 ? '×10' : '×1/10';
+  return { kind: 'unit-factor', factor, text: `${label} (a decimal point slip: the curve peaks at ${+ctx.recomputed.toPrecision(3)}, and is not near its peak at the tmax as written)` };
+}
+
 function classifyTmax(ctx: ComparisonContext, ratio: number | null): Verdict {
   const interval = ctx.samplingTimes ? samplingIntervalAround(ctx.samplingTimes, ctx.recomputed) : null;
   const difference = Math.abs(ctx.reported - ctx.recomputed);
@@ -70,6 +117,8 @@ function classifyTmax(ctx: ComparisonContext, ratio: number | null): Verdict {
   }
   const causes = ratio === null ? [] : ratioCauses(ratio, 'tmax', ctx.bodyWeightKg);
   if (causes.length > 0) return { classification: 'major', ratio, causes, expected: null };
+  const decimal = tmaxDecimalSlip(ctx, ratio, interval);
+  if (decimal) return { classification: 'major', ratio, causes: [decimal], expected: null };
   const expected =
     ctx.subject === 'group'
       ? 'reported tmax of a group is usually the median of individual tmax, which need not be a sampling time of the mean curve'

@@ -8,7 +8,7 @@
  */
 import type { Dataset, LinkKeyFields } from '../data/dataset.js';
 import type { DatasetTables, InterventionRecord, OutputRecord, TimecourseRecord } from '../data/model.js';
-import { representativeValue } from '../data/records.js';
+import { representativeSeries, representativeValue } from '../data/records.js';
 import { conversionFactorOrNull, productFactorOrNull } from '../units/convert.js';
 import { ADULT_BODY_WEIGHT_KG, TYPICAL_BODY_WEIGHT_KG, unitFactorCause, unknownWeightPerKgCause, type SuspectedCause } from './causes.js';
 import { classify, type ComparisonContext, type Verdict } from './classify.js';
@@ -100,6 +100,22 @@ function samplingTimes(rt: RecomputedTimecourse, unit: string): number[] | undef
   return rt.tc.time.filter((t): t is number => t !== null && Number.isFinite(t)).map((t) => (t - shift) * factor);
 }
 
+/** The sampled times (in `unit`, from the dose) and the curve's levels there, pair by pair: for a tmax. */
+function samplingCurve(rt: RecomputedTimecourse, unit: string): Pick<ComparisonContext, 'samplingTimes' | 'samplingLevels'> {
+  const times = samplingTimes(rt, unit);
+  const series = representativeSeries(rt.tc)?.values;
+  if (!times) return {};
+  if (!series || series.length !== rt.tc.time.length) return { samplingTimes: times };
+  const levels: number[] = [];
+  for (let i = 0; i < rt.tc.time.length; i++) {
+    const t = rt.tc.time[i];
+    if (t === null || !Number.isFinite(t)) continue;
+    const v = series[i];
+    levels.push(v === null || !Number.isFinite(v) ? Number.NaN : v);
+  }
+  return { samplingTimes: times, samplingLevels: levels };
+}
+
 /** auc_end: the reported interval end and the timecourse's last time, both in the timecourse's time unit. */
 function aucInterval(output: OutputRecord, tc: TimecourseRecord): Pick<ComparisonContext, 'reportedIntervalEnd' | 'timecourseEnd'> {
   const times = tc.time.filter((t): t is number => t !== null && Number.isFinite(t));
@@ -165,7 +181,7 @@ export function compareReported(
       bodyWeightKg: context.bodyWeightKg,
       // A partial area interpolates between samples: not exact enough to name a molar ↔ mass factor of ×2–10.
       molarMass: note === null && !weightAssumed ? context.molarMass : null,
-      ...(parameter === 'tmax' ? { samplingTimes: samplingTimes(rt, unit) } : {}),
+      ...(parameter === 'tmax' ? samplingCurve(rt, unit) : {}),
       ...intervalEnds,
     });
   let verdict = judge(chosen.value);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, samplingIntervalAround } from '../../src/qa/classify.js';
+import { classify, levelAt, samplingIntervalAround } from '../../src/qa/classify.js';
 import { perKgCause, unitFactorCause } from '../../src/qa/causes.js';
 
 const base = { subject: 'individual' as const, bodyWeightKg: null };
@@ -85,6 +85,40 @@ describe('classify', () => {
     const slip = classify({ ...base, parameter: 'tmax', reported: 60, recomputed: 1, samplingTimes: times });
     expect(slip.classification).toBe('major');
     expect(slip.causes[0].factor).toBe(60);
+  });
+});
+
+describe('classify: a tmax ×10 (a decimal point slip)', () => {
+  // An oral curve sampled at 0, 0.5, 1, 2, 4, 8, 12 h peaking at 1 h (levels 0, 6, 10, 8, 4, 1.5, 0.5)
+  const times = [0, 0.5, 1, 2, 4, 8, 12];
+  const levels = [0, 6, 10, 8, 4, 1.5, 0.5];
+  const tmax = { ...base, parameter: 'tmax' as const, recomputed: 1, samplingTimes: times, samplingLevels: levels };
+
+  it('levelAt interpolates between the samples around a time, null outside them', () => {
+    expect(levelAt(times, levels, 6)).toBeCloseTo(2.75, 12); // halfway from 4 (4 h) to 1.5 (8 h)
+    expect(levelAt(times, levels, 1)).toBe(10);
+    expect(levelAt(times, levels, 13)).toBeNull();
+  });
+
+  it('is major when ÷10 lands on the peak and the curve at the time as written is at most half its peak', () => {
+    // 10 h: the curve there is 1 (a quarter of the way from 1.5 to 0.5), a tenth of its peak; ÷10 gives 1 h, the peak
+    const slip = classify({ ...tmax, reported: 10 });
+    expect(slip.classification).toBe('major');
+    expect(slip.causes[0]).toMatchObject({ kind: 'unit-factor', factor: 10 });
+    // ×1/10: a curve sampled every 0.5 h peaking at 3 h, its tmax written 0.3 h (the curve there 1.8, rising to 10)
+    const dense = { ...tmax, recomputed: 3, samplingTimes: [0, 0.5, 1, 1.5, 2, 2.5, 3, 4, 6], samplingLevels: [0, 3, 5, 6.5, 8, 9, 10, 7, 3] };
+    expect(classify({ ...dense, reported: 0.3 }).causes[0]).toMatchObject({ factor: 0.1 });
+  });
+
+  it('is not named where the curve could peak, after its last sample, or without the levels', () => {
+    // A flat curve at 60 % of its peak by 10 h (a second peak, sustained release): no decimal slip named
+    const flat = [0, 6, 10, 8, 7, 6.5, 6];
+    expect(classify({ ...tmax, reported: 10, samplingLevels: flat }).classification).toBe('minor');
+    // Sampled to 8 h only: 10 h may be a tmax read on the study's clock
+    expect(classify({ ...tmax, reported: 10, samplingTimes: times.slice(0, 6), samplingLevels: levels.slice(0, 6) }).classification).toBe('minor');
+    expect(classify({ ...tmax, reported: 10, samplingLevels: undefined }).classification).toBe('minor');
+    // ×6: no decimal slip (the ratio beyond ×1.5 of 10)
+    expect(classify({ ...tmax, reported: 6 }).classification).toBe('minor');
   });
 });
 
