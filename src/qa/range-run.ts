@@ -22,7 +22,7 @@ import { ADULT_BODY_WEIGHT_KG } from './causes.js';
 import { mayBeAdultHuman } from './population.js';
 import { contradicted, FEW_STUDIES, FEW_STUDIES_Z, individual, INSIDE_Z, judge, OUTSIDE_Z, SMALL_FACTOR, SMALL_FACTOR_Z, wideVerdict, type RangeVerdict } from './range-verdict.js';
 import { armValues, leaveOneStudyOut, MIN_STUDIES, robustReference, type Reference } from './reference-stats.js';
-import { PER_KG, PER_KG_DOSE, poolRoute, poolTissue, rangeSamples, sampleLabel, STRATUM_SEPARATOR, STRATUM_UNIT_FIELD, type RangeSample, type Unplaced } from './reference-samples.js';
+import { PER_KG, PER_KG_DOSE, rangeSamples, sampleLabel, STRATUM_POPULATION_FIELD, STRATUM_SEPARATOR, STRATUM_UNIT_FIELD, type RangeSample, type Unplaced } from './reference-samples.js';
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
@@ -240,7 +240,9 @@ const TYPICAL_ADULT_KG = 70;
 
 /** A sample's stratum over every population: its quantity, substance, tissue, route, application, dosed substance, unit and extra. */
 function anyPopulationKey(s: RangeSample): string {
-  return `${s.quantity}\u0001${s.substance}\u0001${poolTissue(s.tissue)}\u0001${poolRoute(s.quantity, s.route)}\u0001${s.dose?.application}\u0001${s.dose?.substance}\u0001${s.unit}\u0001${s.extra}`;
+  const fields = s.stratum.split(STRATUM_SEPARATOR);
+  fields.splice(STRATUM_POPULATION_FIELD, 1);
+  return fields.join(STRATUM_SEPARATOR);
 }
 
 /**

@@ -35,7 +35,7 @@ import { coMedication, HEALTHY, populationLabel } from './population.js';
 import { Numbering } from './study-ids.js';
 import type { ReportedParameter } from './tolerances.js';
 import type { SlipFamily } from './causes.js';
-import { dosesItself, namedAfterDose } from './substance-relations.js';
+import { dosesItself, namedAfterDose, saltBase } from './substance-relations.js';
 
 /** The molar mass of a substance (g/mol), cached per run. */
 type MolarMass = (substance: string | null) => number | null;
@@ -72,6 +72,8 @@ export const REASONS = {
 } as const;
 
 const GRAM = 'gram';
+/** The quantity of a dose sample. */
+const DOSE = 'dose';
 const GRAM_PER_KG = 'gram / kilogram';
 /** The unit suffixes of a per-kg value, and of a value per per-kg dose of a subject without a weight (its own stratum). */
 export const PER_KG = ' / kilogram';
@@ -186,12 +188,20 @@ export function poolRoute(quantity: string, route: string | null): string | null
 export const STRATUM_SEPARATOR = '\u0001';
 /** The index of the unit among a stratum's fields. */
 export const STRATUM_UNIT_FIELD = 6;
+/** The field of a stratum that names the dosed substance (a salt's base: `saltBase`), and the one naming the population. */
+export const STRATUM_DOSED_FIELD = 5;
+export const STRATUM_POPULATION_FIELD = 7;
 
 /** Readable: `caffeine cmax per dose (plasma, oral single dose, healthy)`. */
 export function sampleLabel(s: RangeSample): string {
   const d = s.dose;
   const how = [d?.route ?? s.route, d?.application].filter(Boolean).join(' ');
-  const perDose = d && d.substance !== s.substance ? ` per dose of ${d.substance}` : d ? ' per dose' : '';
+  // The stratum names the base a salt's dose was pooled as (doseFor, a dose sample's substance): say so.
+  const fields = s.stratum.split(STRATUM_SEPARATOR);
+  if (s.quantity === DOSE && fields[1] !== s.substance) return `${s.substance} dose (as ${fields[1]}; ${[s.route, s.extra].filter(Boolean).join(', ')})`;
+  const dosedAs = fields[STRATUM_DOSED_FIELD];
+  const asBase = d && dosedAs !== d.substance ? ` (as ${dosedAs})` : '';
+  const perDose = d && d.substance !== s.substance ? ` per dose of ${d.substance}${asBase}` : d ? ` per dose${asBase}` : '';
   return `${s.substance} ${s.quantity}${perDose} (${[s.tissue, how, s.extra, s.population].filter(Boolean).join(', ')})`;
 }
 
@@ -221,6 +231,8 @@ interface Base {
 interface Strata {
   ids: Numbering;
   text: string[];
+  /** A dosed salt's base and its share of the salt's mass (substance-relations.ts `saltBase`), cached: a dose of codeine phosphate normalises as codeine. */
+  salt: (substance: string | null) => { base: string; fraction: number } | null;
 }
 
 /** The sample, property by property (spreading objects per value cost ~10 µs each on the shared export). */
@@ -236,12 +248,15 @@ function sample(
 ): RangeSample {
   const r = dose?.route ?? route;
   const application = dose?.application;
-  const dosed = dose?.substance;
+  // A salt's dose counts as its base's (doseFor, and the dose samples): a value per dose of codeine phosphate is per
+  // gram of codeine, a dose of codeine phosphate pooled with doses of codeine as the codeine it holds.
+  const dosed = dose?.substance == null ? dose?.substance : (b.strata.salt(dose.substance)?.base ?? dose.substance);
+  const substance = quantity === DOSE && b.substance !== null ? (b.strata.salt(b.substance)?.base ?? b.substance) : b.substance;
   const tissue = poolTissue(b.tissue);
   const pooledRoute = poolRoute(quantity, r);
-  const id = b.strata.ids.of([quantity, b.substance, tissue, pooledRoute, application, dosed, unit, b.population, extra]);
+  const id = b.strata.ids.of([quantity, substance, tissue, pooledRoute, application, dosed, unit, b.population, extra]);
   // A control character separates the fields (STRATUM_SEPARATOR): no name contains one. The unit is field STRATUM_UNIT_FIELD.
-  const stratum = (b.strata.text[id] ??= `${quantity}\u0001${b.substance}\u0001${tissue}\u0001${pooledRoute}\u0001${application}\u0001${dosed}\u0001${unit}\u0001${b.population}\u0001${extra}`);
+  const stratum = (b.strata.text[id] ??= `${quantity}\u0001${substance}\u0001${tissue}\u0001${pooledRoute}\u0001${application}\u0001${dosed}\u0001${unit}\u0001${b.population}\u0001${extra}`);
   return {
     record: b.record, pk: b.pk, study: b.study_sid, studyName: b.study_name, arm: b.arm, stratum, quantity, substance: b.substance, tissue: b.tissue,
     route: r, dose, extra, population: b.population, family, measurementType: b.measurementType, value, unit, subject: b.subject,
@@ -300,7 +315,14 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
     b.arm = info.key;
     return dose;
   };
-  const strata: Strata = { ids: new Numbering(), text: [] };
+  const bases = new Map<string, ReturnType<typeof saltBase>>();
+  const baseOf = (substance: string | null) => {
+    if (substance === null) return null;
+    let base = bases.get(substance);
+    if (base === undefined) bases.set(substance, (base = saltBase(substance, molarMass)));
+    return base;
+  };
+  const strata: Strata = { ids: new Numbering(), text: [], salt: baseOf };
   // One scratch base, refilled per value: `sample` copies what it keeps (an object per value showed in the GC).
   const b: Base = {
     record: 'output', pk: 0, study_sid: '', study_name: '', subject: null, subsetPk: null, outputPk: null, substance: null, tissue: null,
@@ -360,11 +382,13 @@ export function rangeSamples(ctx: QaContext, unplaced: (u: Unplaced) => void): R
       unplaced({ record: 'dosing', pk: d.pk, reason: v === null || !(v > 0) ? REASONS.value : REASONS.unit });
       continue;
     }
+    // A salt's dose as the base it holds, with the base's molar mass (its molar ↔ mass slips are the base's).
+    const salt = baseOf(d.substance);
     const b: Base = {
       record: 'dosing', pk: d.pk, study_sid: d.study_sid, study_name: d.study_name, subject: null, subsetPk: null, outputPk: null, substance: d.substance,
-      tissue: null, molarMass: mass, bodyWeightKg: null, measurementType: 'dosing', population: '', arm: `dose ${d.pk}`, strata,
+      tissue: null, molarMass: salt ? molarMass(salt.base) : mass, bodyWeightKg: null, measurementType: 'dosing', population: '', arm: `dose ${d.pk}`, strata,
     };
-    const s = sample(b, 'dose', null, d.route, d.application ?? '', 'dose', amount.value, amount.perKg ? GRAM_PER_KG : GRAM);
+    const s = sample(b, DOSE, null, d.route, d.application ?? '', 'dose', amount.value * (salt?.fraction ?? 1), amount.perKg ? GRAM_PER_KG : GRAM);
     s.interventionPk = d.pk;
     samples.push(s);
   }
@@ -396,11 +420,13 @@ function doseOf(info: SetInfo, substance: string | null): InterventionRecord | n
  * of a subject without a curated weight, in g/kg (the value then goes to a stratum of its own, `… / (gram / kilogram)`,
  * pooled only with other per-kg doses: no weight is assumed). A reason when the dose is not an amount.
  */
-function doseFor(molarMass: MolarMass, dose: InterventionRecord, weight: number | null): { amount: number; per: (unit: string) => string } | string {
+function doseFor(molarMass: MolarMass, dose: InterventionRecord, weight: number | null, strata: Strata): { amount: number; per: (unit: string) => string } | string {
   const amount = doseAmount(dose, molarMass(dose.substance));
   if (amount === null) return REASONS.unit;
-  if (!amount.perKg) return { amount: amount.value, per: perGram };
-  return weight !== null && weight > 0 ? { amount: amount.value * weight, per: perGram } : { amount: amount.value, per: perGramPerKg };
+  // A salt's dose as its base's: codeine per gram of codeine, whether dosed as codeine or as codeine phosphate.
+  const value = amount.value * (strata.salt(dose.substance)?.fraction ?? 1);
+  if (!amount.perKg) return { amount: value, per: perGram };
+  return weight !== null && weight > 0 ? { amount: value * weight, per: perGram } : { amount: value, per: perGramPerKg };
 }
 
 const perGramPerKgUnits = new Map<string, string>();
@@ -434,7 +460,7 @@ function placeOutput(molarMass: MolarMass, p: ParameterValue, info: SetInfo, b: 
     return sample(b, o.measurement_type, null, dose?.route ?? p.route, extra, direct, value, unit);
   }
   if (dose === null) return REASONS.dose;
-  const by = doseFor(molarMass, dose, p.bodyWeightKg);
+  const by = doseFor(molarMass, dose, p.bodyWeightKg, b.strata);
   if (typeof by === 'string') return by;
   const extra = OVER_INTERVAL.has(o.measurement_type) ? intervalBin(o.time, o.time_unit) : '';
   return sample(b, o.measurement_type, dose, dose.route, extra, perDose, p.value / by.amount, by.per(p.unit));
@@ -455,7 +481,7 @@ function placeTimecourse(molarMass: MolarMass, tc: TimecourseRecord, info: SetIn
     return sample(b, 'level', null, null, '', 'cmax', level, canonical.unit);
   }
   if (dose === null || dose === 'several') return REASONS.dose;
-  const by = doseFor(molarMass, dose, b.bodyWeightKg);
+  const by = doseFor(molarMass, dose, b.bodyWeightKg, b.strata);
   if (typeof by === 'string') return by;
   return sample(b, 'cmax', dose, dose.route, '', 'cmax', (highest * canonical.factor) / by.amount, by.per(canonical.unit));
 }

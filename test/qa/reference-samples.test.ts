@@ -3,7 +3,7 @@ import { Dataset } from '../../src/data/dataset.js';
 import type { TimecourseRecord } from '../../src/data/model.js';
 import { prepareContext } from '../../src/qa/context.js';
 import { beyondLivingLimits, isBodyAnalyte } from '../../src/qa/human-limits.js';
-import { rangeSamples, REASONS, type Unplaced } from '../../src/qa/reference-samples.js';
+import { rangeSamples, REASONS, sampleLabel, type Unplaced } from '../../src/qa/reference-samples.js';
 import { NO_STATS, oralDose, reportedOutput } from '../helpers/records.js';
 
 const study = { study_sid: 'S1', study_name: 'Study 1' };
@@ -57,5 +57,24 @@ describe('reference-samples: the body’s own analytes', () => {
     const { samples, unplaced } = samplesOf([curve({ mean: [5, 9, 8, 6] })], []);
     expect(samples.filter((s) => s.record === 'timecourse')).toEqual([]);
     expect(unplaced).toContainEqual({ record: 'timecourse', pk: 7, reason: REASONS.living });
+  });
+});
+
+describe('reference-samples: a salt dosed as its base', () => {
+  it('divides by the base a salt dose holds and pools it with the base; a dose of the salt as its base', () => {
+    // 30 mg of codeine phosphate (0.753 codeine: 22.6 mg) and a codeine Cmax of 0.1 mg/L: 0.1 / 0.0226 = 4.43 mg/L per g
+    const dose = { ...oralDose(study), substance: 'codeine phosphate', value: 0.03 };
+    const cmax = reportedOutput(study, { substance: 'codeine', measurement_type: 'cmax', mean: 0.1, unit: 'milligram / liter' });
+    const tables = { studies: [], groups: [], individuals: [], interventions: [dose], scatters: [], terms: [], outputs: [cmax], timecourses: [], info_nodes: [] };
+    const samples = rangeSamples(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })), () => {});
+    const fraction = 299.36 / (299.36 + 97.99);
+    const perDose = samples.find((s) => s.record === 'output')!;
+    expect(perDose.value).toBeCloseTo(0.0001 / (0.03 * fraction), 3);
+    expect(perDose.stratum.split('\u0001')[5]).toBe('codeine');
+    expect(sampleLabel(perDose)).toMatch(/^codeine cmax per dose of codeine phosphate \(as codeine\) \(plasma/);
+    const doseSample = samples.find((s) => s.record === 'dosing')!;
+    expect(doseSample.value).toBeCloseTo(0.03 * fraction, 4);
+    expect(doseSample.stratum.split('\u0001')[1]).toBe('codeine');
+    expect(sampleLabel(doseSample)).toBe('codeine phosphate dose (as codeine; oral, single dose)');
   });
 });

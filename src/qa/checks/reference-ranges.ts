@@ -32,7 +32,8 @@
  * (Cmax, AUC per dose) back the factor (`backsDoseSlip`: undoing it brings them
  * back to their centre, better than as curated); those of them whose own verdict
  * names the inverse factor then name the dose as the culprit. With none of them to back or contradict it,
- * a dose far above every other study's (`unopposedDoseSlip`) is major too. Otherwise it is minor, and so is a dose
+ * a dose far above every other study's (`unopposedDoseSlip`: ×30 and more; ×10 only as the study's one dose of its
+ * substance, |z| ≥ 10) is major too. Otherwise it is minor, and so is a dose
  * whose subjects excreted too much of it for it to have been that factor smaller (`excretionRefutes`). A dose
  * inside its range is still named the culprit when values of two substances it gives are off per dose by one
  * factor and another dosing of the study is in line (`sharedDoseSlips`).
@@ -89,11 +90,19 @@ export function backsDoseSlip(factor: number, values: readonly NormalisedZ[]): b
  * strata of too few studies): a slip. Upward only: a microdose study is a design, a thousandfold overdose is not; nor
  * is ×10 alone (a high-dose arm: indocyanine green at 5 mg/kg beside the usual 0.5 mg/kg, Martin1975).
  */
-export function unopposedDoseSlip(verdict: RangeVerdict, normalisedValues: readonly NormalisedZ[]): boolean {
-  return normalisedValues.length === 0 && verdict.cause !== null && verdict.cause.factor >= UNOPPOSED_DOSE_FACTOR && verdict.z >= FEW_STUDIES_Z;
+export function unopposedDoseSlip(verdict: RangeVerdict, normalisedValues: readonly NormalisedZ[], alone = false): boolean {
+  if (normalisedValues.length > 0 || verdict.cause === null) return false;
+  if (verdict.cause.factor >= UNOPPOSED_DOSE_FACTOR) return verdict.z >= FEW_STUDIES_Z;
+  return alone && verdict.cause.factor >= 10 && verdict.z >= UNOPPOSED_SMALL_Z;
 }
 /** The smallest dose factor named with nothing dose-normalised to back it. */
 export const UNOPPOSED_DOSE_FACTOR = 30;
+/**
+ * A ×10 dose with nothing dose-normalised to back it is named only this far out, and only as its study's one dose of
+ * the substance (`alone`): a high-dose arm beside the usual dose (ICG 5 mg/kg beside 0.5 mg/kg, z 10.3) is a design,
+ * simvastatin 800 mg given alone (z 13 among 19 studies of 10–80 mg) is not.
+ */
+export const UNOPPOSED_SMALL_Z = 10;
 
 /**
  * Whether what the subjects excreted rules out a dose slip ×`factor` (the true dose `factor` times smaller): one
@@ -223,12 +232,17 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   const inverse = (a: number, b: number) => Math.abs(Math.log(a * b)) <= Math.log1p(FACTOR_TOLERANCE);
   // What the subjects excreted of a dose bounds how much smaller it can have been (excretion.ts).
   const excreted = largestFractionsExcreted(excretedAmounts(ctx));
+  // Per study and dosed substance (as the stratum pools it: a salt as its base), how many dosings it has.
+  const dosingsOf = new Map<string, number>();
+  const doseKey = (s: RangeSample) => `${s.study}\u0001${s.stratum}`;
+  for (const j of run.judgments) if (j.sample.record === 'dosing') dosingsOf.set(doseKey(j.sample), (dosingsOf.get(doseKey(j.sample)) ?? 0) + 1);
   for (const j of judged) {
     if (j.sample.record !== 'dosing' || !j.verdict.cause) continue;
+    const alone = dosingsOf.get(doseKey(j.sample)) === 1;
     const zs = normalised.get(j.sample.pk) ?? [];
     const fraction = excreted.get(j.sample.pk);
     const possible = j.verdict.alternatives.filter((c) => !excretionRefutes(c.factor, fraction));
-    const backed = possible.find((c) => backsDoseSlip(c.factor, zs)) ?? (possible.length > 0 && unopposedDoseSlip({ ...j.verdict, cause: possible[0] }, zs) ? possible[0] : undefined);
+    const backed = possible.find((c) => backsDoseSlip(c.factor, zs)) ?? (possible.length > 0 && unopposedDoseSlip({ ...j.verdict, cause: possible[0] }, zs, alone) ? possible[0] : undefined);
     if (backed) {
       doseSlips.set(j.sample.pk, backed.factor);
       j.verdict = { ...j.verdict, cause: backed, alternatives: [backed, ...possible.filter((c) => c !== backed)] };

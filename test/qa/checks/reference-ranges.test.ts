@@ -174,6 +174,10 @@ describe('reference-range: the check on a dataset', () => {
     expect(unopposedDoseSlip(verdict(7.5, 1000), [])).toBe(false); // not beyond FEW_STUDIES_Z
     expect(unopposedDoseSlip(verdict(-13.4, 1 / 1000), [])).toBe(false); // a microdose is a design
     expect(unopposedDoseSlip(verdict(10.3, 10), [])).toBe(false); // a high-dose arm (ICG 5 mg/kg beside 0.5): ×10 alone is a design too
+    // ×10 as the study's one dose of the substance, far out: simvastatin 0.8 g (z 13.4 among 19 studies of 10–80 mg)
+    expect(unopposedDoseSlip(verdict(13.4, 10), [], true)).toBe(true);
+    expect(unopposedDoseSlip(verdict(9.5, 10), [], true)).toBe(false); // not beyond UNOPPOSED_SMALL_Z
+    expect(unopposedDoseSlip(verdict(13.4, 10), [{ z: -1, spread: 0.4 }], true)).toBe(false); // its values per dose say otherwise
     expect(unopposedDoseSlip(verdict(13.4, 1000), [{ z: 0.2, spread: 0.4 }])).toBe(false); // its Cmax per dose is ordinary
     expect(unopposedDoseSlip(verdict(13.4, null), [])).toBe(false);
   });
