@@ -41,6 +41,8 @@ export type FindingKind =
   | 'repeated-values'
   /** An amount excreted beyond its dose (checks/mass-balance.ts). */
   | 'mass-balance'
+  /** A reported metabolic ratio against the ratio of its subject's curves at its time (checks/metabolic-ratios.ts). */
+  | 'metabolic-ratio'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

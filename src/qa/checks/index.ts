@@ -12,6 +12,7 @@ import { groupMembersCheck } from './group-members.js';
 import { humanRangeCheck } from './human-ranges.js';
 import { inputCheck } from './input.js';
 import { massBalanceCheck } from './mass-balance.js';
+import { metabolicRatiosCheck } from './metabolic-ratios.js';
 import { normedVsRawCheck } from './normed-vs-raw.js';
 import { pkIdentitiesCheck } from './pk-identities.js';
 import { physiologyCheck } from './physiology.js';
@@ -47,4 +48,5 @@ export const CHECKS: readonly QaCheck[] = [
   doseLabelCheck,
   doseSiblingsCheck,
   seriesSpikeCheck,
+  metabolicRatiosCheck,
 ];
