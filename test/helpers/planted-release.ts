@@ -1,7 +1,7 @@
 /**
  * Two releases of the fixtures' export for the diff tests, with planted
- * changes: the ×1000 slip of output 131 (SYN0002 cmax) fixed, study SYN0003
- * copied as SYN0099 (added), SYN0004's reported thalf (output 304) removed, and
+ * changes: the ×1000 slip of output 139 (SYN0002 cmax) fixed, study SYN0003
+ * copied as SYN0099 (added), SYN0004's reported thalf (output 312) removed, and
  * every pk of SYN0005 renumbered (a re-upload: nothing else changes).
  */
 import { Dataset } from '../../src/data/dataset.js';
@@ -10,8 +10,8 @@ import { writeExport } from '../../src/data/export/write.js';
 import { FIXTURES_EXPORT } from '../../src/data/fixtures.js';
 import { cloneTables, copyStudy, renumberStudy } from './releases.js';
 
-export const SLIP_OUTPUT = 131;
-export const REMOVED_OUTPUT = 304;
+export const SLIP_OUTPUT = 139;
+export const REMOVED_OUTPUT = 312;
 export const RENUMBER_OFFSET = 70_000;
 
 export interface PlantedReleases {

@@ -104,12 +104,12 @@ describe('report pages', () => {
     const charts = buildReportCharts(result);
     const study = groupByStudy(result.findings).find((s) => s.sid === 'SYN0002')!;
     const html = renderStudyPage(study, { dataset, serveUrl: SERVE, charts });
-    // Planted error A: cmax of output 131 entered in ng/mL instead of µg/mL.
-    const f = result.findings.find((x) => x.output_pk === 131 && x.kind === 'reported-vs-recomputed')!;
+    // Planted error A: cmax of output 139 entered in ng/mL instead of µg/mL.
+    const f = result.findings.find((x) => x.output_pk === 139 && x.kind === 'reported-vs-recomputed')!;
     const c = card(html, f.id!);
-    expect(c).toContain('data-field="output_pk" data-pk="131"');
+    expect(c).toContain('data-field="output_pk" data-pk="139"');
     expect(c).toContain(`data-field="subset_pk" data-pk="${f.subset_pk}"`);
-    expect(c).toContain(`href="${SERVE}api/v1/outputs/131/"`);
+    expect(c).toContain(`href="${SERVE}api/v1/outputs/139/"`);
     expect(c).toContain(`href="${SERVE}api/v1/subsets/${f.subset_pk}/"`);
     expect(c).toContain('<b>8.9 ng/mL</b> <span class="normed">(normed 0.0000089 gram / liter)</span>');
     expect(c).toContain('<b>8.9 µg/mL</b>');
