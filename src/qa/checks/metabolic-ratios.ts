@@ -31,6 +31,7 @@ import { levelAt } from '../classify.js';
 import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { canonicalUnit } from '../parameters.js';
+import { median } from '../robust.js';
 
 const CHECK = 'metabolic-ratio';
 const TYPE = 'metabolic ratio';
@@ -70,12 +71,6 @@ export type RatioVerdict =
   | { kind: 'slip'; reported: number; expected: number; factor: number; text: string }
   | { kind: 'inverted'; reported: number; expected: number }
   | { kind: 'unexplained'; reported: number; expected: number };
-
-const median = (xs: readonly number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const h = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
-};
 
 /**
  * The verdict on reported ratios r_i against the ratios their curves give at the same times, c_i as masses or, when
