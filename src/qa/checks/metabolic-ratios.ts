@@ -58,11 +58,11 @@ export const REASONS = {
 } as const;
 
 /**
- * The numerator's and denominator's sids of a ratio of two substances (`px/caf`, or its sid `px-over-caf` → px, caf);
- * null for anything else.
+ * The numerator's and denominator's sids of a ratio of two substances (`px/caf`, `px / caf`, or its sid `px-over-caf`
+ * → px, caf); null for anything else.
  */
 export function ratioSubstances(name: string | null): [string, string] | null {
-  const match = name === null ? null : /^([^/()+\s]+)\/([^/()+\s]+)$/.exec(name.trim().replace('-over-', '/'));
+  const match = name === null ? null : /^([^/()+\s]+)\/([^/()+\s]+)$/.exec(name.trim().replace('-over-', '/').replace(/\s*\/\s*/, '/'));
   return match ? [match[1], match[2]] : null;
 }
 

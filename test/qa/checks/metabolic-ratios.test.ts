@@ -11,6 +11,8 @@ describe('metabolic-ratio: the arithmetic', () => {
   it('reads a ratio of two substances, numerator first; not a ratio of sums', () => {
     expect(ratioSubstances('px/caf')).toEqual(['px', 'caf']);
     expect(ratioSubstances('px-over-caf')).toEqual(['px', 'caf']); // the export's sid of the ratio
+    expect(ratioSubstances(' px / caf ')).toEqual(['px', 'caf']);
+    expect(ratioSubstances('a/b/c')).toBeNull();
     expect(ratioSubstances('1-hydroxymidazolam/midazolam')).toEqual(['1-hydroxymidazolam', 'midazolam']);
     expect(ratioSubstances('cod/(mor+m3g+m6g)')).toBeNull();
     expect(ratioSubstances('caffeine')).toBeNull();
