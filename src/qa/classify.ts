@@ -5,6 +5,7 @@
  */
 import type { Severity } from './finding.js';
 import { exactMolarCause, ratioCauses, type SuspectedCause } from './causes.js';
+import { levelAt } from './robust.js';
 import { FACTOR_TOLERANCE, TOLERANCES, type ReportedParameter } from './tolerances.js';
 
 export type Classification = 'agree' | 'minor' | 'major';
@@ -65,20 +66,6 @@ export function ratioOf(reported: number, recomputed: number): number | null {
 export const NOT_A_PEAK_SHARE = 0.5;
 /** A decimal slip of a tmax: the ratio to the curve's peak within this factor of ×10 (a coarse grid rounds it). */
 export const DECIMAL_RATIO_SLACK = 1.5;
-
-/** The level of a curve at time t, linear between the samples around it; null outside the sampled range. */
-export function levelAt(times: readonly number[], levels: readonly number[], t: number): number | null {
-  let before = -1;
-  let after = -1;
-  for (let i = 0; i < times.length; i++) {
-    if (!Number.isFinite(times[i]) || !Number.isFinite(levels[i])) continue;
-    if (times[i] <= t && (before < 0 || times[i] > times[before])) before = i;
-    if (times[i] >= t && (after < 0 || times[i] < times[after])) after = i;
-  }
-  if (before < 0 || after < 0) return null;
-  if (times[after] === times[before]) return Math.max(levels[before], levels[after]);
-  return levels[before] + ((levels[after] - levels[before]) * (t - times[before])) / (times[after] - times[before]);
-}
 
 /**
  * A decimal point slip of a tmax (×10 or ×1/10), which the unit slips leave out (a ×10 between a tmax and a

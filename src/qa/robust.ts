@@ -93,6 +93,23 @@ export function withoutSorted(all: ArrayLike<number>, removed: ArrayLike<number>
   return n;
 }
 
+/**
+ * The level of a curve at time t, linear between the samples around it, as curated (times in any order, NaN where a
+ * time or level is missing); null outside the sampled range.
+ */
+export function levelAt(times: readonly number[], levels: readonly number[], t: number): number | null {
+  let before = -1;
+  let after = -1;
+  for (let i = 0; i < times.length; i++) {
+    if (!Number.isFinite(times[i]) || !Number.isFinite(levels[i])) continue;
+    if (times[i] <= t && (before < 0 || times[i] > times[before])) before = i;
+    if (times[i] >= t && (after < 0 || times[i] < times[after])) after = i;
+  }
+  if (before < 0 || after < 0) return null;
+  if (times[after] === times[before]) return Math.max(levels[before], levels[after]);
+  return levels[before] + ((levels[after] - levels[before]) * (t - times[before])) / (times[after] - times[before]);
+}
+
 /** Log-linear interpolation of a positive profile (times ascending) at t; null outside its range or across a non-positive point. */
 export function interpolateLog(times: readonly number[], values: readonly number[], t: number): number | null {
   const n = times.length;

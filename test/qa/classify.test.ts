@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, levelAt, samplingIntervalAround } from '../../src/qa/classify.js';
+import { classify, samplingIntervalAround } from '../../src/qa/classify.js';
 import { perKgCause, unitFactorCause } from '../../src/qa/causes.js';
 
 const base = { subject: 'individual' as const, bodyWeightKg: null };
@@ -93,12 +93,6 @@ describe('classify: a tmax ×10 (a decimal point slip)', () => {
   const times = [0, 0.5, 1, 2, 4, 8, 12];
   const levels = [0, 6, 10, 8, 4, 1.5, 0.5];
   const tmax = { ...base, parameter: 'tmax' as const, recomputed: 1, samplingTimes: times, samplingLevels: levels };
-
-  it('levelAt interpolates between the samples around a time, null outside them', () => {
-    expect(levelAt(times, levels, 6)).toBeCloseTo(2.75, 12); // halfway from 4 (4 h) to 1.5 (8 h)
-    expect(levelAt(times, levels, 1)).toBe(10);
-    expect(levelAt(times, levels, 13)).toBeNull();
-  });
 
   it('is major when ÷10 lands on the peak and the curve at the time as written is at most half its peak', () => {
     // 10 h: the curve there is 1 (a quarter of the way from 1.5 to 0.5), a tenth of its peak; ÷10 gives 1 h, the peak

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { interpolateLog, logLinearAt, MAD_SCALE, median, medianOfSorted, scaledMad, scaledMadOfSorted, withoutSorted } from '../../src/qa/robust.js';
+import { interpolateLog, levelAt, logLinearAt, MAD_SCALE, median, medianOfSorted, scaledMad, scaledMadOfSorted, withoutSorted } from '../../src/qa/robust.js';
 
 describe('median', () => {
   it('takes the middle of an odd count and the mean of the two middles of an even count', () => {
@@ -92,5 +92,16 @@ describe('interpolateLog', () => {
       const hi = times.findIndex((x) => x >= t);
       expect(logLinearAt(times, conc, t, hi)).toBe(interpolateLog(times, conc, t));
     }
+  });
+});
+
+describe('levelAt', () => {
+  // An oral curve sampled at 0, 0.5, 1, 2, 4, 8, 12 h (levels 0, 6, 10, 8, 4, 1.5, 0.5)
+  const times = [0, 0.5, 1, 2, 4, 8, 12];
+  const levels = [0, 6, 10, 8, 4, 1.5, 0.5];
+  it('interpolates between the samples around a time, null outside them', () => {
+    expect(levelAt(times, levels, 6)).toBeCloseTo(2.75, 12); // halfway from 4 (4 h) to 1.5 (8 h)
+    expect(levelAt(times, levels, 1)).toBe(10);
+    expect(levelAt(times, levels, 13)).toBeNull();
   });
 });

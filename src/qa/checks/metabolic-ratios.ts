@@ -8,7 +8,7 @@
  * calculated, a positive value, a time and its unit) of subject, intervention set and tissue K, with a
  * concentration timecourse of each substance of K sampled around t:
  *   c = A(t) / B(t),
- * each level read linearly between the samples around t (classify.ts `levelAt`) in the canonical unit (g/L, with the
+ * each level read linearly between the samples around t (robust.ts `levelAt`) in the canonical unit (g/L, with the
  * molar mass), and also as a molar ratio, c·M_B/M_A (when both molar masses are known): the ratio of whichever is
  * closer. On the shared export 174 of the 179 ratios that can be set against their curves agree within ×1.25, 170
  * within ×1.1.
@@ -27,11 +27,10 @@ import { representativeSeries, representativeValue } from '../../data/records.js
 import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
 import { nearFactor } from '../causes.js';
-import { levelAt } from '../classify.js';
 import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { canonicalUnit } from '../parameters.js';
-import { median } from '../robust.js';
+import { levelAt, median } from '../robust.js';
 
 const CHECK = 'metabolic-ratio';
 const TYPE = 'metabolic ratio';
@@ -99,8 +98,11 @@ export function ratioVerdict(reported: readonly number[], mass: readonly number[
   return { kind: Math.abs(Math.log(off)) > Math.log(MINOR_BEYOND) ? 'unexplained' : 'near', reported: r, expected };
 }
 
-/** A curve's level at time `t` given in `unit` (linear between its samples), in the canonical unit; null outside them. */
-function curveLevel(ctx: QaContext, rt: RecomputedTimecourse, t: number, unit: string): { value: number; unit: string } | null {
+/**
+ * A curve's levels at the times `ts` given in `unit` (linear between its samples), in its canonical unit: null at a
+ * time outside its samples or where it is not positive; null for all when its units do not convert.
+ */
+function curveLevels(ctx: QaContext, rt: RecomputedTimecourse, ts: readonly number[], unit: string): { values: (number | null)[]; unit: string } | null {
   const tc = rt.tc;
   const toCurve = tc.time_unit ? conversionFactorOrNull(unit, tc.time_unit) : null;
   const series = representativeSeries(tc)?.values;
@@ -108,8 +110,11 @@ function curveLevel(ctx: QaContext, rt: RecomputedTimecourse, t: number, unit: s
   if (toCurve === null || !series || series.length !== tc.time.length || canonical === null) return null;
   const times = tc.time.map((x) => (x === null ? Number.NaN : x));
   const levels = series.map((v) => (v === null ? Number.NaN : v));
-  const level = levelAt(times, levels, t * toCurve);
-  return level !== null && level > 0 ? { value: level * canonical.factor, unit: canonical.unit } : null;
+  const values = ts.map((t) => {
+    const level = levelAt(times, levels, t * toCurve);
+    return level !== null && level > 0 ? level * canonical.factor : null;
+  });
+  return { values, unit: canonical.unit };
 }
 
 /** The key of a subject, intervention set and tissue. */
@@ -236,12 +241,13 @@ export function metabolicRatioFindings(ctx: QaContext): Finding[] {
     const massB = ctx.molarMass(b.substance ?? b.tc.substance);
     const reported: number[] = [];
     const mass: number[] = [];
-    for (let i = 0; i < s.times.length; i++) {
-      const levelA = curveLevel(ctx, a, s.times[i], s.timeUnit);
-      const levelB = curveLevel(ctx, b, s.times[i], s.timeUnit);
-      if (levelA === null || levelB === null || levelA.unit !== levelB.unit) continue;
+    const levelsA = curveLevels(ctx, a, s.times, s.timeUnit);
+    const levelsB = curveLevels(ctx, b, s.times, s.timeUnit);
+    for (let i = 0; levelsA && levelsB && levelsA.unit === levelsB.unit && i < s.times.length; i++) {
+      const [levelA, levelB] = [levelsA.values[i], levelsB.values[i]];
+      if (levelA === null || levelB === null) continue;
       reported.push(s.values[i]);
-      mass.push(levelA.value / levelB.value);
+      mass.push(levelA / levelB);
     }
     if (reported.length === 0) {
       mark(ctx, s, false, REASONS.sampled);
