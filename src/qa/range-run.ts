@@ -49,6 +49,19 @@ export interface RangeRun {
   unplaced: Unplaced[];
   /** By record kind and pk (a record judged twice: its last judgment); `judgmentOf` reads it by `<record kind>:<pk>`. */
   byRecord: Record<RecordKind, Map<number, RangeJudgment>>;
+  /**
+   * The judgments of unweighed subjects' per-kg values in their absolute stratum (`unweighedJudgments`), by record
+   * kind and pk, with the power of the weight that made them absolute: the one fallback that may back another
+   * check's slip (its population and dose are the value's own; only the weight is assumed, over every adult's).
+   */
+  unweighedByRecord: Record<RecordKind, Map<number, UnweighedJudgment>>;
+}
+
+/** A judgment of an unweighed subject's value at a typical adult weight (TYPICAL_ADULT_KG), and the weight's power in it. */
+export interface UnweighedJudgment extends RangeJudgment {
+  ref: Reference;
+  verdict: RangeVerdict;
+  kgPower: 1 | -1;
 }
 
 /** The judgment of a record named `<record kind>:<pk>` (`output:12`, `timecourse:3`, `dosing:4`), if any. */
@@ -94,6 +107,8 @@ export function rangeRun(ctx: QaContext): RangeRun {
   for (const j of judgments) if (j.ref !== null) referenced[j.sample.record].add(j.sample.pk);
   const unreferenced = (s: RangeSample) => s.record !== 'dosing' && !referenced[s.record].has(s.pk);
   const unweighed = unweighedJudgments(ctx, byStratum, unreferenced, ownCurve);
+  const unweighedByRecord: Record<RecordKind, Map<number, UnweighedJudgment>> = { output: new Map(), timecourse: new Map(), dosing: new Map() };
+  for (const j of unweighed) unweighedByRecord[j.sample.record].set(j.sample.pk, j);
   // Adults only: a neonate's absolute clearance is ×1/300 an adult's (its weight and maturation), more than any population.
   const adults = new Map<string | null, boolean>();
   const adult = (s: RangeSample) => {
@@ -105,7 +120,7 @@ export function rangeRun(ctx: QaContext): RangeRun {
   const levels = groupByStratum(wideLevelSamples(ctx));
   const anyDose = fallbackJudgments(levels.values(), unreferenced, (s) => s.stratum, 'every dose and population', (v, ref) => wideVerdict(v, ref, 'upward'), ownCurve);
   judgments.push(...firstSlipOrFirst([...unweighed, ...anyPopulation, ...anyDose]));
-  const run = { judgments, unplaced, byRecord };
+  const run = { judgments, unplaced, byRecord, unweighedByRecord };
   runs.set(ctx, run);
   return run;
 }
@@ -143,8 +158,8 @@ function unweighedJudgments(
   byStratum: ReadonlyMap<string, readonly RangeSample[]>,
   judged: (s: RangeSample) => boolean,
   ownCurve: ReadonlyMap<number, Comparison>,
-): RangeJudgment[] {
-  const judgments: RangeJudgment[] = [];
+): UnweighedJudgment[] {
+  const judgments: UnweighedJudgment[] = [];
   const references = new Map<string, { loso: Map<string, Reference | null>; all: Reference | null }>();
   for (const [stratum, list] of byStratum) {
     const fields = stratum.split(STRATUM_SEPARATOR);
@@ -166,7 +181,7 @@ function unweighedJudgments(
       const ref = refs.loso.has(s.study) ? (refs.loso.get(s.study) ?? null) : refs.all;
       if (ref === null) continue;
       const typical = { ...s, value: s.value * TYPICAL_ADULT_KG ** kgPower, unit };
-      judgments.push({ sample: typical, ref, verdict: ownCurveAllows(adultWeightVerdict(s, ref, kgPower), s, ownCurve, 'inside'), pool });
+      judgments.push({ sample: typical, ref, verdict: ownCurveAllows(adultWeightVerdict(s, ref, kgPower), s, ownCurve, 'inside'), pool, kgPower });
     }
   }
   return judgments;
@@ -302,13 +317,39 @@ export function referenceBacks(ctx: QaContext, record: string, factor: number, t
   // individuals' ICG clearance ×1/9 and ×1/6 of their eleven fellows', z −2 among every study of ICG, −3.9 among five
   // of them. Towards less exposure no phenotype reaches ×10 (Ma2008: an individual's clearance ×10.6 its 25 fellows').
   const strict = towards !== 'less' && Math.abs(Math.log(factor)) < Math.log(SMALL_FACTOR);
-  return withFactorUndone(ctx, record, factor, (z, undone, j) => {
+  const backs = (z: number, undone: number, j: RangeJudgment & { ref: Reference }) => {
     // A reference of fewer than FEW_STUDIES studies, as for naming a factor (range-verdict.ts `judge`): FEW_STUDIES_Z.
     // Burns1991's individual lay at z −6.5 among five studies of ICG in one part of the shared export.
     const beyond = !strict || !individual(j.sample) ? INSIDE_Z : j.ref.studies < FEW_STUDIES ? FEW_STUDIES_Z : SMALL_FACTOR_Z;
     // The value itself out of the reference's inside band: one that lies inside it (z −2) backs nothing.
     return Math.sign(z) === Math.sign(Math.log(factor)) && Math.abs(z) > beyond && Math.abs(undone) <= INSIDE_Z && Math.abs(undone) < Math.abs(z);
-  });
+  };
+  const run = rangeRun(ctx);
+  const own = judgmentOf(run, record);
+  if (own?.ref) return withFactorUndone(ctx, record, factor, backs);
+  return unweighedBacks(run, record, factor, backs);
+}
+
+/**
+ * A per-kg value of a subject without a curated weight (a curve per dose of 7.5 mg/kg; a clearance in L/h/kg), whose
+ * own stratum has no reference, backs a slip through its absolute stratum (`unweighedJudgments`) only as it would at
+ * any adult weight: its value beyond the band at the weight that brings it nearest the centre (`test`'s z), and back
+ * inside with the factor undone at some adult weight (`test`'s undone). Returns the reference in words, or null.
+ */
+function unweighedBacks(run: RangeRun, record: string, factor: number, test: (z: number, undone: number, judgment: RangeJudgment & { ref: Reference }) => boolean): string | null {
+  const colon = record.lastIndexOf(':');
+  const j = run.unweighedByRecord[record.slice(0, colon) as RecordKind]?.get(Number(record.slice(colon + 1)));
+  if (!j) return null;
+  const lnf = Math.log(factor);
+  // z at each adult weight: the value scales as kg^kgPower from the typical weight's.
+  const zs = ADULT_WEIGHT_GRID_KG.map((kg) => j.verdict.z + (j.kgPower * Math.log(kg / TYPICAL_ADULT_KG)) / j.ref.spread);
+  const nearest = zs.reduce((a, b) => (Math.abs(b) < Math.abs(a) ? b : a));
+  // Rounding noise snapped to 0 (the factor undone exactly at a weight of the grid).
+  const undone = zs.map((z) => z - lnf / j.ref.spread).reduce((a, b) => (Math.abs(b) < Math.abs(a) ? b : a), Infinity);
+  const shown = Math.abs(undone) < 1e-9 ? 0 : undone;
+  if (!zs.every((z) => Math.sign(z) === Math.sign(nearest)) || !test(nearest, undone, j)) return null;
+  const farthest = zs.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a));
+  return `${j.ref.studies} other studies' ${sampleLabel(j.sample)} (${j.pool}) put it at robust z ${fmt(nearest)} to ${fmt(farthest)}, ${fmt(shown)} with the factor undone`;
 }
 
 /** Which way a record lies from its fellows: towards more exposure (higher AUC or Cmax, longer t½, lower CL), less, or unknown (V, tmax). */

@@ -96,4 +96,20 @@ describe('range-run: other studies for other checks', () => {
     expect(judgmentOf(rangeRun(nearCtx), `output:${near.pk}`)?.verdict?.z).toBeCloseTo(1.17, 1);
     expect(referenceBacks(nearCtx, `output:${near.pk}`, 10)).toBeNull();
   });
+
+  it('backs a slip of a per-kg value of a subject without a weight through the absolute values at every adult weight', () => {
+    // Clearances of 6, 15, 8, 12 and 10 L/h: median 10, robust SD 0.33. A per-kg clearance ×1/10 (10/70/10 L/h/kg) is
+    // 0.57 L/h at 40 kg and 1.71 at 120 kg (z −8.7 and −5.3): out at every adult weight; ×1/10 undone, z −1.7 to 1.6.
+    const arms = ['A', 'B', 'C', 'D', 'E'].map((sid) => arm(sid));
+    const outputs = [6, 15, 8, 12, 10].map((cl, i) => output(arms[i], 'clearance', 'liter / hour', cl));
+    const unweighed = arm('F');
+    const tenth = output(unweighed, 'clearance', 'liter / hour / kilogram', 10 / 70 / 10);
+    const half = output(unweighed, 'clearance', 'liter / hour / kilogram', 10 / 70 / 2);
+    const ctx = context([...arms, unweighed], [...outputs, tenth, half]);
+    expect(judgmentOf(rangeRun(ctx), `output:${tenth.pk}`)?.ref ?? null).toBeNull(); // no reference of its own stratum
+    expect(referenceBacks(ctx, `output:${tenth.pk}`, 1 / 10)).toMatch(/^5 other studies' .*\(absolute values, an adult weight of 40–120 kg assumed\) put it at robust z -5\.33 to -8\.65, 0 with the factor undone$/);
+    expect(referenceBacks(ctx, `output:${tenth.pk}`, 10)).toBeNull(); // the wrong direction
+    // ×1/2: 2.9 L/h at 40 kg (z −3.8) but 8.6 at 120 kg (z −0.5): the weight alone may explain it.
+    expect(referenceBacks(ctx, `output:${half.pk}`, 1 / 10)).toBeNull();
+  });
 });
