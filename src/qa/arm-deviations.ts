@@ -71,8 +71,8 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
       const pool = pools[p];
       // Most pools hold one arm (5,249 of 8,733 strict pools of the shared export): nothing to compare it with.
       if (oneArm(pool) || !pool.some(unplaced)) continue;
-      const levelled = pool[0].measure === 'curve' ? curveLevels(pool) : pool;
-      const fresh = poolDeviations(levelled, minFactor, unplaced, minArms);
+      const curves = pool[0].measure === 'curve';
+      const fresh = poolDeviations(curves ? curveLevels(pool) : pool, minFactor, unplaced, minArms, curves);
       if (fresh.length > 0 && alikeGroups(ctx, pool)) for (let d = 0; d < fresh.length; d++) fresh[d].alike = true;
       for (let d = 0; d < fresh.length; d++) {
         const dev = fresh[d];

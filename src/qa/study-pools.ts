@@ -8,7 +8,12 @@
  * keeps an arm's reported and calculated Cmax from vouching for each other.
  * A curve has no single value: its level is the median, over the other arms'
  * curves, of the median log ratio at its sampling times (the other curve
- * interpolated log-linearly), dose-normalised; then it is pooled like a value.
+ * interpolated log-linearly), dose-normalised. That level is already its
+ * deviation from the other arms (d = level; `relative` in poolDeviations): a
+ * level less the centre of the others' levels would count the gap twice, as
+ * each of theirs holds their ratio to it (a pair's curves ×10 apart lie at
+ * ±ln 10: ×100; among three, one ×10 off its two fellows came out ×31.6). The
+ * others' levels still give the spread.
  */
 import { logLinearAt, median, medianOfSorted, scaledMadOfSorted, withoutSorted } from './robust.js';
 import type { CurveProfile, StudyItem } from './study-items.js';
@@ -205,10 +210,11 @@ function statistics(pool: readonly StudyItem[], columns: Record<'logs' | 'raws' 
 
 /**
  * Each item's deviation from the other arms of its pool; pools with fewer than `minArms` arms (MIN_ARMS, or
- * PAIR_ARMS for a pair) give none. With `wanted`, only the deviations of the items it accepts (the centre still
+ * PAIR_ARMS for a pair) give none. `relative`: the items' logs are levels against the other arms (curveLevels), each
+ * its own deviation. With `wanted`, only the deviations of the items it accepts (the centre still
  * counts every arm): an arm without a wanted item costs nothing.
  */
-export function poolDeviations(pool: readonly StudyItem[], minFactor = 1, wanted?: (item: StudyItem) => boolean, minArms = MIN_ARMS): Deviation[] {
+export function poolDeviations(pool: readonly StudyItem[], minFactor = 1, wanted?: (item: StudyItem) => boolean, minArms = MIN_ARMS, relative = false): Deviation[] {
   // Loops by index and Map.forEach: this runs for every pool of the run, mostly before it is optimised, when
   // for…of allocates an iterator result per element.
   const byArm = new Map<string, StudyItem[]>();
@@ -227,7 +233,11 @@ export function poolDeviations(pool: readonly StudyItem[], minFactor = 1, wanted
   const pair = arms === PAIR_ARMS ? [...byArm.values()] : null;
   byArm.forEach((items, arm) => {
     if (wanted && !items.some(wanted)) return;
-    const { centre, s, rawCentre, sRaw, doseMedian, doseUnits } = whole ?? statistics(pool, columns, arm, items);
+    const stats = whole ?? statistics(pool, columns, arm, items);
+    const { s, sRaw, doseMedian, doseUnits } = stats;
+    // A levelled curve's log is its ratio to the others already (see the header).
+    const centre = relative ? 0 : stats.centre;
+    const rawCentre = relative ? 0 : stats.rawCentre;
     const partner = pair === null ? undefined : (pair[0] === items ? pair[1] : pair[0])[0];
     for (let k = 0; k < items.length; k++) {
       const item = items[k];

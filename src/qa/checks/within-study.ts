@@ -44,6 +44,7 @@
  * oral dose below its fellows' (`lateAbsorber`): one subject's level may still be rising from near zero.
  */
 import type { QaCheck } from '../check.js';
+import { FACTOR_TOLERANCE } from '../tolerances.js';
 import type { QaContext } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
@@ -118,6 +119,26 @@ export function slipOf(dev: Deviation, molarMass: number | null = null): SlipFac
   // tmax is a sampling time, spread over a grid (0.17–6 h in one study is ordinary): only ×60 and beyond.
   const minFactor = dev.item.measure === 'tmax' ? Math.max(dev.minFactor, TMAX_FACTOR) : dev.minFactor;
   return slip && Math.abs(Math.log(slip.factor)) < Math.log(minFactor) ? null : slip;
+}
+
+/** Time factors: a curve's time axis slipped moves its AUC and half-life, not its levels. */
+const TIME_FACTORS = [60, 24, 1000 / 60];
+
+/**
+ * Whether a slip led by a value PK-DB calculated from a curve (its Cmax, AUC) is one the curve itself shows: a unit
+ * or dose slip of a curve scales every level, so its level among the other arms' curves (`curve`) must lie the factor
+ * off too, or further (its level is the median ratio over the whole curve: a shape of its own moves it beyond). A calculated AUC ×5.8 its fellows' beside a curve ×4.7 is the shape of a slow eliminator's curve (its
+ * extrapolation), not a ×10 (Forrest1979's patient with severe liver disease). A time factor moves the AUC alone.
+ */
+export function curveAgrees(lead: Deviation, slip: SlipFactorMatch, devs: readonly Deviation[]): boolean {
+  const curve = devs.find((d) => d.item.measure === 'curve');
+  if (!curve || lead === curve || lead.item.source !== 'calculated') return true;
+  if (lead.item.measure !== 'cmax' && !lead.item.measure.startsWith('auc')) return true;
+  const lnf = Math.log(slip.factor);
+  if (lead.item.measure !== 'cmax' && TIME_FACTORS.some((t) => Math.abs(Math.abs(lnf) - Math.log(t)) <= Math.log1p(FACTOR_TOLERANCE))) return true;
+  // One-sided: a curve whose level moves further than the factor (a hyperinsulinaemic group's insulin, ×3 its
+  // fellows' between the peaks, then ×10) is no evidence against it; one that stays short of it is.
+  return Math.sign(curve.d) === Math.sign(lnf) && Math.abs(curve.d) >= Math.abs(lnf) - Math.max(BACK_K * curve.s, MIN_BACK);
 }
 
 interface OffRecord {
@@ -233,7 +254,9 @@ export function armFindings(
   for (const [record, devs] of byRecord) {
     const slipped = devs.filter((d) => slipOf(d, molarMassOf(d.item)) !== null).sort((a, b) => LEAD_ORDER.indexOf(a.item.measure) - LEAD_ORDER.indexOf(b.item.measure));
     if (slipped.length === 0) continue;
-    offs.push({ record, devs: slipped, lead: slipped[0], slip: slipOf(slipped[0], molarMassOf(slipped[0].item)) as SlipFactorMatch });
+    const slip = slipOf(slipped[0], molarMassOf(slipped[0].item)) as SlipFactorMatch;
+    if (!curveAgrees(slipped[0], slip, devs)) continue;
+    offs.push({ record, devs: slipped, lead: slipped[0], slip });
   }
   const findings: Finding[] = [];
   for (const off of offs) {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { GroupRecord, InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
 import { arm, curve, dosing, group, output } from '../../helpers/study-records.js';
-import { pairCulprit, withinStudyCheck } from '../../../src/qa/checks/within-study.js';
+import { curveAgrees, pairCulprit, withinStudyCheck } from '../../../src/qa/checks/within-study.js';
+import type { Deviation } from '../../../src/qa/study-pools.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 
@@ -68,9 +69,8 @@ describe('within-study: curves and doses', () => {
     const findings = run([], [dosing(1, 0.1), dosing(2, 0.1), dosing(3, 0.1), dosing(4, 1)], curves).filter((f) => f.measurement_type === 'concentration');
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ subset_pk: 4, severity: 'major', culprit: 'dose', intervention_pk: 4, details: { factor: 0.1 } });
-    // Levels (median log ratio to each other curve): curve 4 ln(1/10) + median(0, ln 1/1.2, ln 1/0.9) = ln 0.1;
-    // the others' levels ln 1.2 − ln 1.2 … give the centre ln(1/0.9): ratio 0.1 · 0.9.
-    expect(findings[0].ratio).toBeCloseTo(0.09, 6);
+    // A curve's level is its deviation (study-pools.ts): curve 4 ln(1/10) + median(0, ln 1/1.2, ln 1/0.9) = ln 0.1.
+    expect(findings[0].ratio).toBeCloseTo(0.1, 6);
     expect(findings[0].suspected_cause).toMatch(/^dose: .*curated dose 1 gram is ×10 theirs/);
   });
 
@@ -81,7 +81,7 @@ describe('within-study: curves and doses', () => {
     const findings = run([], [dosing(1, 0.1)], curves, groups).filter((f) => f.measurement_type === 'concentration');
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ subset_pk: 4, culprit: 'timecourse', details: { factor: 10 }, severity: 'minor' });
-    expect(findings[0].ratio).toBeCloseTo(12, 6); // level ln 10 against the centre ln(1/1.2)
+    expect(findings[0].ratio).toBeCloseTo(10, 6); // its level: the median log ratio to the others, ln 10
   });
 
   it('makes a ×10 curve major among groups of one population by every curated trait, whose curves agree', () => {
@@ -302,5 +302,27 @@ describe('within-study: a late absorber', () => {
     const late = levels(6);
     expect(run(late.outputs, [dosing(1, 0.1)]).filter((f) => f.output_pk === late.odd.pk)).toMatchObject([{ severity: 'major' }]);
     expect(run(early.outputs, [{ ...dosing(1, 0.1), route: 'iv' }]).filter((f) => f.output_pk === early.odd.pk)).toMatchObject([{ severity: 'major' }]);
+  });
+});
+
+describe('within-study: a calculated value leads a slip of its curve only as far as the curve moves', () => {
+  const dev = (measure: string, source: string, ratio: number) => ({ item: { measure, source }, d: Math.log(ratio), s: 0.3 }) as unknown as Deviation;
+  const tenfold = { factor: 10, kind: 'unit-factor' as const, text: '×10', distance: 0 };
+  it('a calculated AUC ×5.8 beside its curve ×4.7 is the curve\'s shape, not ×10; beside a curve ×9 it is', () => {
+    const auc = dev('auc_inf', 'calculated', 5.8);
+    expect(curveAgrees(auc, tenfold, [auc, dev('curve', 'curve', 4.7)])).toBe(false); // |ln 0.47| = 0.75 > 2 × 0.3
+    expect(curveAgrees(auc, tenfold, [auc, dev('curve', 'curve', 9)])).toBe(true);
+    expect(curveAgrees(auc, tenfold, [auc])).toBe(true); // no curve deviation: nothing to contradict it
+    // A curve further off than the factor (its shape: a high baseline) does not contradict it; the other way does.
+    expect(curveAgrees(auc, tenfold, [auc, dev('curve', 'curve', 28.9)])).toBe(true);
+    expect(curveAgrees(auc, tenfold, [auc, dev('curve', 'curve', 0.5)])).toBe(false);
+  });
+  it('a time factor moves the AUC without the levels; a reported value is not its curve\'s', () => {
+    const auc = dev('auc_inf', 'calculated', 60);
+    expect(curveAgrees(auc, { ...tenfold, factor: 60 }, [auc, dev('curve', 'curve', 1)])).toBe(true);
+    const cmax = dev('cmax', 'calculated', 60);
+    expect(curveAgrees(cmax, { ...tenfold, factor: 60 }, [cmax, dev('curve', 'curve', 1)])).toBe(false);
+    const reported = dev('cmax', 'reported', 10);
+    expect(curveAgrees(reported, tenfold, [reported, dev('curve', 'curve', 1)])).toBe(true);
   });
 });
