@@ -2,9 +2,10 @@
  * Scoring a QA run on a slipped copy against the run on the original.
  * A finding's identity is (kind, study, output_pk, subset_pk, measurement_type);
  * a major finding of the copy whose identity the original run has no major
- * for is new. A slip is found when its study has a new major, and pointed
- * when such a major names one of the slip's records. New majors in studies
- * the copy did not slip are false alarms.
+ * for is new. A slip is found when its study has a new major, pointed
+ * when such a major names one of the slip's records, and named when such a
+ * pointing major also names the slip's factor among its causes (`namesFactor`).
+ * New majors in studies the copy did not slip are false alarms.
  * A slip planted on a record the original run already flags major (a real error of the export) can add no new
  * major there: such slips are `preflagged`, and each row also gives the recall over the others (`clean`).
  */
@@ -26,6 +27,8 @@ export interface SlipScore {
   slip: Slip;
   found: boolean;
   pointed: boolean;
+  /** A pointing new major names the slip's factor (or its inverse) among its causes. */
+  named: boolean;
   /** Kinds of the new majors in the slip's study. */
   kinds: string[];
   /** A record the slip points at already has a major finding in the original run. */
@@ -52,6 +55,20 @@ export function pointsAt(f: Finding, slip: Slip): boolean {
     (f.subset_pk !== null && r.pointSubsets.includes(f.subset_pk)) ||
     interventionsNamed(f).some((pk) => r.interventions.includes(pk))
   );
+}
+
+/** Two factors are one within this (5 %): the checks' own tolerance for naming one. */
+const SAME_FACTOR = Math.log(1.05);
+
+/**
+ * Whether the finding names the slip's factor among its suspected causes (`details.cause_factors`), either way round:
+ * a check names the factor a record is off by (a curve ×10), another the one to undo (a dose's exposure ×1/10).
+ */
+export function namesFactor(f: Finding, slip: Slip): boolean {
+  const factors = f.details?.cause_factors;
+  if (!Array.isArray(factors)) return false;
+  const target = Math.abs(Math.log(slip.factor));
+  return factors.some((x) => typeof x === 'number' && x > 0 && Math.abs(Math.abs(Math.log(x)) - target) <= SAME_FACTOR);
 }
 
 /** Whether a major finding of the original run points at one of the slip's records already. */
@@ -87,7 +104,8 @@ export function scoreCopy(slips: readonly Slip[], fresh: readonly Finding[], ori
   const scores = slips.map((slip) => {
     const majors = byStudy.get(slip.study_sid) ?? [];
     return {
-      slip, found: majors.length > 0, pointed: majors.some((f) => pointsAt(f, slip)), kinds: [...new Set(majors.map((f) => f.kind))].sort(),
+      slip, found: majors.length > 0, pointed: majors.some((f) => pointsAt(f, slip)),
+      named: majors.some((f) => pointsAt(f, slip) && namesFactor(f, slip)), kinds: [...new Set(majors.map((f) => f.kind))].sort(),
       preflagged: preflagged(originalMajors, slip),
     };
   });
@@ -100,9 +118,11 @@ export interface RecallRow {
   n: number;
   found: number;
   pointed: number;
+  named: number;
   /** found / n, null when n = 0. */
   recall: number | null;
   pointedRecall: number | null;
+  namedRecall: number | null;
   /** How often each finding kind was among a found slip's new majors. */
   kinds: Map<string, number>;
   /** Slips on records the original run did not flag major, and the recall among them. */
@@ -113,12 +133,13 @@ export interface RecallRow {
 function row(label: string, scores: readonly SlipScore[]): RecallRow {
   const found = scores.filter((s) => s.found).length;
   const pointed = scores.filter((s) => s.pointed).length;
+  const named = scores.filter((s) => s.named).length;
   const kinds = new Map<string, number>();
   for (const s of scores) for (const k of s.kinds) kinds.set(k, (kinds.get(k) ?? 0) + 1);
   const share = (k: number) => (scores.length === 0 ? null : k / scores.length);
   const clean = scores.filter((s) => !s.preflagged);
   const cleanRecall = clean.length === 0 ? null : clean.filter((s) => s.found).length / clean.length;
-  return { label, n: scores.length, found, pointed, recall: share(found), pointedRecall: share(pointed), kinds, cleanN: clean.length, cleanRecall };
+  return { label, n: scores.length, found, pointed, named, recall: share(found), pointedRecall: share(pointed), namedRecall: share(named), kinds, cleanN: clean.length, cleanRecall };
 }
 
 const TARGET_LABELS: Record<SlipTarget, string> = { output: 'all reported-output slips', timecourse: 'all timecourse slips', time: 'all time slips', dose: 'all dose slips' };

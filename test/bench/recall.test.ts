@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findingIdentity, newMajors, onFlaggedRecord, pointsAt, recallTable, scoreCopy } from '../../bench/lib/recall.js';
+import { findingIdentity, namesFactor, newMajors, onFlaggedRecord, pointsAt, recallTable, scoreCopy } from '../../bench/lib/recall.js';
 import type { Slip } from '../../bench/lib/slips.js';
 import { finding, type Finding } from '../../src/index.js';
 
@@ -28,6 +28,27 @@ describe('newMajors', () => {
   });
 });
 
+describe('namesFactor: a pointing major names the planted factor', () => {
+  const withCauses = (cause_factors: unknown) => major({ study_sid: 'A', output_pk: 10, details: { cause_factors } });
+  it('either way round, within 5 %, and only among the causes a finding lists', () => {
+    const s = { ...slip('A', 'output ×1000', { outputs: [10], pointOutputs: [10] }), factor: 1000 };
+    expect(namesFactor(withCauses([1000]), s)).toBe(true);
+    expect(namesFactor(withCauses([1 / 1000]), s)).toBe(true); // the factor to undo
+    expect(namesFactor(withCauses([10, 1040]), s)).toBe(true);
+    expect(namesFactor(withCauses([10, 1060]), s)).toBe(false);
+    expect(namesFactor(withCauses([]), s)).toBe(false);
+    expect(namesFactor(major({ study_sid: 'A', output_pk: 10 }), s)).toBe(false); // no causes named
+    // A molar ↔ mass slip by the substance's own factor.
+    expect(namesFactor(withCauses([1 / 3.07]), { ...s, factor: 3.07 })).toBe(true);
+  });
+  it('counts a slip named only when the naming major points at a slipped record', () => {
+    const s = { ...slip('A', 'output ×1000', { outputs: [10], pointOutputs: [10] }), factor: 1000 };
+    const elsewhere = major({ study_sid: 'A', output_pk: 11, details: { cause_factors: [1000] } });
+    expect(scoreCopy([s], [elsewhere]).scores[0]).toMatchObject({ found: true, pointed: false, named: false });
+    expect(scoreCopy([s], [withCauses([1000])]).scores[0]).toMatchObject({ found: true, pointed: true, named: true });
+  });
+});
+
 describe('scoreCopy and recallTable', () => {
   it('finds by study, points by record, counts majors elsewhere as false alarms', () => {
     const slips = [
@@ -48,7 +69,7 @@ describe('scoreCopy and recallTable', () => {
     expect(rows.get('output ×1000')).toMatchObject({ n: 1, found: 1, pointed: 0, recall: 1, pointedRecall: 0 });
     expect(rows.get('dose ×10')).toMatchObject({ n: 1, found: 0, recall: 0 });
     expect(rows.get('time ×60')).toMatchObject({ n: 0, recall: null });
-    expect(rows.get('overall')).toMatchObject({ n: 3, found: 2, pointed: 1 });
+    expect(rows.get('overall')).toMatchObject({ n: 3, found: 2, pointed: 1, named: 0 });
     expect(rows.get('overall')!.recall).toBeCloseTo(2 / 3, 12);
     expect([...rows.get('overall')!.kinds]).toEqual([['reported-vs-recomputed', 2]]);
   });
