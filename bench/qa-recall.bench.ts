@@ -123,7 +123,7 @@ export async function run(): Promise<void> {
   console.log(`  planter: ${dropped} stored calculated output(s) dropped, ${unstored} newly produced left unstored (re-derivation edge cases)`);
   const jsonPath = args.options.get('json') ?? process.env.PKDB_BENCH_JSON;
   if (jsonPath) {
-    const slips = scores.map(({ slip, found, pointed, named, kinds, preflagged }) => ({ ...slip, measurement_type: slipClass(slip.slipClass).target === 'output' ? typeOf.get(slip.target) : undefined, found, pointed, named, kinds, preflagged }));
+    const slips = scores.map(({ slip, found, pointed, named, namedFactors, kinds, preflagged }) => ({ ...slip, measurement_type: slipClass(slip.slipClass).target === 'output' ? typeOf.get(slip.target) : undefined, found, pointed, named, namedFactors, kinds, preflagged }));
     writeFileSync(jsonPath, JSON.stringify({ options, slips, falseAlarms: falseAlarms.map((list, copy) => list.map((f) => ({ copy, ...f, details: undefined }))).flat() }, null, 1));
     console.log(`  slips and false alarms written to ${jsonPath}`);
   }

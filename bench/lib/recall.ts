@@ -10,7 +10,7 @@
  * major there: such slips are `preflagged`, and each row also gives the recall over the others (`clean`).
  */
 import type { Finding } from '../../src/index.js';
-import { SLIP_CLASSES, type SlipClassName, type SlipTarget } from './slip-classes.js';
+import { SLIP_CLASSES, slipClass, type SlipClass, type SlipClassName, type SlipTarget } from './slip-classes.js';
 import type { Slip } from './slips.js';
 
 export function findingIdentity(f: Finding): string {
@@ -29,6 +29,8 @@ export interface SlipScore {
   pointed: boolean;
   /** A pointing new major names the slip's factor (or its inverse) among its causes. */
   named: boolean;
+  /** Every factor the pointing new majors name. */
+  namedFactors: number[];
   /** Kinds of the new majors in the slip's study. */
   kinds: string[];
   /** A record the slip points at already has a major finding in the original run. */
@@ -67,8 +69,26 @@ const SAME_FACTOR = Math.log(1.05);
 export function namesFactor(f: Finding, slip: Slip): boolean {
   const factors = f.details?.cause_factors;
   if (!Array.isArray(factors)) return false;
+  // A per-kg slip is planted as ×1/70 for any subject: a check names the subject's own weight, or any adult's.
+  if ((slipClass(slip.slipClass) as SlipClass).perKg) {
+    const kinds = f.details?.cause_kinds;
+    return (Array.isArray(kinds) && kinds.includes('per-kg')) || factors.some((x) => typeof x === 'number' && x > 0 && Math.abs(Math.log(x)) >= Math.log(ADULT_KG[0]) && Math.abs(Math.log(x)) <= Math.log(ADULT_KG[1]));
+  }
   const target = Math.abs(Math.log(slip.factor));
   return factors.some((x) => typeof x === 'number' && x > 0 && Math.abs(Math.abs(Math.log(x)) - target) <= SAME_FACTOR);
+}
+
+/** The adult weights (kg) a per-kg cause may name. */
+const ADULT_KG = [40, 120] as const;
+
+/** The factors the new majors pointing at a slipped record name (for reading a bench run's misnamed slips). */
+export function namedFactors(majors: readonly Finding[], slip: Slip): number[] {
+  const factors = new Set<number>();
+  for (const f of majors) {
+    if (!pointsAt(f, slip) || !Array.isArray(f.details?.cause_factors)) continue;
+    for (const x of f.details.cause_factors as unknown[]) if (typeof x === 'number') factors.add(+x.toPrecision(3));
+  }
+  return [...factors];
 }
 
 /** Whether a major finding of the original run points at one of the slip's records already. */
@@ -105,7 +125,7 @@ export function scoreCopy(slips: readonly Slip[], fresh: readonly Finding[], ori
     const majors = byStudy.get(slip.study_sid) ?? [];
     return {
       slip, found: majors.length > 0, pointed: majors.some((f) => pointsAt(f, slip)),
-      named: majors.some((f) => pointsAt(f, slip) && namesFactor(f, slip)), kinds: [...new Set(majors.map((f) => f.kind))].sort(),
+      named: majors.some((f) => pointsAt(f, slip) && namesFactor(f, slip)), namedFactors: namedFactors(majors, slip), kinds: [...new Set(majors.map((f) => f.kind))].sort(),
       preflagged: preflagged(originalMajors, slip),
     };
   });

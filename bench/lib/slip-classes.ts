@@ -34,6 +34,8 @@ export interface SlipClass {
   factor: number;
   /** Whether the factor is molar ↔ mass, from the record's substance and unit. */
   molar?: boolean;
+  /** Whether the factor stands for a body weight (×1/70 for any subject): a check names the subject's own. */
+  perKg?: boolean;
   /** For reported outputs and doses: whether a unit of these dimension powers can suffer this slip. */
   unitAllows?: (powers: DimensionPowers) => boolean;
 }
@@ -62,7 +64,7 @@ export const SLIP_CLASSES = [
   { name: 'output ×60', target: 'output', factor: 60, unitAllows: hasTime },
   { name: 'output ×1/60', target: 'output', factor: 1 / 60, unitAllows: hasTime },
   { name: 'output ×24', target: 'output', factor: 24, unitAllows: hasTime },
-  { name: 'output per-kg ×1/70', target: 'output', factor: 1 / 70, unitAllows: hasVolume },
+  { name: 'output per-kg ×1/70', target: 'output', factor: 1 / 70, perKg: true, unitAllows: hasVolume },
   { name: 'output ×10', target: 'output', factor: 10, unitAllows: hasAmountOrTime },
   { name: 'output molar↔mass', target: 'output', factor: 0, molar: true, unitAllows: isMassOrMolar },
   { name: 'timecourse ×10', target: 'timecourse', factor: 10 },
@@ -71,7 +73,7 @@ export const SLIP_CLASSES = [
   { name: 'time ×60', target: 'time', factor: 60 },
   { name: 'dose ×10', target: 'dose', factor: 10 },
   { name: 'dose ×1000', target: 'dose', factor: 1000 },
-  { name: 'dose per-kg ×1/70', target: 'dose', factor: 1 / 70, unitAllows: isAbsoluteMass },
+  { name: 'dose per-kg ×1/70', target: 'dose', factor: 1 / 70, perKg: true, unitAllows: isAbsoluteMass },
 ] as const satisfies readonly SlipClass[];
 
 export type SlipClassName = (typeof SLIP_CLASSES)[number]['name'];

@@ -40,6 +40,11 @@ describe('namesFactor: a pointing major names the planted factor', () => {
     expect(namesFactor(major({ study_sid: 'A', output_pk: 10 }), s)).toBe(false); // no causes named
     // A molar ↔ mass slip by the substance's own factor.
     expect(namesFactor(withCauses([1 / 3.07]), { ...s, factor: 3.07 })).toBe(true);
+    // A per-kg slip (planted ×1/70 for anyone) is named by a per-kg cause at the subject's own weight, or any adult's.
+    const perKg = { ...slip('A', 'output per-kg ×1/70', { outputs: [10], pointOutputs: [10] }), factor: 1 / 70 };
+    expect(namesFactor(major({ study_sid: 'A', output_pk: 10, details: { cause_kinds: ['per-kg'], cause_factors: [82] } }), perKg)).toBe(true);
+    expect(namesFactor(withCauses([1 / 55]), perKg)).toBe(true);
+    expect(namesFactor(withCauses([10]), perKg)).toBe(false);
   });
   it('counts a slip named only when the naming major points at a slipped record', () => {
     const s = { ...slip('A', 'output ×1000', { outputs: [10], pointOutputs: [10] }), factor: 1000 };
