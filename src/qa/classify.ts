@@ -28,6 +28,11 @@ export interface ComparisonContext {
   timecourseEnd?: number | null;
   /** Molar mass (g/mol) of the substance: a ratio of exactly a molar ↔ mass factor names it (causes.ts exactMolarCause). */
   molarMass?: number | null;
+  /**
+   * The recomputed value is approximate (bridged at an assumed body weight, a partial area interpolated between
+   * samples): only a factor's own exact window names it, not the parameter's agree band.
+   */
+  approximate?: boolean;
 }
 
 export interface Verdict {
@@ -143,7 +148,10 @@ function differentInterval(ctx: ComparisonContext): string | null {
 /**
  * Agree within the parameter's agree band; a named scale factor or per-kg
  * ratio is major whatever its size; within the minor band, or outside it but
- * with an expected reason (AUC interval, tmax grid), minor; otherwise major.
+ * with an expected reason (AUC interval, tmax grid), minor; otherwise major,
+ * naming a unit factor or body weight that undone leaves the two within the
+ * agree band (beyond the minor band no ordinary difference is left to mistake
+ * for it; inside it only the factor's exact window names one).
  */
 export function classify(ctx: ComparisonContext): Verdict {
   const ratio = ratioOf(ctx.reported, ctx.recomputed);
@@ -162,6 +170,12 @@ export function classify(ctx: ComparisonContext): Verdict {
   }
   if (causes.length > 0) return { classification: 'major', ratio, causes, expected: null };
   const interval = differentInterval(ctx);
+  // Beyond every ordinary disagreement, a unit factor that undone leaves the two agreeing is the likeliest cause (a
+  // t½ ×24 whose λz differed ×1.2 from the curve's lies at ×20–29, beyond the factor's exact window): named.
+  if (!interval && !ctx.approximate && fold > Math.log(tolerance.minor)) {
+    const agreeing = ratioCauses(ratio, ctx.parameter, ctx.bodyWeightKg, { tolerance: tolerance.agree - 1 });
+    if (agreeing.length > 0) return { classification: 'major', ratio, causes: agreeing, expected: null };
+  }
   if (interval) return { classification: 'minor', ratio, causes, expected: interval };
   if (fold <= Math.log(tolerance.minor)) return { classification: 'minor', ratio, causes, expected: ordinaryReason(ctx) };
   return { classification: 'major', ratio, causes, expected: null };

@@ -181,6 +181,7 @@ export function compareReported(
       bodyWeightKg: context.bodyWeightKg,
       // A partial area interpolates between samples: not exact enough to name a molar ↔ mass factor of ×2–10.
       molarMass: note === null && !weightAssumed ? context.molarMass : null,
+      approximate: note !== null || weightAssumed,
       ...(parameter === 'tmax' ? samplingCurve(rt, unit) : {}),
       ...intervalEnds,
     });

@@ -81,7 +81,8 @@ export const WEIGHT_NORMALISABLE: ReadonlySet<string> = new Set<ReportedParamete
  * How close a ratio must be to a unit factor (×1000, ×60, …) or to the body
  * weight to name it as the cause: |ln(r / f)| ≤ ln(1 + FACTOR_TOLERANCE).
  * 5 % is about twice the digitisation error, and narrow enough that the
- * windows of 24, 60 and 1000/60 never overlap.
+ * windows of 24, 60 and 1000/60 never overlap. A comparison beyond its minor
+ * band also names a factor within its agree band (classify.ts), the nearest.
  */
 export const FACTOR_TOLERANCE = 0.05;
 

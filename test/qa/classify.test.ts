@@ -77,6 +77,18 @@ describe('classify', () => {
     expect(classify({ ...base, parameter: 'cmax', reported: 5, recomputed: 1 }).classification).toBe('major');
   });
 
+  it('names a unit factor beyond its exact window when undoing it leaves the two agreeing, only beyond the minor band', () => {
+    // t½ ×24 with a λz ×1.2 apart: 28.8, 20 % from 24 (outside 5 %), inside the agree band of 1.25 once undone.
+    const v = classify({ ...base, parameter: 'thalf', reported: 28.8, recomputed: 1 });
+    expect(v).toMatchObject({ classification: 'major', causes: [{ factor: 24 }] });
+    // 32 is 33 % from 24 and 47 % from 60: no factor undone makes them agree.
+    expect(classify({ ...base, parameter: 'thalf', reported: 32, recomputed: 1 }).causes).toEqual([]);
+    // A Cmax ×10 with the mean of the individual maxima ×1.08 above the mean curve's: 10.8, inside 1.1 of ×10.
+    expect(classify({ ...base, parameter: 'cmax', reported: 10.8, recomputed: 1 }).causes.map((c) => c.factor)).toEqual([10]);
+    // Not from an approximate recomputation (an assumed weight, a partial area).
+    expect(classify({ ...base, parameter: 'thalf', reported: 28.8, recomputed: 1, approximate: true }).causes).toEqual([]);
+  });
+
   it('judges tmax by the sampling grid', () => {
     const times = [0, 0.5, 1, 2, 4, 8];
     expect(samplingIntervalAround(times, 1)).toBe(1);
