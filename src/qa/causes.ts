@@ -242,13 +242,13 @@ export const EXACT_MOLAR_TOLERANCE = 0.03;
  * SMALL_MOLAR_FACTOR (molarMassSlips, both directions) within EXACT_MOLAR_TOLERANCE, the closest first; the larger
  * ones are molarMassCause's. Only quantities that carry an amount.
  */
-export function exactMolarCause(ratio: number, parameter: SlipQuantity, molarMass: number | null): SuspectedCause | null {
+export function exactMolarCause(ratio: number, parameter: SlipQuantity, molarMass: number | null, tolerance = EXACT_MOLAR_TOLERANCE): SuspectedCause | null {
   if (!AMOUNT_BEARING.has(parameter) || molarMass === null || !(molarMass > 0) || !(ratio > 0) || !Number.isFinite(ratio)) return null;
   let best: { cause: SuspectedCause; distance: number } | null = null;
   for (const slip of molarMassSlips(molarMass)) {
     if (slip.factor >= SMALL_MOLAR_FACTOR) continue;
     for (const [factor, label] of [[slip.factor, slip.label], [1 / slip.factor, slip.label.replace('×', '×1/')]] as const) {
-      if (!nearFactor(ratio, factor, EXACT_MOLAR_TOLERANCE)) continue;
+      if (!nearFactor(ratio, factor, tolerance)) continue;
       const distance = foldDistance(ratio, factor);
       if (best === null || distance < best.distance) best = { cause: { kind: 'molar-mass', factor, text: `${label} (${slip.explanation})` }, distance };
     }

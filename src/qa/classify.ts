@@ -149,9 +149,10 @@ function differentInterval(ctx: ComparisonContext): string | null {
  * Agree within the parameter's agree band; a named scale factor or per-kg
  * ratio is major whatever its size; within the minor band, or outside it but
  * with an expected reason (AUC interval, tmax grid), minor; otherwise major,
- * naming a unit factor or body weight that undone leaves the two within the
- * agree band (beyond the minor band no ordinary difference is left to mistake
- * for it; inside it only the factor's exact window names one).
+ * naming a unit factor, body weight or molar ↔ mass factor that undone leaves
+ * the two within the agree band (beyond the minor band no ordinary difference
+ * is left to mistake for it; inside it only the factor's exact window names
+ * one; a molar factor of ×2–10 only clear of the minor band).
  */
 export function classify(ctx: ComparisonContext): Verdict {
   const ratio = ratioOf(ctx.reported, ctx.recomputed);
@@ -174,6 +175,10 @@ export function classify(ctx: ComparisonContext): Verdict {
   // t½ ×24 whose λz differed ×1.2 from the curve's lies at ×20–29, beyond the factor's exact window): named.
   if (!interval && !ctx.approximate && fold > Math.log(tolerance.minor)) {
     const agreeing = ratioCauses(ratio, ctx.parameter, ctx.bodyWeightKg, { tolerance: tolerance.agree - 1 });
+    // A molar ↔ mass factor of ×2–10 only where its whole window lies beyond the minor band by an agree margin: a group
+    // Cmax ×2.3 (the mean of the individual maxima above the mean curve's) is no µmol/L ↔ mg/L of a 440 g/mol drug.
+    const molar = agreeing.length === 0 ? exactMolarCause(ratio, ctx.parameter, ctx.molarMass ?? null, tolerance.agree - 1) : null;
+    if (molar && Math.max(molar.factor, 1 / molar.factor) >= tolerance.minor * tolerance.agree ** 2) agreeing.push(molar);
     if (agreeing.length > 0) return { classification: 'major', ratio, causes: agreeing, expected: null };
   }
   if (interval) return { classification: 'minor', ratio, causes, expected: interval };

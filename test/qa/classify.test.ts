@@ -89,6 +89,15 @@ describe('classify', () => {
     expect(classify({ ...base, parameter: 'thalf', reported: 28.8, recomputed: 1, approximate: true }).causes).toEqual([]);
   });
 
+  it('names a molar ↔ mass factor of ×2–10 within the agree band only where its window is clear of the minor band', () => {
+    // Paracetamol (151.2 g/mol) AUC over the curve's interval at ×1/7.04: 6 % from 1000/151.2 = 6.61, beyond 3 %.
+    const auc = classify({ ...base, subject: 'group', parameter: 'auc_end', reported: 1, recomputed: 7.04, molarMass: 151.2 });
+    expect(auc).toMatchObject({ classification: 'major', causes: [{ kind: 'molar-mass' }] });
+    expect(auc.causes[0].factor).toBeCloseTo(151.2 / 1000, 9);
+    // A group Cmax ×2.5 of a 436.6 g/mol drug (×2.29): the mean of the individual maxima lies that far above the curve's.
+    expect(classify({ ...base, subject: 'group', parameter: 'cmax', reported: 2.5, recomputed: 1, molarMass: 436.6 }).causes).toEqual([]);
+  });
+
   it('judges tmax by the sampling grid', () => {
     const times = [0, 0.5, 1, 2, 4, 8];
     expect(samplingIntervalAround(times, 1)).toBe(1);
