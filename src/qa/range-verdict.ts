@@ -10,7 +10,8 @@
  *   2·OUTSIDE_Z·s) — or, far out (|z| ≥ FEW_STUDIES_Z), among the values two other studies reach; the closest such
  *   factor is named, the others that fit as alternatives. A reference of fewer than FEW_STUDIES studies needs
  *   |z| ≥ FEW_STUDIES_Z; a small unit factor (×10) SMALL_FACTOR_STUDIES studies and |z| ≥ SMALL_FACTOR_Z, and a
- *   group's value (not an individual's: `individual`); an IV
+ *   group's value (not an individual's: `individual`) — though named after a molar factor of ×10–20 next to it that
+ *   names the slip (paracetamol's ×15.1: a decimal slip is as likely); an IV
  *   bolus Cmax a factor of at least BOLUS_CMAX_FACTOR.
  * - A wide reference (any population, any dose: range-run.ts) can tell only big unit slips: `wideVerdict`.
  */
@@ -81,7 +82,7 @@ function afterBolus(sample: Pick<RangeSample, 'family' | 'dose'>): boolean {
 }
 
 /** The verdict on one value against its reference (pure; see the header). */
-export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass' | 'bodyWeightKg' | 'dose'> & { subject?: string | null }, ref: Reference): RangeVerdict {
+export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass' | 'bodyWeightKg' | 'dose'> & { subject?: string | null; record?: RangeSample['record'] }, ref: Reference): RangeVerdict {
   const v = Math.log(sample.value);
   const z = (v - ref.median) / ref.spread;
   const beyondOthers = z > 0 ? v > ref.secondMax : v < ref.secondMin;
@@ -90,6 +91,8 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
   const zStudies = (v - studyCentre) / ref.spread;
   if (Math.abs(z) <= OUTSIDE_Z || Math.abs(zStudies) <= OUTSIDE_Z || Math.sign(zStudies) !== Math.sign(z) || !beyondOthers) return { classification: 'inside', z, cause: null, alternatives: [] };
   const fitting: { cause: SuspectedCause; distance: number }[] = [];
+  // Small unit factors that fit but may not name a slip alone (see below): named beside a molar factor next to them.
+  const companions: SuspectedCause[] = [];
   if (ref.studies < FEW_STUDIES && Math.abs(z) < FEW_STUDIES_Z) return { classification: 'outside', z, cause: null, alternatives: [] };
   for (const cause of slipFactors(sample.family, { molarMass: sample.molarMass, bodyWeightKg: sample.bodyWeightKg })) {
     const lnf = Math.log(cause.factor);
@@ -98,7 +101,8 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
     // ordinary between-study differences (populations, formulations): it names an outlier only against a broad, far reference.
     const smallBelow = cause.kind === 'unit-factor' ? SMALL_FACTOR : cause.kind === 'molar-mass' ? SMALL_MOLAR_FACTOR : 0;
     const small = Math.abs(lnf) < Math.log(smallBelow);
-    if (small && (ref.studies < SMALL_FACTOR_STUDIES || Math.abs(z) < SMALL_FACTOR_Z || individual(sample))) continue;
+    const alone = !(small && (ref.studies < SMALL_FACTOR_STUDIES || Math.abs(z) < SMALL_FACTOR_Z || individual(sample)));
+    if (!alone && cause.kind !== 'unit-factor') continue;
     if (Math.abs(lnf) < Math.log(BOLUS_CMAX_FACTOR) && afterBolus(sample)) continue;
     // The corrected value near both centres (they are one in most strata).
     const distance = Math.max(Math.abs(v - lnf - ref.median), Math.abs(v - lnf - studyCentre));
@@ -107,12 +111,21 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
     // as well as one landing near the median (simvastatin 80 g: ×1000 gives 80 mg, the top of its dose range).
     const amongOthers = Math.abs(z) >= FEW_STUDIES_Z && v - lnf >= ref.secondMin && v - lnf <= ref.secondMax;
     if (distance > inside * ref.spread && !amongOthers) continue;
+    if (!alone) {
+      companions.push(cause);
+      continue;
+    }
     // Two factors within FACTOR_TOLERANCE of each other are one explanation: the first named (the unit factor) stays.
     if (fitting.some((f) => Math.abs(Math.log(f.cause.factor / cause.factor)) <= Math.log1p(FACTOR_TOLERANCE))) continue;
     fitting.push({ cause, distance });
   }
   fitting.sort((a, b) => a.distance - b.distance);
   const alternatives = fitting.map((f) => f.cause);
+  // A molar factor of ×10–20 (paracetamol's mmol/L read as mg/dL, ×15.1) names a slip where a decimal slip may not;
+  // the ×10 that fits too is named after it, as likely a slip (not for a dose: its alternatives decide its backing).
+  if (sample.record !== 'dosing') {
+    for (const c of companions) if (alternatives.some((a) => a.kind === 'molar-mass' && Math.abs(Math.log(a.factor / c.factor)) <= Math.log(2))) alternatives.push(c);
+  }
   return { classification: alternatives.length > 0 ? 'slip' : 'outside', z, cause: alternatives[0] ?? null, alternatives };
 }
 

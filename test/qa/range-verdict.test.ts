@@ -56,6 +56,15 @@ describe('range-verdict: the verdict on one value', () => {
     expect(judge({ value: 10000, family: 'cmax', molarMass: null, bodyWeightKg: null, dose: bolus }, cmaxRef).cause?.factor).toBe(1000);
   });
 
+  it('names a ×10 that may not name a slip alone after a molar factor of ×10–20 that does (not for a dose)', () => {
+    // Paracetamol (151.2 g/mol), 5 studies: 151.2 is ×15.12 the median (z 12.2), mmol/L read as mg/dL; ×10 fits too
+    // (15.12 lands ln 1.51 = 0.41 from the median, within 2.5 × 0.223) but is small, from fewer than ten studies.
+    const value = { value: 151.2, family: 'cmax' as const, molarMass: 151.2, bodyWeightKg: null, dose: null };
+    const v = judge(value, ref);
+    expect(v.alternatives.map((c) => [c.kind, +c.factor.toPrecision(4)])).toEqual([['molar-mass', 15.12], ['unit-factor', 10]]);
+    expect(judge({ ...value, record: 'dosing' }, ref).alternatives.map((c) => c.kind)).toEqual(['molar-mass']);
+  });
+
   it('names no ×10 for one individual (the reference spreads as arms do), but a ×24 or ×1000', () => {
     const tenStudies = { ...ref, studies: 10 };
     const one = { value: 1, family: 'clearance' as const, molarMass: null, bodyWeightKg: null, dose: null };
