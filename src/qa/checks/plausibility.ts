@@ -17,9 +17,8 @@
  * - tmax after the last sample: a reported tmax later than the last sampling
  *   time (after the dose) of every timecourse of the same subject, intervention
  *   set, substance and tissue, by more than TMAX_END_TOLERANCE (5 %, rounding),
- *   cannot have been observed (major); the first time factor (×60 or
- *   ×1000; a tmax in days is too rare to name ×24) that brings it inside the sampled window (first to last sample
- *   after the dose) is named.
+ *   cannot have been observed (major); the time factors (×60, ×24, ×1000) that bring it inside the sampled window
+ *   (first to last sample after the dose) are named, the one landing nearest the curve's own peak first.
  * - fractions (fraction unbound, bioavailability, fraction absorbed, recovery,
  *   extraction ratio, plasma binding; percentages are converted): above 1 by at
  *   most FRACTION_NOISE (30 %: analytical error of mass balances, rounding) is
@@ -133,28 +132,38 @@ function hoursPer(unit: string): number | null {
  * The sampled window after the dose (first positive and last time), in hours, over the key's timecourses, and the
  * last time on the study's own clock (`lastOnClock`, not re-anchored at a later dose); null when unknown.
  */
-function sampledWindowHours(ctx: QaContext, key: string): { first: number; last: number; lastOnClock: number } | null {
+function sampledWindowHours(ctx: QaContext, key: string): { first: number; last: number; lastOnClock: number; peak: number | null } | null {
   let last: number | null = null;
   let first: number | null = null;
   let lastOnClock = -Infinity;
+  // The time of the highest level after the dose (any of the key's curves): where a tmax as curated should lie.
+  let peak: number | null = null;
+  let highest = -Infinity;
   for (const rt of ctx.timecoursesByKey.get(key) ?? []) {
     const unit = rt.tc.time_unit;
     if (!unit) continue;
     const factor = hoursPer(unit);
     if (factor === null) continue;
     const shift = rt.dose?.time ?? 0;
-    for (const t of rt.tc.time) {
+    const levels = (rt.tc.mean ?? rt.tc.value ?? []) as (number | null)[];
+    for (let i = 0; i < rt.tc.time.length; i++) {
+      const t = rt.tc.time[i];
       if (t === null || !Number.isFinite(t)) continue;
       const h = (t - shift) * factor;
       if (last === null || h > last) last = h;
       lastOnClock = Math.max(lastOnClock, t * factor);
       if (h > 0 && (first === null || h < first)) first = h;
+      const c = levels[i];
+      if (h > 0 && c !== null && c !== undefined && Number.isFinite(c) && c > highest) [highest, peak] = [c, h];
     }
   }
-  return last === null || first === null ? null : { first, last, lastOnClock };
+  return last === null || first === null ? null : { first, last, lastOnClock, peak };
 }
 
 /** A stored calculated tmax before its timecourse's dose time; a reported tmax after the last sample. */
+/** The time factors a tmax after the last sample may be off by: minutes as hours, hours as days, ms as s. */
+export const TMAX_TIME_FACTORS: readonly number[] = [60, 24, 1000];
+
 export function tmaxFindings(ctx: QaContext, p: ParameterValue): Finding[] {
   if (p.measurement_type !== 'tmax' || p.unit !== HOUR || p.value === null || p.value < 0) return [];
   if (p.source === 'calculated') {
@@ -176,12 +185,16 @@ export function tmaxFindings(ctx: QaContext, p: ParameterValue): Finding[] {
   const onClock = p.value <= window.lastOnClock * (1 + TMAX_END_TOLERANCE);
   // A factor is named only when it puts tmax inside the sampled window, not merely before its end.
   const inside = (t: number) => t >= first * (1 - TMAX_END_TOLERANCE) && t <= last * (1 + TMAX_END_TOLERANCE);
-  const factor = [60, 1000].find((f) => inside(p.value! / f));
-  const cause = factor ? unitFactorCause(factor, 'tmax') : null;
+  // Every time factor that does, the one landing nearest the curve's own peak first (×60 first without one).
+  const value = p.value;
+  const nearPeak = (f: number) => (window.peak === null ? 0 : Math.abs(Math.log(value / f / window.peak)));
+  // None for a tmax read on the study's clock: that explains it.
+  const factors = onClock ? [] : TMAX_TIME_FACTORS.filter((f) => inside(value / f)).sort((a, b) => nearPeak(a) - nearPeak(b));
+  const causes = factors.map((f) => unitFactorCause(f, 'tmax')).filter((c): c is NonNullable<typeof c> => c !== null);
   return [
     plausibilityFinding(p, onClock ? 'minor' : 'major', 'tmax-after-last-sample', `${fmt(p.value)} h is after the last sample of its timecourse (${fmt(last)} h after the dose): ${onClock ? `observed only if read on the study's clock (samples to ${fmt(window.lastOnClock)} h), not from its dose` : 'it cannot have been observed'}`, {
-      recomputed: last, recomputed_unit: HOUR, ratio: p.value / last, suspected_cause: cause ? `${cause.text}?` : null,
-      details: { cause_kinds: cause ? ['unit-factor'] : [], cause_factors: cause ? [factor] : [] },
+      recomputed: last, recomputed_unit: HOUR, ratio: p.value / last, suspected_cause: causes.length > 0 ? `${causes.map((c) => c.text).join(', or ')}?` : null,
+      details: { cause_kinds: causes.length > 0 ? ['unit-factor'] : [], cause_factors: causes.map((c) => c.factor) },
     }),
   ];
 }
