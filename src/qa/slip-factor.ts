@@ -20,6 +20,8 @@ export interface SlipFactorMatch {
   text: string;
   /** |ln(ratio / factor)|. */
   distance: number;
+  /** The other factors within the same distance, nearest first (a clearance ×20: ×16.7 and ×24 both fit). */
+  alternatives?: SlipFactorMatch[];
 }
 
 const fmt = (x: number) => String(+x.toPrecision(3));
@@ -39,10 +41,11 @@ export function nearestSlipFactor(
   perKg: boolean = WEIGHT_NORMALISABLE.has(parameter),
   molarMass: number | null = null,
 ): SlipFactorMatch | null {
-  let best: SlipFactorMatch | null = null;
+  // Every factor within reach (a few of a few dozen), the nearest named, the others its alternatives.
+  const fits: SlipFactorMatch[] = [];
   const consider = (factor: number, kind: SlipFactorMatch['kind'], text: string) => {
     const distance = Math.abs(logRatio - Math.log(factor));
-    if (distance <= maxDistance && (!best || distance < best.distance)) best = { factor, kind, text, distance };
+    if (distance <= maxDistance) fits.push({ factor, kind, text, distance });
   };
   for (const sf of SCALE_FACTORS) {
     if (sf.applies !== 'all' && !sf.applies.has(parameter)) continue;
@@ -61,7 +64,10 @@ export function nearestSlipFactor(
       consider(1 / slip.factor, 'molar-mass', `${slip.label.replace('×', '×1/')} (${slip.explanation})`);
     }
   }
-  return best;
+  if (fits.length === 0) return null;
+  // Nearest first; a tie keeps the order considered (unit factors, then per-kg, then molar).
+  const sorted = fits.map((f, k) => [f, k] as const).sort((a, b) => a[0].distance - b[0].distance || a[1] - b[1]).map(([f]) => f);
+  return sorted.length === 1 ? sorted[0] : { ...sorted[0], alternatives: sorted.slice(1) };
 }
 
 /** Fractions of a whole, in [0, 1] (normed dimensionless): their slips are a percentage's (×100) and a decimal's. */

@@ -2,6 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { nearestSlipFactor, slipFamilyOf, slipFamilyOfUnit } from '../../src/qa/slip-factor.js';
 
 describe('nearestSlipFactor', () => {
+  it('names the nearest factor and keeps the others within reach as its alternatives, nearest first', () => {
+    // A clearance ×20: ×1000/60 (16.7, 0.18 away) and ×24 (0.18 away) both within 0.3; ×10 and ×60 are not.
+    const m = nearestSlipFactor(Math.log(20), 'clearance', null, 0.3);
+    expect([m?.factor, ...(m?.alternatives ?? []).map((a) => a.factor)].map((f) => +f!.toPrecision(3))).toEqual([16.7, 24]);
+    expect(nearestSlipFactor(Math.log(55), 'thalf', null, 0.2)?.alternatives).toBeUndefined(); // ×60 alone
+  });
+
   it('the nearest factor of the vocabulary within the given distance, or null', () => {
     expect(nearestSlipFactor(Math.log(55), 'thalf', null, 0.2)?.factor).toBe(60); // |ln(55/60)| = 0.087
     expect(nearestSlipFactor(Math.log(40), 'thalf', null, 0.2)).toBeNull(); // 24 and 60 both > 0.4 away

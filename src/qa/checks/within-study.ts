@@ -72,6 +72,8 @@ export const ALIKE_K = 5;
 export const ALIKE_ARMS = 2;
 /** The smallest factor named on a tmax (×60 and beyond; ×24 lies within a sampling grid's reach). */
 export const TMAX_FACTOR = 50;
+/** How near the deviation another slip factor must lie to be named beside the nearest one (×1.25). */
+export const ALTERNATIVE_DISTANCE = Math.log(1.25);
 /** A dose culprit needs the dose ratio to the siblings within ×1.5 of the factor. */
 export const DOSE_RATIO_TOLERANCE = Math.log(1.5);
 
@@ -165,12 +167,15 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
   const { lead, slip } = off;
   const item = lead.item;
   const timeAxis = culprit === 'timecourse' && TIME_MEASURES.has(item.measure);
+  // Other factors about as near the deviation (×16.7 and ×24 for a clearance ×20): named after it, not for a dose. Only
+  // within ALTERNATIVE_DISTANCE of the deviation: a wide arm spread would let half the factors bring it back in line.
+  const alternatives = culprit === 'dose' || timeAxis ? [] : (slip.alternatives ?? []).filter((a) => a.distance <= ALTERNATIVE_DISTANCE);
   const cause =
     culprit === 'dose'
       ? `dose: the arm's exposure is ×${fmt(Math.exp(lead.d))} its siblings' per dose but in line without the dose; the curated dose ${fmt(item.dose!.value)} ${item.dose!.unit} is ×${fmt(1 / lead.doseRatio!)} theirs (${slip.text})`
       : timeAxis
         ? `${Math.abs(Math.log(slip.factor)) > Math.log(40) ? (slip.factor > 1 ? 'minutes as hours? ' : 'hours as minutes? ') : ''}the timecourse's time axis: ${slip.text}`
-        : slip.text;
+        : [slip, ...alternatives].map((s) => s.text).join(', or ');
   const tc = item.timecourse?.tc ?? null;
   const subsetPk = tc?.subset_pk ?? (off.record.startsWith('timecourse:') ? Number(off.record.slice('timecourse:'.length)) : null);
   // Two arms: the ratio is symmetric, so the finding names both records and blames neither (unless the dose).
@@ -202,8 +207,8 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
       record: off.record,
       ...(partner ? { pair_record: partner.record } : {}),
       factor: slip.factor,
-      cause_kinds: [culprit === 'dose' ? 'dose' : slip.kind],
-      cause_factors: [slip.factor],
+      cause_kinds: culprit === 'dose' ? ['dose'] : [...new Set([slip, ...alternatives].map((s) => s.kind))],
+      cause_factors: [slip, ...alternatives].map((s) => s.factor),
       arm_records: arm.map((d) => ({ record: d.item.record, measure: d.item.type, source: d.item.source, ratio: +Math.exp(d.d).toPrecision(3) })),
     },
   });

@@ -167,6 +167,14 @@ describe('within-study: measurement types that are no PK parameter', () => {
     expect(findings[0].ratio).toBeCloseTo(1600 / 1.5, 6); // median(1.5, 1.8, 1.2) = 1.5
   });
 
+  it('names the other factors about as near the deviation after the nearest: a renal clearance ×20.7 is ×24 or ×1000/60', () => {
+    const values = [renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 1, 1.2), renal(4, 1, 31)];
+    const [f] = run(values, [dosing(1, 0.1)]);
+    // 31/1.5 = 20.7: ln(24/20.7) = 0.15 and ln(20.7/16.7) = 0.21, both within ALTERNATIVE_DISTANCE (ln 1.25 = 0.22).
+    expect(f.details?.cause_factors).toEqual([24, 1000 / 60]);
+    expect(f.suspected_cause).toMatch(/^×24 \(hours vs days\), or ×1000\/60 \(mL\/min vs L\/h\)$/);
+  });
+
   it('pools them across other interventions that are no drug, from ×30, but not across co-dosed drugs', () => {
     const position = (pk: number, choice: string): InterventionRecord => ({ ...dosing(pk, 0), measurement_type: 'body position', substance: null, value: null, unit: null, choice });
     const inArm = (g: number, set: number[], v: number) => ({ ...renal(g, 1, v), intervention_pks: set });
