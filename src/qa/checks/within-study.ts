@@ -16,7 +16,9 @@
  * A record is off when it lies beyond max(3·s, ln 5) of the centre of the other
  * arms (never a plain ×2–3: between-subject CV is 30–80 %) and a slip factor of
  * causes.ts (×10, ×1000, ×60, ×24, per-kg …) brings it back within
- * max(2·s, ln 1.6). Which record holds the slip (culprit):
+ * max(2·s, ln 1.6); the others within ×1.25 of it are named after it. A value
+ * calculated from a curve leads only when the curve moves by the factor too
+ * (`curveAgrees`). Which record holds the slip (culprit):
  * - the dose, when the arm's exposure (Cmax, AUC, curve) is off by the factor
  *   after dose normalisation but in line before it, and its dose is that
  *   factor away from its siblings' doses;
@@ -129,8 +131,9 @@ const TIME_FACTORS = [60, 24, 1000 / 60];
 /**
  * Whether a slip led by a value PK-DB calculated from a curve (its Cmax, AUC) is one the curve itself shows: a unit
  * or dose slip of a curve scales every level, so its level among the other arms' curves (`curve`) must lie the factor
- * off too, or further (its level is the median ratio over the whole curve: a shape of its own moves it beyond). A calculated AUC ×5.8 its fellows' beside a curve ×4.7 is the shape of a slow eliminator's curve (its
- * extrapolation), not a ×10 (Forrest1979's patient with severe liver disease). A time factor moves the AUC alone.
+ * off too, or further (its level is the median ratio over the whole curve: a shape of its own moves it beyond). A
+ * calculated AUC ×5.8 its fellows' beside a curve ×4.7 is the shape of a slow eliminator's curve (its extrapolation),
+ * not a ×10 (Forrest1979's patient with severe liver disease). A time factor moves the AUC alone.
  */
 export function curveAgrees(lead: Deviation, slip: SlipFactorMatch, devs: readonly Deviation[]): boolean {
   const curve = devs.find((d) => d.item.measure === 'curve');
