@@ -63,6 +63,9 @@ export const SCALE_FACTORS: readonly ScaleFactor[] = [
   { factor: 100, label: '×100', explanation: 'a percentage as a fraction, or a fraction as a percentage', applies: new Set(['fraction']), tolerance: FACTOR_TOLERANCE },
 ];
 
+/** The factors of SCALE_FACTORS that are a time unit's (×60, ×24, ×1440): a time axis slipped by one moves AUCs and half-lives, not levels. */
+export const TIME_FACTORS: readonly number[] = SCALE_FACTORS.filter((sf) => sf.applies === TIME_DEPENDENT).map((sf) => sf.factor);
+
 export type CauseKind = 'unit-factor' | 'per-kg' | 'dose' | 'molar-mass';
 
 /** Options of the cause functions: `tolerance` widens each factor's own (never narrows it). */

@@ -66,8 +66,13 @@ export interface UnweighedJudgment extends RangeJudgment {
 
 /** The judgment of a record named `<record kind>:<pk>` (`output:12`, `timecourse:3`, `dosing:4`), if any. */
 export function judgmentOf(run: RangeRun, record: string): RangeJudgment | undefined {
+  return byRecordName(run.byRecord, record);
+}
+
+/** The entry of a per-kind map of a record named `<record kind>:<pk>`. */
+function byRecordName<T>(maps: Record<RecordKind, Map<number, T>>, record: string): T | undefined {
   const colon = record.lastIndexOf(':');
-  return run.byRecord[record.slice(0, colon) as RecordKind]?.get(Number(record.slice(colon + 1)));
+  return maps[record.slice(0, colon) as RecordKind]?.get(Number(record.slice(colon + 1)));
 }
 
 const runs = new WeakMap<QaContext, RangeRun>();
@@ -326,8 +331,7 @@ export function referenceBacks(ctx: QaContext, record: string, factor: number, t
   };
   const run = rangeRun(ctx);
   const own = judgmentOf(run, record);
-  if (own?.ref) return withFactorUndone(ctx, record, factor, backs);
-  return unweighedBacks(run, record, factor, backs);
+  return own?.ref ? withFactorUndone(own, factor, backs) : unweighedBacks(run, record, factor, backs);
 }
 
 /**
@@ -337,8 +341,7 @@ export function referenceBacks(ctx: QaContext, record: string, factor: number, t
  * inside with the factor undone at some adult weight (`test`'s undone). Returns the reference in words, or null.
  */
 function unweighedBacks(run: RangeRun, record: string, factor: number, test: (z: number, undone: number, judgment: RangeJudgment & { ref: Reference }) => boolean): string | null {
-  const colon = record.lastIndexOf(':');
-  const j = run.unweighedByRecord[record.slice(0, colon) as RecordKind]?.get(Number(record.slice(colon + 1)));
+  const j = byRecordName(run.unweighedByRecord, record);
   if (!j) return null;
   const lnf = Math.log(factor);
   // z at each adult weight: the value scales as kg^kgPower from the typical weight's.
@@ -356,16 +359,14 @@ function unweighedBacks(run: RangeRun, record: string, factor: number, test: (z:
 export type Exposure = 'more' | 'less' | 'unknown';
 
 /**
- * A record's robust z in its cross-study reference and the z with a slip ×factor undone, put to `test`: the reference
+ * A judgment's robust z in its cross-study reference and the z with a slip ×factor undone, put to `test`: the reference
  * in words when it passes, else (or without a reference) null.
  */
 function withFactorUndone(
-  ctx: QaContext,
-  record: string,
+  j: RangeJudgment | undefined,
   factor: number,
   test: (z: number, undone: number, judgment: RangeJudgment & { ref: Reference }) => boolean,
 ): string | null {
-  const j = judgmentOf(rangeRun(ctx), record);
   if (!j || !j.ref || !j.verdict) return null;
   const z = j.verdict.z;
   const undone = z - Math.log(factor) / j.ref.spread;
@@ -379,5 +380,5 @@ function withFactorUndone(
  * clearance beside its individuals' curated renal clearances). Returns the reference in words, or null.
  */
 export function referenceRefutes(ctx: QaContext, record: string, factor: number): string | null {
-  return withFactorUndone(ctx, record, factor, (z, undone) => Math.abs(z) <= INSIDE_Z && Math.abs(undone) > OUTSIDE_Z);
+  return withFactorUndone(judgmentOf(rangeRun(ctx), record), factor, (z, undone) => Math.abs(z) <= INSIDE_Z && Math.abs(undone) > OUTSIDE_Z);
 }

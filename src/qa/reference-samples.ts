@@ -188,6 +188,8 @@ export function poolRoute(quantity: string, route: string | null): string | null
 export const STRATUM_SEPARATOR = '\u0001';
 /** The index of the unit among a stratum's fields. */
 export const STRATUM_UNIT_FIELD = 6;
+/** The field of a stratum that names its substance (a dose's: the salt's base). */
+const STRATUM_SUBSTANCE_FIELD = 1;
 /** The field of a stratum that names the dosed substance (a salt's base: `saltBase`), and the one naming the population. */
 export const STRATUM_DOSED_FIELD = 5;
 export const STRATUM_POPULATION_FIELD = 7;
@@ -198,7 +200,7 @@ export function sampleLabel(s: RangeSample): string {
   const how = [d?.route ?? s.route, d?.application].filter(Boolean).join(' ');
   // The stratum names the base a salt's dose was pooled as (doseFor, a dose sample's substance): say so.
   const fields = s.stratum.split(STRATUM_SEPARATOR);
-  if (s.quantity === DOSE && fields[1] !== s.substance) return `${s.substance} dose (as ${fields[1]}; ${[s.route, s.extra].filter(Boolean).join(', ')})`;
+  if (s.quantity === DOSE && fields[STRATUM_SUBSTANCE_FIELD] !== s.substance) return `${s.substance} dose (as ${fields[STRATUM_SUBSTANCE_FIELD]}; ${[s.route, s.extra].filter(Boolean).join(', ')})`;
   const dosedAs = fields[STRATUM_DOSED_FIELD];
   const asBase = d && dosedAs !== d.substance ? ` (as ${dosedAs})` : '';
   const perDose = d && d.substance !== s.substance ? ` per dose of ${d.substance}${asBase}` : d ? ` per dose${asBase}` : '';

@@ -21,7 +21,7 @@
  * It cannot see a ratio without both curves of its subject (most: the paper gives the ratio alone), a ratio without
  * a time, or a ratio of sums.
  */
-import { subjectLabel, subjectOf } from '../../data/dataset.js';
+import { linkKey, subjectLabel, subjectOf } from '../../data/dataset.js';
 import type { OutputRecord, TimecourseRecord } from '../../data/model.js';
 import { representativeSeries, representativeValue } from '../../data/records.js';
 import { conversionFactorOrNull } from '../../units/convert.js';
@@ -117,9 +117,9 @@ function curveLevels(ctx: QaContext, rt: RecomputedTimecourse, ts: readonly numb
   return { values, unit: canonical.unit };
 }
 
-/** The key of a subject, intervention set and tissue. */
+/** The key of a subject, intervention set and tissue: the link key (dataset.ts) without its substance. */
 const keyOf = (r: { study_sid: string; group_pk: number | null; individual_pk: number | null; tissue: string | null }, interventions: readonly number[]) =>
-  `${r.study_sid}|${r.group_pk}|${r.individual_pk}|${[...interventions].sort((a, b) => a - b).join(',')}|${r.tissue}`;
+  linkKey({ study_sid: r.study_sid, group_pk: r.group_pk, individual_pk: r.individual_pk, intervention_pks: interventions, substance: null, tissue: r.tissue, method: null });
 
 /** Whether a timecourse is a metabolic ratio's (PK-DB's measurement type, as the export spells its sid). */
 export const isRatioCurve = (tc: Pick<TimecourseRecord, 'measurement_type'>) => tc.measurement_type === 'metabolic-ratio' || tc.measurement_type === TYPE;

@@ -33,7 +33,7 @@
  * - a dose no human can be given (see `impossibleDoseFinding`).
  */
 import type { InterventionRecord } from '../../data/model.js';
-import { representativeValue } from '../../data/records.js';
+import { representativeSeries, representativeValue } from '../../data/records.js';
 import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
 import { SCALE_FACTORS, slipFactors, unitFactorCause } from '../causes.js';
@@ -145,7 +145,7 @@ function sampledWindowHours(ctx: QaContext, key: string): { first: number; last:
     const factor = hoursPer(unit);
     if (factor === null) continue;
     const shift = rt.dose?.time ?? 0;
-    const levels = (rt.tc.mean ?? rt.tc.value ?? []) as (number | null)[];
+    const levels = representativeSeries(rt.tc)?.values ?? [];
     for (let i = 0; i < rt.tc.time.length; i++) {
       const t = rt.tc.time[i];
       if (t === null || !Number.isFinite(t)) continue;
@@ -160,10 +160,10 @@ function sampledWindowHours(ctx: QaContext, key: string): { first: number; last:
   return last === null || first === null ? null : { first, last, lastOnClock, peak };
 }
 
-/** A stored calculated tmax before its timecourse's dose time; a reported tmax after the last sample. */
 /** The time factors a tmax after the last sample may be off by: minutes as hours, hours as days, ms as s. */
 export const TMAX_TIME_FACTORS: readonly number[] = [60, 24, 1000];
 
+/** A stored calculated tmax before its timecourse's dose time; a reported tmax after the last sample. */
 export function tmaxFindings(ctx: QaContext, p: ParameterValue): Finding[] {
   if (p.measurement_type !== 'tmax' || p.unit !== HOUR || p.value === null || p.value < 0) return [];
   if (p.source === 'calculated') {

@@ -46,7 +46,7 @@
  * oral dose below its fellows' (`lateAbsorber`): one subject's level may still be rising from near zero.
  */
 import type { QaCheck } from '../check.js';
-import { FACTOR_TOLERANCE } from '../tolerances.js';
+import { nearFactor, TIME_FACTORS } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
@@ -125,9 +125,6 @@ export function slipOf(dev: Deviation, molarMass: number | null = null): SlipFac
   return slip && Math.abs(Math.log(slip.factor)) < Math.log(minFactor) ? null : slip;
 }
 
-/** Time factors: a curve's time axis slipped moves its AUC and half-life, not its levels. */
-const TIME_FACTORS = [60, 24, 1000 / 60];
-
 /**
  * Whether a slip led by a value PK-DB calculated from a curve (its Cmax, AUC) is one the curve itself shows: a unit
  * or dose slip of a curve scales every level, so its level among the other arms' curves (`curve`) must lie the factor
@@ -140,7 +137,7 @@ export function curveAgrees(lead: Deviation, slip: SlipFactorMatch, devs: readon
   if (!curve || lead === curve || lead.item.source !== 'calculated') return true;
   if (lead.item.measure !== 'cmax' && !lead.item.measure.startsWith('auc')) return true;
   const lnf = Math.log(slip.factor);
-  if (lead.item.measure !== 'cmax' && TIME_FACTORS.some((t) => Math.abs(Math.abs(lnf) - Math.log(t)) <= Math.log1p(FACTOR_TOLERANCE))) return true;
+  if (lead.item.measure !== 'cmax' && TIME_FACTORS.some((t) => nearFactor(Math.max(slip.factor, 1 / slip.factor), t))) return true;
   // One-sided: a curve whose level moves further than the factor (a hyperinsulinaemic group's insulin, ×3 its
   // fellows' between the peaks, then ×10) is no evidence against it; one that stays short of it is.
   return Math.sign(curve.d) === Math.sign(lnf) && Math.abs(curve.d) >= Math.abs(lnf) - Math.max(BACK_K * curve.s, MIN_BACK);
