@@ -9,6 +9,7 @@ export { ratioCauses, unitFactorCause, perKgCause, SCALE_FACTORS, type Suspected
 export { TOLERANCES, REPORTED_PARAMETERS, isReportedParameter, type ReportedParameter, type Tolerance } from './tolerances.js';
 export { compareReported, inUnit, reportedValue, type Comparison } from './compare-reported.js';
 export { doseMismatchCauses } from './dose-cause.js';
+export { curveLevelCauses } from './curve-cause.js';
 export { checkTimecourseInput } from './input-checks.js';
 export { standardRecomputation, doseInfo, pkdbValuesBySubset, type StandardRecomputation, type DoseInfo } from './recompute.js';
 export { recomputeCalculated, type CalculatedRow } from './calculated.js';

@@ -8,13 +8,17 @@ import { finding, type Finding, type Severity } from './finding.js';
 
 const fmt = (x: number | null) => (x === null ? '–' : String(+x.toPrecision(4)));
 
-/** The finding of one reported-vs-recomputed comparison; `doseCause`, found across comparisons, replaces the ratio's causes. */
-export function comparisonFinding(c: Comparison, doseCause: SuspectedCause | null = null): Finding {
+/**
+ * The finding of one reported-vs-recomputed comparison. A cause found across comparisons replaces the ratio's own:
+ * a dose (dose-cause.ts) names a major's cause; a curve's level (curve-cause.ts) also makes the comparison major.
+ */
+export function comparisonFinding(c: Comparison, across: { dose?: SuspectedCause; curve?: SuspectedCause } = {}): Finding {
   const { verdict, output } = c;
-  const causes = doseCause ? [doseCause] : verdict.causes;
+  const acrossCause = across.dose ?? across.curve ?? null;
+  const causes = acrossCause ? [acrossCause] : verdict.causes;
   const suspected = causes.length > 0 ? causes.map((k) => k.text).join('; ') : verdict.expected ? `expected: ${verdict.expected}` : null;
   const profiles = `pkdb ${fmt(c.pkdb)}, standard ${fmt(c.standard)}`;
-  const classification = verdict.classification;
+  const classification = across.curve && !across.dose ? 'major' : verdict.classification;
   const message =
     `${c.parameter} ${classification}: reported ${fmt(c.reported)} ${c.reported_unit}, recomputed ${fmt(c.recomputed)} (${c.profile} profile; ${profiles})` +
     (verdict.ratio !== null ? `, ratio ${fmt(verdict.ratio)}` : ', no ratio (zero or opposite signs)') +

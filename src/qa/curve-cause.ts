@@ -1,0 +1,83 @@
+/**
+ * A concentration timecourse off by a factor f (its unit slipped: µmol/L
+ * curated as mg/L, ng/mL as µg/mL) moves every level-scaled value recomputed
+ * from it alike: Cmax, AUClast and AUC∞ by f, CL = dose/AUC∞ and V = CL/λz by
+ * 1/f, while t½, kel and tmax do not move. So when two or more different
+ * level-scaled parameters reported for one timecourse are off their
+ * recomputation by one common factor, and a unit or molar ↔ mass factor is
+ * that factor, one slip between the curve and its reported values explains
+ * them all — even where each ratio alone lies inside its parameter's ordinary
+ * band (a group's Cmax ×2.6 its mean curve's peak, an AUC∞ ×2.7, both ×3.07 =
+ * µmol/L ↔ mg/L of midazolam once a group mean's ordinary ×1.15 is allowed).
+ * The comparisons it explains become major with that cause.
+ *
+ * Which side slipped is left open (culprit null): the curve's unit, or the unit
+ * of the table every reported value came from; within-study and the reference
+ * ranges, which compare each with other records, tell them apart.
+ *
+ * Distinct from a dose slip (dose-cause.ts), which moves CL and V but not Cmax
+ * or AUC, and from a slip in one reported value, which leaves the others in
+ * line: neither gives a common factor over several parameters.
+ */
+import { exactMolarCause, molarMassCause, unitFactorCause, type SuspectedCause } from './causes.js';
+import type { Comparison } from './compare-reported.js';
+import type { ReportedParameter } from './tolerances.js';
+import { pushTo } from '../data/records.js';
+
+/** How a parameter recomputed from a curve moves with the curve's level: as the level (+1) or inversely (−1). */
+export const LEVEL_EXPONENT: Partial<Record<ReportedParameter, 1 | -1>> = {
+  cmax: 1, auc_end: 1, auc_inf: 1, clearance: -1, vd: -1, vd_ss: -1,
+};
+
+/** Each signed ratio within this of the common factor (the reported values' own scatter against one curve). */
+export const CURVE_RATIO_SPREAD = 1.25;
+
+/**
+ * How close the common factor must be to a slip factor: a group's reported Cmax is the mean of its members' peaks,
+ * ordinarily up to ~15 % above the peak of its mean curve, and the ratios share that bias rather than averaging it out.
+ */
+export const CURVE_FACTOR_TOLERANCE = 0.15;
+
+/** Fewest different level-scaled parameters that must share the factor (one alone is the ratio's own classification). */
+export const MIN_CURVE_PARAMETERS = 2;
+
+const fmt = (x: number) => String(+x.toPrecision(3));
+
+/** The slip factor the reported values are off their curve by (reported ÷ curve level), or null. */
+function levelSlip(reportedOverCurve: number, molarMass: number | null): SuspectedCause | null {
+  return (
+    unitFactorCause(reportedOverCurve, 'cmax', { tolerance: CURVE_FACTOR_TOLERANCE }) ??
+    molarMassCause(reportedOverCurve, 'cmax', molarMass) ??
+    exactMolarCause(reportedOverCurve, 'cmax', molarMass, CURVE_FACTOR_TOLERANCE)
+  );
+}
+
+/**
+ * The curve-level causes, by comparison (identity), of the timecourses whose level-scaled comparisons share one slip
+ * factor; `molarMass` gives the measured substance's molar mass.
+ */
+export function curveLevelCauses(comparisons: readonly Comparison[], molarMass: (substance: string | null) => number | null): Map<Comparison, SuspectedCause> {
+  const bySubset = new Map<number, Comparison[]>();
+  for (const c of comparisons) {
+    const exponent = LEVEL_EXPONENT[c.parameter];
+    const ratio = c.verdict.ratio;
+    if (exponent === undefined || ratio === null || !(ratio > 0) || !Number.isFinite(ratio)) continue;
+    pushTo(bySubset, c.timecourse.tc.subset_pk, c);
+  }
+  const causes = new Map<Comparison, SuspectedCause>();
+  for (const group of bySubset.values()) {
+    const parameters = [...new Set(group.map((c) => c.parameter))];
+    if (parameters.length < MIN_CURVE_PARAMETERS) continue;
+    // ln(reported level ÷ curve level) as each comparison sees it: Cmax and AUC ratios move with it, CL and V ratios against it.
+    const logs = group.map((c) => (LEVEL_EXPONENT[c.parameter] as number) * Math.log(c.verdict.ratio as number));
+    const centre = logs.reduce((a, b) => a + b, 0) / logs.length;
+    if (logs.some((l) => Math.abs(l - centre) > Math.log(CURVE_RATIO_SPREAD))) continue;
+    const slip = levelSlip(Math.exp(centre), molarMass(group[0].output.substance));
+    if (slip === null) continue;
+    const text =
+      `the ${group.length} reported values (${parameters.join(', ')}) are ×${fmt(Math.exp(centre))} the timecourse's level alike` +
+      ` (CL and V inversely): ${slip.text} — the unit of the curve, or of every reported value`;
+    for (const c of group) causes.set(c, { kind: slip.kind, factor: LEVEL_EXPONENT[c.parameter] === 1 ? slip.factor : 1 / slip.factor, text });
+  }
+  return causes;
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { classify } from '../../src/qa/classify.js';
+import type { Comparison } from '../../src/qa/compare-reported.js';
+import { curveLevelCauses } from '../../src/qa/curve-cause.js';
+import { comparisonFinding } from '../../src/qa/to-findings.js';
+import type { ReportedParameter } from '../../src/qa/tolerances.js';
+
+/** Midazolam: 1000 / 325.8 = 3.069, the µmol/L ↔ mg/L factor. */
+const MIDAZOLAM = 325.8;
+const molarMass = (substance: string | null) => (substance === 'midazolam' ? MIDAZOLAM : null);
+
+/** A group's comparison of one parameter of timecourse `subset`; only the fields the rule and the finding read. */
+function comparison(parameter: ReportedParameter, reported: number, recomputed: number, subset = 11): Comparison {
+  return {
+    parameter,
+    reported,
+    recomputed,
+    reported_unit: 'x',
+    profile: 'standard',
+    pkdb: null,
+    standard: recomputed,
+    conversion: null,
+    bodyWeightKg: null,
+    verdict: classify({ parameter, reported, recomputed, subject: 'group', bodyWeightKg: null, molarMass: MIDAZOLAM }),
+    output: { pk: 1, study_sid: 'S', study_name: 'S', substance: 'midazolam', group_pk: 3, individual_pk: null },
+    timecourse: { tc: { subset_pk: subset }, dose: null, dosingPks: [] },
+  } as unknown as Comparison;
+}
+
+describe('curve level causes', () => {
+  it('names µmol/L ↔ mg/L when Cmax, AUClast and AUC∞ share it, each inside its own minor band', () => {
+    // A midazolam curve in µmol/L curated as mg/L: ×3.069; the group's reported values ×1.15 the mean curve's, as ordinary.
+    const cmax = comparison('cmax', 0.0000112, 0.0000293); // 0.382 = 1.17 / 3.069
+    const aucEnd = comparison('auc_end', 0.0000289, 0.0000797); // 0.363
+    const aucInf = comparison('auc_inf', 0.0000309, 0.0000849); // 0.364
+    expect(aucInf.verdict.classification).toBe('minor');
+    const causes = curveLevelCauses([cmax, aucEnd, aucInf], molarMass);
+    expect(causes.size).toBe(3);
+    const cause = causes.get(aucInf)!;
+    expect(cause.kind).toBe('molar-mass');
+    expect(cause.factor).toBeCloseTo(1 / 3.069, 3);
+    expect(cause.text).toMatch(/3 reported values \(cmax, auc_end, auc_inf\) are ×0\.3(69|7) the timecourse's level alike/);
+    expect(cause.text).toMatch(/µmol\/L ↔ mg\/L \(molar mass 325\.8/);
+    const finding = comparisonFinding(aucInf, { curve: cause });
+    expect(finding.severity).toBe('major');
+    expect(finding.details?.cause_factors).toEqual([cause.factor]);
+  });
+
+  it('reads CL and V inversely: a curve ×10 gives a Cmax ratio 1/10 and a CL ratio 10', () => {
+    const cmax = comparison('cmax', 1.05, 10);
+    const cl = comparison('clearance', 98, 10);
+    const causes = curveLevelCauses([cmax, cl], molarMass);
+    expect(causes.get(cmax)?.factor).toBeCloseTo(0.1, 6);
+    expect(causes.get(cl)?.factor).toBeCloseTo(10, 6);
+    expect(causes.get(cl)?.kind).toBe('unit-factor');
+  });
+
+  it('names nothing for a common factor that is no slip factor (×2 of a 325.8 g/mol drug)', () => {
+    expect(curveLevelCauses([comparison('cmax', 2, 1), comparison('auc_inf', 2.1, 1)], molarMass).size).toBe(0);
+  });
+
+  it('needs two different parameters: one Cmax, or the same Cmax twice, is its own ratio', () => {
+    expect(curveLevelCauses([comparison('cmax', 1, 3.07)], molarMass).size).toBe(0);
+    expect(curveLevelCauses([comparison('cmax', 1, 3.07), comparison('cmax', 1, 3.07)], molarMass).size).toBe(0);
+  });
+
+  it('leaves a dose slip (CL ×10, Cmax in line) and a one-value slip (Cmax ×10, AUC in line) alone', () => {
+    expect(curveLevelCauses([comparison('cmax', 1, 1), comparison('clearance', 10, 1)], molarMass).size).toBe(0);
+    expect(curveLevelCauses([comparison('cmax', 10, 1), comparison('auc_inf', 1, 1)], molarMass).size).toBe(0);
+  });
+
+  it('needs the ratios within ×1.25 of their common factor', () => {
+    // ln 10 ± ln 1.4: a common ×10 but scattered beyond the reported values' own spread.
+    expect(curveLevelCauses([comparison('cmax', 14, 1), comparison('auc_inf', 10 / 1.4, 1)], molarMass).size).toBe(0);
+  });
+
+  it('keeps timecourses apart', () => {
+    expect(curveLevelCauses([comparison('cmax', 10, 1, 1), comparison('auc_inf', 10, 1, 2)], molarMass).size).toBe(0);
+  });
+});
