@@ -174,9 +174,15 @@ export function classify(ctx: ComparisonContext): Verdict {
   // Beyond every ordinary disagreement, a unit factor that undone leaves the two agreeing is the likeliest cause (a
   // t½ ×24 whose λz differed ×1.2 from the curve's lies at ×20–29, beyond the factor's exact window): named.
   if (!interval && !ctx.approximate && fold > Math.log(tolerance.minor)) {
-    const agreeing = ratioCauses(ratio, ctx.parameter, ctx.bodyWeightKg, { tolerance: tolerance.agree - 1 });
-    // A molar ↔ mass factor of ×2–10 only where its whole window lies beyond the minor band by an agree margin: a group
-    // Cmax ×2.3 (the mean of the individual maxima above the mean curve's) is no µmol/L ↔ mg/L of a 440 g/mol drug.
+    // The window, as ratio ÷ factor, a factor is named in: [1/agree, agree], up to the ordinary excess where one is known
+    // (a group's Cmax ×11.5 its mean curve's is ×10 above by ×1.15, as a group's Cmax ordinarily is): its centre and half-width.
+    const above = Math.max(tolerance.agree, tolerance.ordinaryExcess ?? 0);
+    const centre = Math.sqrt(above / tolerance.agree);
+    const halfWidth = Math.sqrt(above * tolerance.agree);
+    const agreeing = ratioCauses(ratio / centre, ctx.parameter, ctx.bodyWeightKg, { tolerance: halfWidth - 1 });
+    // A molar ↔ mass factor of ×2–10 only within the agree band (a factor of any size between 2 and 10 is some drug's:
+    // the excess would name Kharasch2004's group Cmax ×3.86 a ×3.07), and only where its whole window lies beyond the
+    // minor band by an agree margin: a group Cmax ×2.3 is no µmol/L ↔ mg/L of a 440 g/mol drug.
     const molar = agreeing.length === 0 ? exactMolarCause(ratio, ctx.parameter, ctx.molarMass ?? null, tolerance.agree - 1) : null;
     if (molar && Math.max(molar.factor, 1 / molar.factor) >= tolerance.minor * tolerance.agree ** 2) agreeing.push(molar);
     if (agreeing.length > 0) return { classification: 'major', ratio, causes: agreeing, expected: null };

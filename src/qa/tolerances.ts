@@ -51,6 +51,13 @@ export interface Tolerance {
   agree: number;
   /** Fold factor within which a disagreement is minor. */
   minor: number;
+  /**
+   * How far above the recomputed value a reported one ordinarily lies, where more than `agree` (a group's Cmax: the
+   * mean of its members' peaks, above the peak of the mean curve): the window a slip factor is named in once undone
+   * (classify.ts) reaches up to it. Measured on the shared export: of 657 group Cmax comparisons 284 lie ×1.1–1.5
+   * above their curve's peak, 15 ×1/1.1–1/1.25 below it.
+   */
+  ordinaryExcess?: number;
 }
 
 export interface ParameterTolerance {
@@ -60,7 +67,7 @@ export interface ParameterTolerance {
 }
 
 export const TOLERANCES: Record<ReportedParameter, ParameterTolerance> = {
-  cmax: { individual: { agree: 1.1, minor: 1.5 }, group: { agree: 1.1, minor: 2 } },
+  cmax: { individual: { agree: 1.1, minor: 1.5 }, group: { agree: 1.1, minor: 2, ordinaryExcess: 1.5 } },
   tmax: { individual: { agree: 1.25, minor: 3 }, group: { agree: 1.25, minor: 4 } },
   auc_end: { individual: { agree: 1.15, minor: 2 }, group: { agree: 1.15, minor: 2 } },
   auc_inf: { individual: { agree: 1.2, minor: 3 }, group: { agree: 1.2, minor: 3 } },

@@ -89,6 +89,18 @@ describe('classify', () => {
     expect(classify({ ...base, parameter: 'thalf', reported: 28.8, recomputed: 1, approximate: true }).causes).toEqual([]);
   });
 
+  it("names a factor up to a group Cmax's ordinary excess above its mean curve's peak (×1.5), not below it", () => {
+    const group = { ...base, subject: 'group' as const, parameter: 'cmax' as const };
+    // A curve ×10 under a group mean Cmax ×1.15 above its peak: 0.115, ×1.15 of 1/10 on the group's side.
+    expect(classify({ ...group, reported: 0.115, recomputed: 1 }).causes.map((c) => c.factor)).toEqual([0.1]);
+    expect(classify({ ...group, reported: 14.5, recomputed: 1 }).causes.map((c) => c.factor)).toEqual([10]);
+    // Below the curve's peak only the agree band: ×1/1.15 is no group's excess; ×1.6 above is none either.
+    expect(classify({ ...group, reported: 8.7, recomputed: 1 }).causes).toEqual([]);
+    expect(classify({ ...group, reported: 16, recomputed: 1 }).causes).toEqual([]);
+    // An individual's Cmax is its own curve's peak: the agree band alone.
+    expect(classify({ ...base, parameter: 'cmax', reported: 11.5, recomputed: 1 }).causes).toEqual([]);
+  });
+
   it('names a molar ↔ mass factor of ×2–10 within the agree band only where its window is clear of the minor band', () => {
     // Paracetamol (151.2 g/mol) AUC over the curve's interval at ×1/7.04: 6 % from 1000/151.2 = 6.61, beyond 3 %.
     const auc = classify({ ...base, subject: 'group', parameter: 'auc_end', reported: 1, recomputed: 7.04, molarMass: 151.2 });
