@@ -162,8 +162,8 @@ export function molarMassCause(ratio: number, parameter: SlipQuantity, molarMass
   if (Math.abs(Math.log10(ratio)) < 1) return null;
   const tolerance = Math.max(MOLAR_TOLERANCE, options.tolerance ?? 0);
   const mass = +molarMass.toPrecision(4);
-  // Prefix steps of 10³ (µmol/L vs µg/mL, mg/L, µg/L, …) and the clinical mg/dL vs mmol/L (M/10, 10/M).
-  const prefixes = [1e-6, 1e-3, 1, 1e3, 1e6, 0.1, 10];
+  // Prefix steps of 10³ (µmol/L vs µg/mL, mg/L, µg/L, …) and, per volume, the clinical mg/dL vs mmol/L (M/10, 10/M).
+  const prefixes = PER_VOLUME.has(parameter) ? [1e-6, 1e-3, 1, 1e3, 1e6, 0.1, 10] : [1e-6, 1e-3, 1, 1e3, 1e6];
   for (const prefix of prefixes) {
     for (const [factor, text] of [
       [molarMass * prefix, `×${+(mass * prefix).toPrecision(4)} (molar ↔ mass: a molar value read as a mass value, molar mass ${mass} g/mol)`],
@@ -174,6 +174,12 @@ export function molarMassCause(ratio: number, parameter: SlipQuantity, molarMass
   }
   return null;
 }
+
+/**
+ * Quantities per volume (a concentration, an AUC): only they can suffer the clinical mmol/L ↔ mg/dL (×M/10), whose
+ * deci prefix is the volume's; a dose, a volume or a clearance in "mmol ↔ dg" is no slip anyone makes.
+ */
+export const PER_VOLUME: ReadonlySet<SlipQuantity> = new Set(['cmax', 'auc_end', 'auc_inf']);
 
 /** The quantities a concentration-like molar ↔ mass slip can touch (a dose in mmol read as mg, glucose in mmol/L read as mg/dL). */
 export const MOLAR_SLIPPABLE: ReadonlySet<SlipQuantity> = new Set(['cmax', 'auc_end', 'auc_inf', 'dose']);
@@ -196,6 +202,8 @@ export interface MolarMassSlip {
   readonly factor: number;
   readonly label: string;
   readonly explanation: string;
+  /** Only a quantity per volume can suffer it (mmol/L read as mg/dL: PER_VOLUME). */
+  readonly perVolume: boolean;
 }
 
 /** molarMassSlips by molar mass: asked per comparison and value (a few hundred substances), each list built once. */
@@ -216,13 +224,24 @@ export function molarMassSlips(molarMass: number): readonly MolarMassSlip[] {
   return slips;
 }
 
+/** molarMassSlips without those per volume (PER_VOLUME), by molar mass. */
+const amountSlipsByMass = new Map<number, readonly MolarMassSlip[]>();
+
+/** The molar ↔ mass slips a quantity can suffer: molarMassSlips, for a quantity that is not per volume without mmol/L ↔ mg/dL. */
+export function molarMassSlipsOf(quantity: SlipQuantity, molarMass: number): readonly MolarMassSlip[] {
+  if (PER_VOLUME.has(quantity)) return molarMassSlips(molarMass);
+  let slips = amountSlipsByMass.get(molarMass);
+  if (slips === undefined) amountSlipsByMass.set(molarMass, (slips = molarMassSlips(molarMass).filter((s) => !s.perVolume)));
+  return slips;
+}
+
 function buildMolarMassSlips(molarMass: number): MolarMassSlip[] {
   if (!(molarMass > 0)) return [];
   const m = +molarMass.toPrecision(4);
   const slips = [
-    { factor: molarMass, explanation: `molar ↔ mass: µmol read as µg (molar mass ${m} g/mol)` },
-    { factor: molarMass / 1000, explanation: `molar ↔ mass: µmol/L ↔ mg/L (molar mass ${m} g/mol)` },
-    { factor: molarMass / 10, explanation: `molar ↔ mass: mmol/L read as mg/dL (molar mass ${m} g/mol)` },
+    { factor: molarMass, explanation: `molar ↔ mass: µmol read as µg (molar mass ${m} g/mol)`, perVolume: false },
+    { factor: molarMass / 1000, explanation: `molar ↔ mass: µmol/L ↔ mg/L (molar mass ${m} g/mol)`, perVolume: false },
+    { factor: molarMass / 10, explanation: `molar ↔ mass: mmol/L read as mg/dL (molar mass ${m} g/mol)`, perVolume: true },
   ];
   // Each stated as a factor ≥ 1 (×5.15 rather than ×0.194): the caller's reverse is then ×1/5.15.
   return slips
@@ -248,7 +267,7 @@ export const EXACT_MOLAR_TOLERANCE = 0.03;
 export function exactMolarCause(ratio: number, parameter: SlipQuantity, molarMass: number | null, tolerance = EXACT_MOLAR_TOLERANCE): SuspectedCause | null {
   if (!AMOUNT_BEARING.has(parameter) || molarMass === null || !(molarMass > 0) || !(ratio > 0) || !Number.isFinite(ratio)) return null;
   let best: { cause: SuspectedCause; distance: number } | null = null;
-  for (const slip of molarMassSlips(molarMass)) {
+  for (const slip of molarMassSlipsOf(parameter, molarMass)) {
     if (slip.factor >= SMALL_MOLAR_FACTOR) continue;
     for (const [factor, label] of [[slip.factor, slip.label], [1 / slip.factor, slip.label.replace('×', '×1/')]] as const) {
       if (!nearFactor(ratio, factor, tolerance)) continue;
@@ -344,7 +363,7 @@ function buildSlipFactors(parameter: SlipFamily | 'dose', mass: number | null, b
     } else if (sf.applies === 'all' || sf.applies.has(parameter)) both(sf.factor, sf.label, sf.explanation, 'unit-factor');
   }
   if (mass != null && mass > 0 && MOLAR_SLIPPABLE.has(parameter)) {
-    for (const slip of molarMassSlips(mass)) both(slip.factor, slip.label, slip.explanation, 'molar-mass');
+    for (const slip of molarMassSlipsOf(parameter, mass)) both(slip.factor, slip.label, slip.explanation, 'molar-mass');
   }
   if (parameter === 'dose' || WEIGHT_NORMALISABLE.has(parameter)) {
     const known = bodyWeightKg != null && bodyWeightKg > 0;

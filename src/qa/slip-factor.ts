@@ -7,7 +7,7 @@
  * the record back within the study's spread (checks/within-study.ts). The
  * vocabulary (factors, labels, what they apply to) is causes.ts's SCALE_FACTORS.
  */
-import { MOLAR_SLIPPABLE, molarMassSlips, SCALE_FACTORS, SMALL_MOLAR_FACTOR, type SlipFamily } from './causes.js';
+import { MOLAR_SLIPPABLE, molarMassSlipsOf, SCALE_FACTORS, SMALL_MOLAR_FACTOR, type SlipFamily } from './causes.js';
 import { isReportedParameter, WEIGHT_NORMALISABLE, type ReportedParameter } from './tolerances.js';
 import { parseUnitOrNull } from '../units/parse.js';
 import { ACTIVITY_DIMENSION, BASE_DIMENSIONS } from '../units/registry.js';
@@ -58,7 +58,7 @@ export function nearestSlipFactor(
     consider(1 / bodyWeightKg, 'per-kg', `per-kg vs absolute: ÷${w} (body weight ${w} kg)`);
   }
   if (molarMass !== null && MOLAR_SLIPPABLE.has(parameter)) {
-    for (const slip of molarMassSlips(molarMass)) {
+    for (const slip of molarMassSlipsOf(parameter, molarMass)) {
       if (slip.factor < SMALL_MOLAR_FACTOR) continue;
       consider(slip.factor, 'molar-mass', `${slip.label} (${slip.explanation})`);
       consider(1 / slip.factor, 'molar-mass', `${slip.label.replace('×', '×1/')} (${slip.explanation})`);

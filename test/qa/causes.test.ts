@@ -4,6 +4,7 @@ import {
   MIN_MOLAR_FACTOR,
   molarMassCause,
   molarMassSlips,
+  molarMassSlipsOf,
   nearestCause,
   nearFactor,
   perKgCause,
@@ -69,6 +70,17 @@ describe('slipFactors', () => {
     const glucose = causes.filter((c) => c.kind === 'molar-mass').map((c) => +c.factor.toPrecision(4));
     expect(glucose).toEqual(expect.arrayContaining([180.2, 0.005551, 5.551, 0.1802, 18.02, 0.05551]));
     expect(causes.find((c) => Math.abs(c.factor - 1 / 18.016) < 1e-9)?.text).toBe('×1/18 (molar ↔ mass: mmol/L read as mg/dL (molar mass 180.2 g/mol))');
+  });
+
+  it('mmol/L read as mg/dL (×M/10) only per volume: a codeine Cmax, not its dose, volume or clearance', () => {
+    const codeine = 299.4;
+    expect(molarMassSlipsOf('cmax', codeine).map((s) => s.label)).toEqual(['×299.4', '×3.34', '×29.9']);
+    expect(molarMassSlipsOf('dose', codeine).map((s) => s.label)).toEqual(['×299.4', '×3.34']);
+    expect(slipFactors('dose', { molarMass: codeine }).some((c) => Math.abs(c.factor - 29.94) < 1e-6)).toBe(false);
+    expect(slipFactors('auc_inf', { molarMass: codeine }).some((c) => Math.abs(c.factor - 29.94) < 1e-6)).toBe(true);
+    expect(molarMassCause(29.94, 'vd', codeine)).toBeNull();
+    expect(molarMassCause(29.94, 'cmax', codeine)?.factor).toBeCloseTo(29.94, 6);
+    expect(molarMassCause(1 / 0.2994, 'dose', codeine, { tolerance: 0 })).toBeNull(); // ×3.34 is below ×10: exactMolarCause's
   });
 
   it('no molar factors for a half-life; per-kg with a typical adult when the weight is not curated', () => {
