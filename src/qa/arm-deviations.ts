@@ -73,7 +73,13 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
       if (oneArm(pool) || !pool.some(unplaced)) continue;
       const curves = pool[0].measure === 'curve';
       const fresh = poolDeviations(curves ? curveLevels(pool) : pool, minFactor, unplaced, minArms, curves);
-      if (fresh.length > 0 && alikeGroups(ctx, pool)) for (let d = 0; d < fresh.length; d++) fresh[d].alike = true;
+      const population = fresh.length > 0 ? onePopulation(ctx, pool) : null;
+      if (population !== null) {
+        for (let d = 0; d < fresh.length; d++) {
+          fresh[d].samePopulation = true;
+          if (population === 'groups') fresh[d].alike = true;
+        }
+      }
       for (let d = 0; d < fresh.length; d++) {
         const dev = fresh[d];
         const list = byArm.get(dev.item.arm);
@@ -102,21 +108,24 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
 }
 
 /**
- * Whether every item of a pool is a group whose subjects carry the same population marks (population.ts: disease,
- * healthy, genotype, phenotype, species, …) and are all adults or all not: arms the curated data does not tell apart
- * by who they are.
+ * Whether every item of a pool is a subject of the same population marks (population.ts: disease, healthy, genotype,
+ * phenotype, species, …), all adults or all not: arms the curated data does not tell apart by who they are. `groups`
+ * when every item is a group (`Deviation.alike`), `subjects` when some are individuals (`Deviation.samePopulation`),
+ * null when the marks differ.
  */
-function alikeGroups(ctx: QaContext, pool: readonly StudyItem[]): boolean {
+function onePopulation(ctx: QaContext, pool: readonly StudyItem[]): 'groups' | 'subjects' | null {
   let marks: string | null = null;
+  let groups = true;
   for (let i = 0; i < pool.length; i++) {
     const item = pool[i];
     const record = item.output ?? item.timecourse?.tc;
-    if (item.kind !== 'group' || !record) return false;
+    if (!record) return null;
+    if (item.kind !== 'group') groups = false;
     // Age is no population mark, but children and adults differ by more than ×10 (a neonate's caffeine clearance).
     const own = `${mayBeAdultHuman(ctx.dataset, record)}\u0001${ctx.subjectMarks(record).join('\u0001')}`;
     if (marks === null) marks = own;
-    else if (own !== marks) return false;
+    else if (own !== marks) return null;
   }
-  return true;
+  return groups ? 'groups' : 'subjects';
 }
 

@@ -57,8 +57,10 @@ export interface Deviation {
   minFactor: number;
   /** In a pool of two arms: the other arm's item (the ratio is symmetric, either may hold the slip). */
   partner?: StudyItem;
-  /** Every arm of its pool is a group of the same population marks (arm-deviations.ts `alikeGroups`): no curated trait tells them apart. */
+  /** Every arm of its pool is a group of the same population marks (arm-deviations.ts `onePopulation`): no curated trait tells them apart. */
   alike?: boolean;
+  /** Every arm of its pool, groups or individuals, is of the same population marks (arm-deviations.ts `onePopulation`). */
+  samePopulation?: boolean;
 }
 
 /** Scratch for curveLogRatio's log ratios (a pool's curves are compared pairwise: no list per pair); grown as needed. */

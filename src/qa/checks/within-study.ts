@@ -65,7 +65,7 @@ export const MIN_BACK = Math.log(1.6);
 /** Another record of the arm moves with it beyond ×3 (in line: within ×2, arm-biology.ts IN_LINE). */
 export const SAME_WAY = Math.log(3);
 /**
- * A group off its sibling groups of the same population marks (arm-deviations.ts `alikeGroups`) and dose (within ×2) is a slip from
+ * A group off its sibling groups of the same population marks (arm-deviations.ts `onePopulation`) and dose (within ×2) is a slip from
  * ALIKE_FACTOR (a decimal slip and up), ALIKE_K spreads of theirs and ALIKE_ARMS of them: no period or formulation of
  * one population at one dose moves a group's exposure ×10 beyond its siblings' agreement.
  */
@@ -146,6 +146,8 @@ export function curveAgrees(lead: Deviation, slip: SlipFactorMatch, devs: readon
 interface OffRecord {
   record: string;
   devs: Deviation[];
+  /** Every deviation of the record, off or not (a curve's own calculated t½ beside its level). */
+  all: readonly Deviation[];
   /** The deviation that decides (curve first, then the record's first off measure) and its factor. */
   lead: Deviation;
   slip: SlipFactorMatch;
@@ -261,7 +263,7 @@ export function armFindings(
     if (slipped.length === 0) continue;
     const slip = slipOf(slipped[0], molarMassOf(slipped[0].item)) as SlipFactorMatch;
     if (!curveAgrees(slipped[0], slip, devs)) continue;
-    offs.push({ record, devs: slipped, lead: slipped[0], slip });
+    offs.push({ record, devs: slipped, all: devs, lead: slipped[0], slip });
   }
   const findings: Finding[] = [];
   for (const off of offs) {
@@ -323,18 +325,42 @@ export function armFindings(
       const alike =
         !backing && !own && ordinary && off.lead.item.measure !== 'other' && off.lead.alike === true && off.lead.arms >= ALIKE_ARMS &&
         Math.abs(Math.log(off.slip.factor)) >= Math.log(ALIKE_FACTOR) && Math.abs(off.lead.d) >= ALIKE_K * off.lead.s && sameDose(off.lead) && !repeats(off.lead);
-      severity = backing || own || alike ? 'major' : 'minor';
+      const elimination = !backing && !own && !alike && ordinary && !repeats(off.lead) ? eliminationInLine(off, others) : null;
+      severity = backing || own || alike || elimination ? 'major' : 'minor';
       reason = backing
         ? `and the other studies agree: ${backing}`
         : own
           ? `while ${own}`
           : alike
             ? `while its ${off.lead.arms} sibling groups, of the same population by every curated trait, agree within ×${fmt(Math.exp(off.lead.s))}`
-            : 'no other record of the arm tells a slip from a different population';
+            : elimination
+              ? `while its ${describeDeviation(elimination)} is in line: exposure that far apart with the same elimination needs a volume or bioavailability as far apart, which no subject of one study has`
+              : 'no other record of the arm tells a slip from a different population';
     }
     findings.push(recordFinding(off, arm, severity, culprit, reason));
   }
   return findings;
+}
+
+/** The measures of a curve's elimination (calculated from it, or reported for it). */
+const ELIMINATION: ReadonlySet<ItemMeasure> = new Set(['thalf', 'kel', 'mrt']);
+/** The measures of a curve's level. */
+const LEVEL: ReadonlySet<ItemMeasure> = new Set(['curve', 'cmax', 'auc_end', 'auc_inf']);
+
+/**
+ * The record's own half-life (kel, MRT; its curve's, else one reported for its arm) in line (within ×2) with its
+ * siblings' while its level is off by a slip factor of ×10 or more, ALIKE_K spreads of theirs, among ALIKE_ARMS or
+ * more arms of one population by every curated trait (a cirrhosis arm's bioavailability may rise tenfold) at their
+ * dose: the deviation that says so, else null. The biology that raises exposure tenfold does it through clearance (a poor metaboliser, a failing liver or
+ * kidney), which moves the half-life with it; the same elimination at a tenfold level needs a tenfold volume or
+ * bioavailability between subjects of one study. A unit slip scales every level and leaves the shape alone.
+ */
+function eliminationInLine(off: OffRecord, others: readonly Deviation[]): Deviation | null {
+  const lead = off.lead;
+  if (!LEVEL.has(lead.item.measure) || Math.abs(Math.log(off.slip.factor)) < Math.log(ALIKE_FACTOR)) return null;
+  if (lead.samePopulation !== true || lead.arms < ALIKE_ARMS || Math.abs(lead.d) < ALIKE_K * lead.s || !sameDose(lead)) return null;
+  const inLine = (d: Deviation) => ELIMINATION.has(d.item.measure) && Math.abs(d.d) <= IN_LINE;
+  return off.all.find(inLine) ?? others.find(inLine) ?? null;
 }
 
 /** Whether the record's arm has its siblings' dose (within ×2), or no dose ratio applies. */

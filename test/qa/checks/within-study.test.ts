@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
-import type { GroupRecord, InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
+import type { GroupRecord, IndividualRecord, InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
 import { arm, curve, dosing, group, output } from '../../helpers/study-records.js';
 import { curveAgrees, pairCulprit, withinStudyCheck } from '../../../src/qa/checks/within-study.js';
 import type { Deviation } from '../../../src/qa/study-pools.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 
-function run(outputs: OutputRecord[], interventions: InterventionRecord[], curves: { tc: TimecourseRecord; points: OutputRecord[] }[] = [], groups: GroupRecord[] = []): Finding[] {
+function run(
+  outputs: OutputRecord[], interventions: InterventionRecord[], curves: { tc: TimecourseRecord; points: OutputRecord[] }[] = [], groups: GroupRecord[] = [],
+  individuals: IndividualRecord[] = [],
+): Finding[] {
   const tables = {
-    studies: [], groups, individuals: [], interventions, scatters: [], terms: [],
+    studies: [], groups, individuals, interventions, scatters: [], terms: [],
     outputs: [...outputs, ...curves.flatMap((c) => c.points)], timecourses: curves.map((c) => c.tc),
   };
   return withinStudyCheck.run(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })));
@@ -89,6 +92,30 @@ describe('within-study: curves and doses', () => {
     const findings = run([], [dosing(1, 0.1)], curves, [group(1), group(2), group(3), group(4)]).filter((f) => f.measurement_type === 'concentration');
     expect(findings).toMatchObject([{ subset_pk: 4, culprit: 'timecourse', details: { factor: 10 }, severity: 'major' }]);
     expect(findings[0].message).toMatch(/3 sibling groups, of the same population by every curated trait, agree within ×/);
+  });
+
+  it("makes one individual's curve ×10 major when its half-life is in line (the same elimination), not when its population differs", () => {
+    // Five individuals of group 1, each a curve of the same dose and a reported t½; individual 15's curve ×10.
+    const pks = [11, 12, 13, 14, 15];
+    const scales = [1, 1.2, 0.9, 1.1, 10];
+    const asIndividual = <T extends { group_pk: number | null; individual_pk: number | null }>(r: T, pk: number): T => ({ ...r, group_pk: null, individual_pk: pk });
+    const curves = pks.map((pk, k) => {
+      const c = curve(pk, 1, 1, scales[k]);
+      return { tc: asIndividual(c.tc, pk), points: c.points.map((p) => asIndividual(p, pk)) };
+    });
+    const thalf = pks.map((pk, k) => asIndividual(output(1, 1, 'thalf', 'hour', [3.5, 3.4, 3.6, 3.5, 3.5][k]), pk));
+    const individual = (pk: number, genotype?: string): IndividualRecord => ({
+      pk, name: `i${pk}`, group_pk: 1, study_sid: 'W1', study_name: 'Within',
+      characteristica: genotype ? [{ ...group(0).characteristica[0], measurement_type: 'cyp2d6 genotype', choice: genotype }] : [],
+    });
+    const concentration = (findings: Finding[]) => findings.filter((f) => f.measurement_type === 'concentration');
+    const same = concentration(run(thalf, [dosing(1, 0.1)], curves, [group(1)], pks.map((pk) => individual(pk))));
+    expect(same).toMatchObject([{ subset_pk: 15, culprit: 'timecourse', severity: 'major', details: { factor: 10 } }]);
+    expect(same[0].message).toMatch(/while its reported thalf ×1 is in line: exposure that far apart with the same elimination/);
+    // Without a half-life nothing of the arm tells a slip from biology; nor with one when individual 15 is a curated poor metaboliser.
+    expect(concentration(run([], [dosing(1, 0.1)], curves, [group(1)], pks.map((pk) => individual(pk))))).toMatchObject([{ subset_pk: 15, severity: 'minor' }]);
+    const marked = pks.map((pk) => individual(pk, pk === 15 ? '*4/*4' : undefined));
+    expect(concentration(run(thalf, [dosing(1, 0.1)], curves, [group(1)], marked))).toMatchObject([{ subset_pk: 15, severity: 'minor' }]);
   });
 
   it('makes a ×10 curve major when the same arm reports a Cmax in line', () => {
