@@ -7,6 +7,7 @@
 import type { QaContext } from './context.js';
 import { mayBeAdultHuman } from './population.js';
 import { curveLevels, MIN_ARMS, PAIR_ARMS, poolDeviations, type Deviation } from './study-pools.js';
+import { Numbering } from './study-ids.js';
 import { studyItems, WIDER_FACTORS, type StudyItem } from './study-items.js';
 
 /**
@@ -64,6 +65,7 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
   // A record's measure (and output) is placed once, in its first pool that has enough arms (a levelled curve
   // is a copy of its item with the same slot).
   const placed = new Uint8Array(slots);
+  const populationOf = populationNumbers(ctx);
   const unplaced = (i: StudyItem) => placed[i.slot] === 0;
   // Loops by index: they run over every pool and item before they are optimised, when for…of allocates per element.
   const place = (pools: readonly StudyItem[][], minFactor: number, minArms = MIN_ARMS) => {
@@ -73,7 +75,7 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
       if (oneArm(pool) || !pool.some(unplaced)) continue;
       const curves = pool[0].measure === 'curve';
       const fresh = poolDeviations(curves ? curveLevels(pool) : pool, minFactor, unplaced, minArms, curves);
-      const population = fresh.length > 0 ? onePopulation(ctx, pool) : null;
+      const population = fresh.length > 0 ? onePopulation(pool, populationOf) : null;
       if (population !== null) {
         for (let d = 0; d < fresh.length; d++) {
           fresh[d].samePopulation = true;
@@ -113,19 +115,36 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
  * when every item is a group (`Deviation.alike`), `subjects` when some are individuals (`Deviation.samePopulation`),
  * null when the marks differ.
  */
-function onePopulation(ctx: QaContext, pool: readonly StudyItem[]): 'groups' | 'subjects' | null {
-  let marks: string | null = null;
+function onePopulation(pool: readonly StudyItem[], populationOf: (record: SubjectFields) => number): 'groups' | 'subjects' | null {
+  let population = -1;
   let groups = true;
   for (let i = 0; i < pool.length; i++) {
     const item = pool[i];
     const record = item.output ?? item.timecourse?.tc;
     if (!record) return null;
     if (item.kind !== 'group') groups = false;
-    // Age is no population mark, but children and adults differ by more than ×10 (a neonate's caffeine clearance).
-    const own = `${mayBeAdultHuman(ctx.dataset, record)}\u0001${ctx.subjectMarks(record).join('\u0001')}`;
-    if (marks === null) marks = own;
-    else if (own !== marks) return null;
+    const own = populationOf(record);
+    if (population === -1) population = own;
+    else if (own !== population) return null;
   }
   return groups ? 'groups' : 'subjects';
+}
+
+type SubjectFields = { group_pk: number | null; individual_pk: number | null };
+
+/**
+ * The population of a record's subject, numbered: its marks (context.ts `subjectMarks`) and whether it may be an
+ * adult (age is no population mark, but children and adults differ by more than ×10: a neonate's caffeine clearance).
+ * By subject, once: the pools of a run ask for the same subjects many times.
+ */
+function populationNumbers(ctx: QaContext): (record: SubjectFields) => number {
+  const numbering = new Numbering();
+  const bySubject = new Map<number, number>();
+  return (record) => {
+    const subject = record.individual_pk != null ? -record.individual_pk - 1 : (record.group_pk ?? Number.MAX_SAFE_INTEGER);
+    let id = bySubject.get(subject);
+    if (id === undefined) bySubject.set(subject, (id = numbering.of([`${mayBeAdultHuman(ctx.dataset, record)}\u0001${ctx.subjectMarks(record).join('\u0001')}`])));
+    return id;
+  };
 }
 
