@@ -17,6 +17,13 @@ import { studyItems, WIDER_FACTORS, type StudyItem } from './study-items.js';
 export const BIG_FACTOR = 30;
 
 /**
+ * A pair of groups of one population by every curated trait (`onePopulation`), at one dose and condition, is set
+ * against each other from ×10: group means of one population differ by far less (within-study names which holds it
+ * only with other evidence, and says either may).
+ */
+export const ALIKE_PAIR_FACTOR = 10;
+
+/**
  * Item lists indexed by a numbered key (ids from 0 to `count`, numbered by study-items.ts in order of first
  * appearance); an id no item has is a hole (`filter` skips it).
  */
@@ -68,14 +75,16 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
   const populationOf = populationNumbers(ctx);
   const unplaced = (i: StudyItem) => placed[i.slot] === 0;
   // Loops by index: they run over every pool and item before they are optimised, when for…of allocates per element.
-  const place = (pools: readonly StudyItem[][], minFactor: number, minArms = MIN_ARMS) => {
+  const place = (pools: readonly StudyItem[][], minFactor: number, minArms = MIN_ARMS, alikeMinFactor = minFactor) => {
     for (let p = 0; p < pools.length; p++) {
       const pool = pools[p];
       // Most pools hold one arm (5,249 of 8,733 strict pools of the shared export): nothing to compare it with.
       if (oneArm(pool) || !pool.some(unplaced)) continue;
       const curves = pool[0].measure === 'curve';
-      const fresh = poolDeviations(curves ? curveLevels(pool) : pool, minFactor, unplaced, minArms, curves);
-      const population = fresh.length > 0 ? onePopulation(pool, populationOf) : null;
+      const alikeFirst = alikeMinFactor !== minFactor ? onePopulation(pool, populationOf) : undefined;
+      const factor = alikeFirst === 'groups' ? alikeMinFactor : minFactor;
+      const fresh = poolDeviations(curves ? curveLevels(pool) : pool, factor, unplaced, minArms, curves);
+      const population = fresh.length === 0 ? null : alikeFirst !== undefined ? alikeFirst : onePopulation(pool, populationOf);
       if (population !== null) {
         for (let d = 0; d < fresh.length; d++) {
           fresh[d].samePopulation = true;
@@ -105,7 +114,7 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
   // Last, a record still without a pool against the one other arm of its strict pool, for big factors only. Not in
   // the wider pools: an inducer moves an oral curve ×50 (rifampicin on midazolam), and a pair has no spread to show it.
   const pairBases = unplacedBases();
-  if (pairBases.size > 0) place(listsById(items.filter((i) => i.measure !== 'other' && pairBases.has(i.base)), pools, (i) => i.pool).filter(Boolean), BIG_FACTOR, PAIR_ARMS);
+  if (pairBases.size > 0) place(listsById(items.filter((i) => i.measure !== 'other' && pairBases.has(i.base)), pools, (i) => i.pool).filter(Boolean), BIG_FACTOR, PAIR_ARMS, ALIKE_PAIR_FACTOR);
   return byArm;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../src/data/dataset.js';
 import type { GroupRecord, InterventionRecord, OutputRecord } from '../../src/data/model.js';
-import { armDeviations, BIG_FACTOR } from '../../src/qa/arm-deviations.js';
+import { ALIKE_PAIR_FACTOR, armDeviations, BIG_FACTOR } from '../../src/qa/arm-deviations.js';
 import { prepareContext } from '../../src/qa/context.js';
 import { arm, curve, dosing, group } from '../helpers/study-records.js';
 
@@ -31,14 +31,18 @@ describe('armDeviations: where each record is set against the other arms of its 
     expect(deviations(arm(1, 1), [dosing(1, 0.1)]).size).toBe(0);
   });
 
-  it(`sets the two arms of a pair against each other as partners, naming factors of ×${BIG_FACTOR} and more only`, () => {
+  it(`sets the two arms of a pair against each other as partners, naming factors of ×${BIG_FACTOR} and more only, ×${ALIKE_PAIR_FACTOR} for groups of one population`, () => {
     const pair = [...arm(1, 1), ...arm(2, 1, { cmax: 10, auc: 1, thalf: 1, cl: 1 })];
-    const cmax = [...deviations(pair, [dosing(1, 0.1)]).values()].flat().filter((d) => d.item.measure === 'cmax');
-    expect(cmax).toHaveLength(2);
-    for (const d of cmax) {
-      expect(d.partner).toBeDefined();
-      expect(d.minFactor).toBe(BIG_FACTOR);
-      expect(Math.abs(d.d)).toBeCloseTo(Math.log(10), 6);
+    const cmaxOf = (groups: GroupRecord[]) => [...deviations(pair, [dosing(1, 0.1)], groups).values()].flat().filter((d) => d.item.measure === 'cmax');
+    for (const [groups, minFactor, alike] of [[[group(1), group(2, 'cirrhosis')], BIG_FACTOR, undefined], [[group(1), group(2)], ALIKE_PAIR_FACTOR, true]] as const) {
+      const cmax = cmaxOf([...groups]);
+      expect(cmax).toHaveLength(2);
+      for (const d of cmax) {
+        expect(d.partner).toBeDefined();
+        expect(d.minFactor).toBe(minFactor);
+        expect(d.alike).toBe(alike);
+        expect(Math.abs(d.d)).toBeCloseTo(Math.log(10), 6);
+      }
     }
   });
 

@@ -306,6 +306,9 @@ export function armFindings(
     } else if (big) {
       severity = 'major';
       reason = 'no physiology moves one arm this far';
+    } else if (alikePair(off)) {
+      severity = 'major';
+      reason = 'two groups of one population by every curated trait, at one dose, are no tenfold apart';
     } else if (corroborating.length > 0) {
       severity = 'major';
       reason = `while ${corroborating.map(describeDeviation).join(', ')} of the same arm are in line, which physiology would have moved with it`;
@@ -363,6 +366,12 @@ function eliminationInLine(off: OffRecord, others: readonly Deviation[]): Deviat
   return off.all.find(inLine) ?? others.find(inLine) ?? null;
 }
 
+/** A pair of groups of one population by every curated trait at one dose, ×10 or more apart (arm-deviations.ts ALIKE_PAIR_FACTOR). */
+function alikePair(off: OffRecord): boolean {
+  const lead = off.lead;
+  return lead.partner !== undefined && lead.alike === true && sameDose(lead) && lead.item.measure !== 'other' && Math.abs(Math.log(off.slip.factor)) >= Math.log(ALIKE_FACTOR);
+}
+
 /** Whether the record's arm has its siblings' dose (within ×2), or no dose ratio applies. */
 function sameDose(dev: Deviation): boolean {
   return dev.doseRatio === null || Math.abs(Math.log(dev.doseRatio)) <= IN_LINE;
@@ -409,7 +418,8 @@ export const withinStudyCheck: QaCheck = {
         if (f.culprit === 'output' && f.output_pk !== null && named.has(f.output_pk)) continue;
         const pair = f.details?.pair_record as string | undefined;
         if (pair !== undefined) {
-          const key = `${[f.details?.record, pair].sort().join('|')}|${f.measurement_type}`;
+          // By the two records only: one arm's curve ×10 is the other's calculated CL ×10, one difference seen from both sides.
+          const key = [f.details?.record, pair].sort().join('|');
           const known = pairs.get(key);
           if (known) {
             known.other = f;

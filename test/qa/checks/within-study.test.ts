@@ -135,8 +135,22 @@ describe('within-study: curves and doses', () => {
     expect(records).toEqual([`output:${pair[0].pk}`, `output:${pair[1].pk}`].sort());
     expect(Math.abs(Math.log(findings[0].ratio!))).toBeCloseTo(Math.log(1100), 9); // ×1100 or ×1/1100, whichever record carries it
     expect(findings[0].message).toMatch(/either may hold the slip/);
-    // ×10 between two arms is within reach of a population difference: nothing
-    expect(run([output(1, 1, 'cmax', 'milligram / liter', 2), output(2, 1, 'cmax', 'milligram / liter', 20)], [dosing(1, 0.1)])).toEqual([]);
+    // ×10 between two arms is within reach of a population difference: nothing; between two groups of one population
+    // by every curated trait at one dose it is not, and the one finding names both (neither the culprit).
+    const tenfold = [output(1, 1, 'cmax', 'milligram / liter', 2), output(2, 1, 'cmax', 'milligram / liter', 20)];
+    expect(run(tenfold, [dosing(1, 0.1)], [], [group(1), group(2, 'liver cirrhosis')])).toEqual([]);
+    const alike = run(tenfold, [dosing(1, 0.1)], [], [group(1), group(2)]);
+    expect(alike).toMatchObject([{ severity: 'major', culprit: null, measurement_type: 'cmax' }]);
+    expect(alike[0].message).toMatch(/two groups of one population by every curated trait, at one dose, are no tenfold apart; with two arms either may hold the slip/);
+  });
+
+  it("sees a pair's curve ×10 on one arm and its calculated CL ×1/10 on the other as one difference: one finding", () => {
+    // Curves with PK-DB's calculated values: the curve's level and its CL are one difference seen from both sides.
+    const curves = [curve(1, 1, 1, 1), curve(2, 2, 1, 10)];
+    const calculated = (c: ReturnType<typeof curve>, cl: number) => ({ ...output(c.tc.group_pk as number, 1, 'clearance', 'liter / hour', cl), calculated: true, subset_pk: c.tc.subset_pk });
+    const findings = run([calculated(curves[0], 5), calculated(curves[1], 0.5)], [dosing(1, 0.1)], curves, [group(1), group(2)]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ severity: 'major' });
   });
 
   it('does not pair arms that differ in their other interventions (an inducer moves an oral curve ×50)', () => {
