@@ -160,8 +160,20 @@ function sampledWindowHours(ctx: QaContext, key: string): { first: number; last:
   return last === null || first === null ? null : { first, last, lastOnClock, peak };
 }
 
-/** The time factors a tmax after the last sample may be off by: minutes as hours, hours as days, ms as s. */
-export const TMAX_TIME_FACTORS: readonly number[] = [60, 24, 1000];
+/**
+ * The factors a tmax after the last sample may be off by: minutes as hours, hours as days, ms as s, and a decimal
+ * point slip (1.5 h curated as 15 h). ×10 is no tmax slip factor elsewhere (a second peak, another definition lie
+ * within a sampling grid's reach), but after the last sample no peak was observed at all.
+ */
+export const TMAX_TIME_FACTORS: readonly number[] = [60, 24, 1000, 10];
+
+/** How far after the last sample (× its time) a tmax must lie for a decimal slip to be named (see tmaxFindings). */
+export const DECIMAL_TMAX_BEYOND = 2;
+
+/** How near its curve's own peak a tmax with a factor undone must land to be preferred (see tmaxFindings). */
+export const TMAX_PEAK_FOLD = 2.5;
+
+const DECIMAL_TMAX_CAUSE = { kind: 'unit-factor' as const, factor: 10, text: '×10 (a decimal point slip)' };
 
 /** A stored calculated tmax before its timecourse's dose time; a reported tmax after the last sample. */
 export function tmaxFindings(ctx: QaContext, p: ParameterValue): Finding[] {
@@ -189,8 +201,13 @@ export function tmaxFindings(ctx: QaContext, p: ParameterValue): Finding[] {
   const value = p.value;
   const nearPeak = (f: number) => (window.peak === null ? 0 : Math.abs(Math.log(value / f / window.peak)));
   // None for a tmax read on the study's clock: that explains it.
-  const factors = onClock ? [] : TMAX_TIME_FACTORS.filter((f) => inside(value / f)).sort((a, b) => nearPeak(a) - nearPeak(b));
-  const causes = factors.map((f) => unitFactorCause(f, 'tmax')).filter((c): c is NonNullable<typeof c> => c !== null);
+  // A decimal slip only for a tmax far after the last sample (twice its time): one just after it is the sampling's end.
+  const candidate = (f: number) => inside(value / f) && (f !== 10 || value >= DECIMAL_TMAX_BEYOND * last);
+  const fitting = onClock ? [] : TMAX_TIME_FACTORS.filter(candidate).sort((a, b) => nearPeak(a) - nearPeak(b));
+  // Those that land near the curve's own peak (a group's median tmax lies within ×2.5 of its mean curve's), when any does.
+  const nearOwnPeak = fitting.filter((f) => nearPeak(f) <= Math.log(TMAX_PEAK_FOLD));
+  const factors = nearOwnPeak.length > 0 ? nearOwnPeak : fitting;
+  const causes = factors.map((f) => (f === 10 ? DECIMAL_TMAX_CAUSE : unitFactorCause(f, 'tmax'))).filter((c): c is NonNullable<typeof c> => c !== null);
   return [
     plausibilityFinding(p, onClock ? 'minor' : 'major', 'tmax-after-last-sample', `${fmt(p.value)} h is after the last sample of its timecourse (${fmt(last)} h after the dose): ${onClock ? `observed only if read on the study's clock (samples to ${fmt(window.lastOnClock)} h), not from its dose` : 'it cannot have been observed'}`, {
       recomputed: last, recomputed_unit: HOUR, ratio: p.value / last, suspected_cause: causes.length > 0 ? `${causes.map((c) => c.text).join(', or ')}?` : null,

@@ -89,9 +89,10 @@ describe('plausibility: tmax', () => {
     const rounding = output({ measurement_type: 'tmax', unit: 'hour', median: 8.3, group_pk: 1 });
     const late = output({ measurement_type: 'tmax', unit: 'minute', value: 510 }); // 8.5 h: 6 % after the end; 8.5/60 h is before the first sample
     const findings = run([slip, rounding, late], [tc]);
-    // 60/60 = 1 h and 60/24 = 2.5 h both lie in the sampled window; the flat curve peaks at its first sample (0.5 h).
-    expect(about(findings, slip)).toMatchObject([{ severity: 'major', recomputed: 8, ratio: 7.5, details: { rule: 'tmax-after-last-sample', cause_factors: [60, 24] } }]);
-    expect(about(findings, slip)[0].suspected_cause).toMatch(/^×60 .*, or ×24 /);
+    // 60/60 = 1 h, 60/24 = 2.5 h and 60/10 = 6 h all lie in the sampled window; the flat curve peaks at its first
+    // sample (0.5 h), and only 1 h lands within ×2.5 of it.
+    expect(about(findings, slip)).toMatchObject([{ severity: 'major', recomputed: 8, ratio: 7.5, details: { rule: 'tmax-after-last-sample', cause_factors: [60] } }]);
+    expect(about(findings, slip)[0].suspected_cause).toMatch(/^×60 \(minutes vs hours\)\?$/);
     expect(about(findings, rounding)).toEqual([]);
     expect(about(findings, late)).toMatchObject([{ severity: 'major', reported: 8.5, suspected_cause: null }]);
   });
@@ -101,6 +102,15 @@ describe('plausibility: tmax', () => {
     tc.tc.value = [0, 1, 2, 3, 5, 2];
     const slip = output({ measurement_type: 'tmax', unit: 'hour', mean: 96 });
     expect(about(run([slip], [tc]), slip)).toMatchObject([{ severity: 'major', details: { cause_factors: [24, 60] } }]);
+  });
+
+  it('names a decimal slip (×10) too, after the last sample: a curve peaking at 4 h, tmax 45 h is ×10 or ×24, not ×60', () => {
+    const tc = timecourse(1, 'x', 1, [0, 0.5, 1, 2, 4, 8]);
+    tc.tc.value = [0, 1, 2, 3, 5, 2];
+    const slip = output({ measurement_type: 'tmax', unit: 'hour', mean: 45 });
+    const [f] = about(run([slip], [tc]), slip);
+    expect(f).toMatchObject({ severity: 'major', details: { cause_factors: [10, 24] } });
+    expect(f.suspected_cause).toMatch(/^×10 \(a decimal point slip\), or ×24 /);
   });
 
   it('measures the last sample from the dose: samples to 8 h after a dose at 2 h end 6 h after it', () => {
