@@ -1,7 +1,9 @@
 /**
  * What biology, rather than a slip, makes one arm's record lie off its siblings' (within-study.ts): its own PK
  * identities predicting it (`identityExplains`), a poor metaboliser's low metabolite (`poorMetaboliser`), a late
- * absorber's low early level (`lateAbsorber`); and the words and evidence these need from the run.
+ * absorber's low early level (`lateAbsorber`); what it cannot do among subjects of one population (ALIKE_FACTOR: a
+ * tenfold level beyond agreeing siblings; `eliminationInLine`: a tenfold level at the same elimination); and the
+ * words and evidence these need from the run.
  */
 import type { QaContext } from './context.js';
 import { IDENTITIES } from './identities.js';
@@ -17,6 +19,41 @@ const fmt = (x: number) => String(+x.toPrecision(3));
 export const IN_LINE = Math.log(2);
 /** Routes into the blood: no absorption phase. */
 const INTRAVASCULAR: ReadonlySet<string> = new Set(['iv', 'intravenous', 'intraarterial']);
+
+/**
+ * A group off its sibling groups of the same population marks (arm-deviations.ts `onePopulation`) and dose (within ×2) is a slip from
+ * ALIKE_FACTOR (a decimal slip and up), ALIKE_K spreads of theirs and ALIKE_ARMS of them: no period or formulation of
+ * one population at one dose moves a group's exposure ×10 beyond its siblings' agreement.
+ */
+export const ALIKE_FACTOR = 10;
+export const ALIKE_K = 5;
+export const ALIKE_ARMS = 2;
+
+/** Whether the record's arm has its siblings' dose (within ×2), or no dose ratio applies. */
+export function sameDose(dev: Deviation): boolean {
+  return dev.doseRatio === null || Math.abs(Math.log(dev.doseRatio)) <= IN_LINE;
+}
+
+/** The measures of a curve's elimination (calculated from it, or reported for it). */
+const ELIMINATION: ReadonlySet<ItemMeasure> = new Set(['thalf', 'kel', 'mrt']);
+/** The measures of a curve's level. */
+const LEVEL: ReadonlySet<ItemMeasure> = new Set(['curve', 'cmax', 'auc_end', 'auc_inf']);
+
+/**
+ * The record's half-life (kel, MRT: of its own curve, else one reported for its arm) in line (within ×2) with its
+ * siblings' while its level (`lead`) is off by a slip `factor` of ×10 or more, ALIKE_K spreads of theirs, among
+ * ALIKE_ARMS or more arms of one population by every curated trait (a cirrhosis arm's bioavailability may rise
+ * tenfold) at their dose: the deviation that says so, else null. The biology that raises exposure tenfold does it
+ * through clearance (a poor metaboliser, a failing liver or kidney), which moves the half-life with it; the same
+ * elimination at a tenfold level needs a tenfold volume or bioavailability between subjects of one study. A unit
+ * slip scales every level and leaves the shape alone.
+ */
+export function eliminationInLine(lead: Deviation, factor: number, own: readonly Deviation[], others: readonly Deviation[]): Deviation | null {
+  if (!LEVEL.has(lead.item.measure) || Math.abs(Math.log(factor)) < Math.log(ALIKE_FACTOR)) return null;
+  if (lead.samePopulation !== true || lead.arms < ALIKE_ARMS || Math.abs(lead.d) < ALIKE_K * lead.s || !sameDose(lead)) return null;
+  const inLine = (d: Deviation) => ELIMINATION.has(d.item.measure) && Math.abs(d.d) <= IN_LINE;
+  return own.find(inLine) ?? others.find(inLine) ?? null;
+}
 
 /** A deviation in words: `reported clearance per dose ×0.113`. */
 export function describeDeviation(dev: Deviation): string {

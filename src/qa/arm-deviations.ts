@@ -4,6 +4,7 @@
  * wider pools of its base, then the one other arm of its strict pool for big factors only. Each record is placed
  * once, in its first pool with enough arms.
  */
+import { ALIKE_FACTOR } from './arm-biology.js';
 import type { QaContext } from './context.js';
 import { mayBeAdultHuman } from './population.js';
 import { curveLevels, MIN_ARMS, PAIR_ARMS, poolDeviations, type Deviation } from './study-pools.js';
@@ -21,7 +22,7 @@ export const BIG_FACTOR = 30;
  * against each other from ×10: group means of one population differ by far less (within-study names which holds it
  * only with other evidence, and says either may).
  */
-export const ALIKE_PAIR_FACTOR = 10;
+export const ALIKE_PAIR_FACTOR = ALIKE_FACTOR;
 
 /**
  * Item lists indexed by a numbered key (ids from 0 to `count`, numbered by study-items.ts in order of first

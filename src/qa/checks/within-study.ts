@@ -9,9 +9,11 @@
  * against its group's mean and its siblings', an arm's against its sibling
  * arms'). It sees studies with at least three arms in a pool, and a record left
  * without one against the one other arm of its strict pool (a pair: only factors
- * of BIG_FACTOR and more, one finding naming both records and blaming neither,
- * as the ratio cannot tell which holds the slip); a single-arm study, or a slip
- * shared by every arm (one dosing for all), is invisible here.
+ * of BIG_FACTOR and more — of ALIKE_PAIR_FACTOR for two groups of one population
+ * at one dose, then major (`alikePair`) — one finding naming both records and
+ * blaming neither unless the other studies name one, as the ratio cannot tell
+ * which holds the slip); a single-arm study, or a slip shared by every arm (one
+ * dosing for all), is invisible here.
  *
  * A record is off when it lies beyond max(3·s, ln 5) of the centre of the other
  * arms (never a plain ×2–3: between-subject CV is 30–80 %) and a slip factor of
@@ -33,7 +35,10 @@
  * with it is in line (an AUC ×10 with the same arm's CL or t½ in line cannot be
  * physiology), when the same subject lies at its own level in two other
  * periods of the study and this record alone is the factor off it
- * (subject-periods.ts), or when the dose is the culprit; otherwise minor. A record whose
+ * (subject-periods.ts), when the dose is the culprit, when the arm's siblings are
+ * of its population and agree (ALIKE_FACTOR), or when its level is off but its
+ * half-life in line among subjects of one population (`eliminationInLine`);
+ * otherwise minor. A record whose
  * own value the other studies of its substance place in range, and that undoing
  * the factor would throw out of it (reference-ranges.ts `referenceRefutes`), is
  * minor: the arms it was set against hold the slip (a group's total clearance
@@ -51,8 +56,8 @@ import type { QaContext } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
 import { referenceBacks, referenceRefutes, type Exposure } from '../range-run.js';
-import { armDeviations, BIG_FACTOR } from '../arm-deviations.js';
-import { describeDeviation, hoursAfterOralDoseOf, identityExplains, IN_LINE, lateAbsorber, metaboliteOf, poorMetaboliser } from '../arm-biology.js';
+import { ALIKE_PAIR_FACTOR, armDeviations, BIG_FACTOR } from '../arm-deviations.js';
+import { ALIKE_ARMS, ALIKE_FACTOR, ALIKE_K, describeDeviation, eliminationInLine, hoursAfterOralDoseOf, identityExplains, IN_LINE, lateAbsorber, metaboliteOf, poorMetaboliser, sameDose } from '../arm-biology.js';
 import type { Deviation } from '../study-pools.js';
 import type { ItemMeasure } from '../study-items.js';
 import { ownPeriodsConvict, periodIndex, repeatsElsewhere, type PeriodIndex } from '../subject-periods.js';
@@ -64,14 +69,6 @@ export const BACK_K = 2;
 export const MIN_BACK = Math.log(1.6);
 /** Another record of the arm moves with it beyond ×3 (in line: within ×2, arm-biology.ts IN_LINE). */
 export const SAME_WAY = Math.log(3);
-/**
- * A group off its sibling groups of the same population marks (arm-deviations.ts `onePopulation`) and dose (within ×2) is a slip from
- * ALIKE_FACTOR (a decimal slip and up), ALIKE_K spreads of theirs and ALIKE_ARMS of them: no period or formulation of
- * one population at one dose moves a group's exposure ×10 beyond its siblings' agreement.
- */
-export const ALIKE_FACTOR = 10;
-export const ALIKE_K = 5;
-export const ALIKE_ARMS = 2;
 /** The smallest factor named on a tmax (×60 and beyond; ×24 lies within a sampling grid's reach). */
 export const TMAX_FACTOR = 50;
 /** How near the deviation another slip factor must lie to be named beside the nearest one (×1.25). */
@@ -328,7 +325,7 @@ export function armFindings(
       const alike =
         !backing && !own && ordinary && off.lead.item.measure !== 'other' && off.lead.alike === true && off.lead.arms >= ALIKE_ARMS &&
         Math.abs(Math.log(off.slip.factor)) >= Math.log(ALIKE_FACTOR) && Math.abs(off.lead.d) >= ALIKE_K * off.lead.s && sameDose(off.lead) && !repeats(off.lead);
-      const elimination = !backing && !own && !alike && ordinary && !repeats(off.lead) ? eliminationInLine(off, others) : null;
+      const elimination = !backing && !own && !alike && ordinary && !repeats(off.lead) ? eliminationInLine(off.lead, off.slip.factor, off.all, others) : null;
       severity = backing || own || alike || elimination ? 'major' : 'minor';
       reason = backing
         ? `and the other studies agree: ${backing}`
@@ -345,36 +342,10 @@ export function armFindings(
   return findings;
 }
 
-/** The measures of a curve's elimination (calculated from it, or reported for it). */
-const ELIMINATION: ReadonlySet<ItemMeasure> = new Set(['thalf', 'kel', 'mrt']);
-/** The measures of a curve's level. */
-const LEVEL: ReadonlySet<ItemMeasure> = new Set(['curve', 'cmax', 'auc_end', 'auc_inf']);
-
-/**
- * The record's own half-life (kel, MRT; its curve's, else one reported for its arm) in line (within ×2) with its
- * siblings' while its level is off by a slip factor of ×10 or more, ALIKE_K spreads of theirs, among ALIKE_ARMS or
- * more arms of one population by every curated trait (a cirrhosis arm's bioavailability may rise tenfold) at their
- * dose: the deviation that says so, else null. The biology that raises exposure tenfold does it through clearance (a poor metaboliser, a failing liver or
- * kidney), which moves the half-life with it; the same elimination at a tenfold level needs a tenfold volume or
- * bioavailability between subjects of one study. A unit slip scales every level and leaves the shape alone.
- */
-function eliminationInLine(off: OffRecord, others: readonly Deviation[]): Deviation | null {
-  const lead = off.lead;
-  if (!LEVEL.has(lead.item.measure) || Math.abs(Math.log(off.slip.factor)) < Math.log(ALIKE_FACTOR)) return null;
-  if (lead.samePopulation !== true || lead.arms < ALIKE_ARMS || Math.abs(lead.d) < ALIKE_K * lead.s || !sameDose(lead)) return null;
-  const inLine = (d: Deviation) => ELIMINATION.has(d.item.measure) && Math.abs(d.d) <= IN_LINE;
-  return off.all.find(inLine) ?? others.find(inLine) ?? null;
-}
-
 /** A pair of groups of one population by every curated trait at one dose, ×10 or more apart (arm-deviations.ts ALIKE_PAIR_FACTOR). */
 function alikePair(off: OffRecord): boolean {
   const lead = off.lead;
-  return lead.partner !== undefined && lead.alike === true && sameDose(lead) && lead.item.measure !== 'other' && Math.abs(Math.log(off.slip.factor)) >= Math.log(ALIKE_FACTOR);
-}
-
-/** Whether the record's arm has its siblings' dose (within ×2), or no dose ratio applies. */
-function sameDose(dev: Deviation): boolean {
-  return dev.doseRatio === null || Math.abs(Math.log(dev.doseRatio)) <= IN_LINE;
+  return lead.partner !== undefined && lead.alike === true && sameDose(lead) && lead.item.measure !== 'other' && Math.abs(Math.log(off.slip.factor)) >= Math.log(ALIKE_PAIR_FACTOR);
 }
 
 /** The check code of the coverage marks. */
