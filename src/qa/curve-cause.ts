@@ -29,8 +29,12 @@ export const LEVEL_EXPONENT: Partial<Record<ReportedParameter, 1 | -1>> = {
   cmax: 1, auc_end: 1, auc_inf: 1, clearance: -1, vd: -1, vd_ss: -1,
 };
 
-/** Each signed ratio within this of the common factor (the reported values' own scatter against one curve). */
-export const CURVE_RATIO_SPREAD = 1.25;
+/**
+ * Each signed ratio within this of the common factor (the reported values' own scatter against one curve: a CL and a
+ * V carry their λz extrapolation, a group's Cmax its members' peaks — Cmax ×1/3.0, CL ×4.2 and V ×2.8 of one curve
+ * are ×3.4 ± 1.25).
+ */
+export const CURVE_RATIO_SPREAD = 1.3;
 
 /**
  * How close the common factor must be to a slip factor: a group's reported Cmax is the mean of its members' peaks,

@@ -69,9 +69,20 @@ describe('curve level causes', () => {
     expect(curveLevelCauses([comparison('cmax', 10, 1), comparison('auc_inf', 1, 1)], molarMass).size).toBe(0);
   });
 
-  it('needs the ratios within ×1.25 of their common factor', () => {
-    // ln 10 ± ln 1.4: a common ×10 but scattered beyond the reported values' own spread.
+  it('needs the ratios within ×1.3 of their common factor', () => {
+    // ln 10 ± ln 1.4: a common ×10 but scattered beyond the reported values' own spread; ± ln 1.28 is within it.
     expect(curveLevelCauses([comparison('cmax', 14, 1), comparison('auc_inf', 10 / 1.4, 1)], molarMass).size).toBe(0);
+    expect(curveLevelCauses([comparison('cmax', 12.8, 1), comparison('auc_inf', 10 / 1.28, 1)], molarMass).size).toBe(2);
+  });
+
+  it('reads a CL and a V beside a Cmax: µmol/L as mg/L of a 285 g/mol drug (×3.51) with each off by its own scatter', () => {
+    // Cmax ×1/3.0, CL ×4.13 and ×4.19 (absolute and per kg), V ×2.85 and ×2.82: a common ×1/3.36, within 5 % of 1/3.51.
+    const mass = () => 285.3;
+    const group = [comparison('cmax', 1, 3), comparison('clearance', 4.13, 1), comparison('clearance', 4.19, 1), comparison('vd', 2.85, 1), comparison('vd', 2.82, 1)];
+    const causes = curveLevelCauses(group, mass);
+    expect(causes.size).toBe(5);
+    expect(causes.get(group[0])?.factor).toBeCloseTo(285.3 / 1000, 6);
+    expect(causes.get(group[1])?.factor).toBeCloseTo(1000 / 285.3, 6);
   });
 
   it('keeps timecourses apart', () => {
