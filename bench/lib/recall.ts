@@ -10,6 +10,8 @@
  * major there: such slips are `preflagged`, and each row also gives the recall over the others (`clean`).
  */
 import type { Finding } from '../../src/index.js';
+import { ADULT_BODY_WEIGHT_KG } from '../../src/qa/causes.js';
+import { FACTOR_TOLERANCE } from '../../src/qa/tolerances.js';
 import { SLIP_CLASSES, slipClass, type SlipClass, type SlipClassName, type SlipTarget } from './slip-classes.js';
 import type { Slip } from './slips.js';
 
@@ -59,8 +61,8 @@ export function pointsAt(f: Finding, slip: Slip): boolean {
   );
 }
 
-/** Two factors are one within this (5 %): the checks' own tolerance for naming one. */
-const SAME_FACTOR = Math.log(1.05);
+/** Two factors are one within the checks' own tolerance for naming one (5 %). */
+const SAME_FACTOR = Math.log1p(FACTOR_TOLERANCE);
 
 /**
  * Whether the finding names the slip's factor among its suspected causes (`details.cause_factors`), either way round:
@@ -72,14 +74,11 @@ export function namesFactor(f: Finding, slip: Slip): boolean {
   // A per-kg slip is planted as ×1/70 for any subject: a check names the subject's own weight, or any adult's.
   if ((slipClass(slip.slipClass) as SlipClass).perKg) {
     const kinds = f.details?.cause_kinds;
-    return (Array.isArray(kinds) && kinds.includes('per-kg')) || factors.some((x) => typeof x === 'number' && x > 0 && Math.abs(Math.log(x)) >= Math.log(ADULT_KG[0]) && Math.abs(Math.log(x)) <= Math.log(ADULT_KG[1]));
+    return (Array.isArray(kinds) && kinds.includes('per-kg')) || factors.some((x) => typeof x === 'number' && x > 0 && Math.abs(Math.log(x)) >= Math.log(ADULT_BODY_WEIGHT_KG[0]) && Math.abs(Math.log(x)) <= Math.log(ADULT_BODY_WEIGHT_KG[1]));
   }
   const target = Math.abs(Math.log(slip.factor));
   return factors.some((x) => typeof x === 'number' && x > 0 && Math.abs(Math.abs(Math.log(x)) - target) <= SAME_FACTOR);
 }
-
-/** The adult weights (kg) a per-kg cause may name. */
-const ADULT_KG = [40, 120] as const;
 
 /** The factors the new majors pointing at a slipped record name (for reading a bench run's misnamed slips). */
 export function namedFactors(majors: readonly Finding[], slip: Slip): number[] {

@@ -32,7 +32,7 @@ export const LEVEL_EXPONENT: Partial<Record<ReportedParameter, 1 | -1>> = {
 /**
  * Each signed ratio within this of the common factor (the reported values' own scatter against one curve: a CL and a
  * V carry their λz extrapolation, a group's Cmax its members' peaks — Cmax ×1/3.0, CL ×4.2 and V ×2.8 of one curve
- * are ×3.4 ± 1.25).
+ * share ×3.4, the CL ×1.27 from it).
  */
 export const CURVE_RATIO_SPREAD = 1.3;
 

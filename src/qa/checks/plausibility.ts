@@ -197,12 +197,12 @@ export function tmaxFindings(ctx: QaContext, p: ParameterValue): Finding[] {
   const onClock = p.value <= window.lastOnClock * (1 + TMAX_END_TOLERANCE);
   // A factor is named only when it puts tmax inside the sampled window, not merely before its end.
   const inside = (t: number) => t >= first * (1 - TMAX_END_TOLERANCE) && t <= last * (1 + TMAX_END_TOLERANCE);
-  // Every time factor that does, the one landing nearest the curve's own peak first (×60 first without one).
   const value = p.value;
   const nearPeak = (f: number) => (window.peak === null ? 0 : Math.abs(Math.log(value / f / window.peak)));
-  // None for a tmax read on the study's clock: that explains it.
   // A decimal slip only for a tmax far after the last sample (twice its time): one just after it is the sampling's end.
   const candidate = (f: number) => inside(value / f) && (f !== 10 || value >= DECIMAL_TMAX_BEYOND * last);
+  // Every factor that does, the one landing nearest the curve's own peak first (×60 first without one); none for a
+  // tmax read on the study's clock: that explains it.
   const fitting = onClock ? [] : TMAX_TIME_FACTORS.filter(candidate).sort((a, b) => nearPeak(a) - nearPeak(b));
   // Those that land near the curve's own peak (a group's median tmax lies within ×2.5 of its mean curve's), when any does.
   const nearOwnPeak = fitting.filter((f) => nearPeak(f) <= Math.log(TMAX_PEAK_FOLD));
