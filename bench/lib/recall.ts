@@ -4,7 +4,9 @@
  * a major finding of the copy whose identity the original run has no major
  * for is new. A slip is found when its study has a new major, pointed
  * when such a major names one of the slip's records, and named when such a
- * pointing major also names the slip's factor among its causes (`namesFactor`).
+ * pointing major also names the slip's factor among its causes (`namesFactor`). A pointing major that names
+ * the record to fix (`Finding.culprit`) blames it right when that is the slipped record (`blamesRight`), wrong
+ * when it is another (the reported value blamed for its slipped curve).
  * New majors in studies the copy did not slip are false alarms.
  * A slip planted on a record the original run already flags major (a real error of the export) can add no new
  * major there: such slips are `preflagged`, and each row also gives the recall over the others (`clean`).
@@ -31,6 +33,10 @@ export interface SlipScore {
   pointed: boolean;
   /** A pointing new major names the slip's factor (or its inverse) among its causes. */
   named: boolean;
+  /** A pointing new major's culprit is the slipped record (the output, curve or dosing the slip changed). */
+  blamedRight: boolean;
+  /** A pointing new major's culprit is another record than the slipped one. */
+  blamedWrong: boolean;
   /** Every factor the pointing new majors name. */
   namedFactors: number[];
   /** Kinds of the new majors in the slip's study. */
@@ -80,6 +86,19 @@ export function namesFactor(f: Finding, slip: Slip): boolean {
   return factors.some((x) => typeof x === 'number' && x > 0 && Math.abs(Math.abs(Math.log(x)) - target) <= SAME_FACTOR);
 }
 
+/**
+ * Whether the finding's culprit (the record it says to fix) is the slip's record: the output of an output slip, the
+ * curve of a timecourse or time slip, the dosing of a dose slip. Null when the finding names no culprit.
+ */
+export function blamesRight(f: Finding, slip: Slip): boolean | null {
+  if (!f.culprit) return null;
+  const r = slip.records;
+  const target = (slipClass(slip.slipClass) as SlipClass).target;
+  if (f.culprit === 'output') return target === 'output' && f.output_pk !== null && r.outputs.includes(f.output_pk);
+  if (f.culprit === 'timecourse') return (target === 'timecourse' || target === 'time') && f.subset_pk !== null && r.subsets.includes(f.subset_pk);
+  return target === 'dose' && interventionsNamed(f).some((pk) => r.interventions.includes(pk));
+}
+
 /** The factors the new majors pointing at a slipped record name (for reading a bench run's misnamed slips). */
 export function namedFactors(majors: readonly Finding[], slip: Slip): number[] {
   const factors = new Set<number>();
@@ -122,9 +141,11 @@ export function scoreCopy(slips: readonly Slip[], fresh: readonly Finding[], ori
   const slipped = new Set(slips.map((s) => s.study_sid));
   const scores = slips.map((slip) => {
     const majors = byStudy.get(slip.study_sid) ?? [];
+    const blames = majors.filter((f) => pointsAt(f, slip)).map((f) => blamesRight(f, slip));
     return {
       slip, found: majors.length > 0, pointed: majors.some((f) => pointsAt(f, slip)),
-      named: majors.some((f) => pointsAt(f, slip) && namesFactor(f, slip)), namedFactors: namedFactors(majors, slip), kinds: [...new Set(majors.map((f) => f.kind))].sort(),
+      named: majors.some((f) => pointsAt(f, slip) && namesFactor(f, slip)), namedFactors: namedFactors(majors, slip),
+      blamedRight: blames.includes(true), blamedWrong: blames.includes(false), kinds: [...new Set(majors.map((f) => f.kind))].sort(),
       preflagged: preflagged(originalMajors, slip),
     };
   });
@@ -138,6 +159,9 @@ export interface RecallRow {
   found: number;
   pointed: number;
   named: number;
+  /** Slips whose pointing majors blame the slipped record, and those blaming another. */
+  blamedRight: number;
+  blamedWrong: number;
   /** found / n, null when n = 0. */
   recall: number | null;
   pointedRecall: number | null;
@@ -153,12 +177,14 @@ function row(label: string, scores: readonly SlipScore[]): RecallRow {
   const found = scores.filter((s) => s.found).length;
   const pointed = scores.filter((s) => s.pointed).length;
   const named = scores.filter((s) => s.named).length;
+  const blamedRight = scores.filter((s) => s.blamedRight).length;
+  const blamedWrong = scores.filter((s) => s.blamedWrong).length;
   const kinds = new Map<string, number>();
   for (const s of scores) for (const k of s.kinds) kinds.set(k, (kinds.get(k) ?? 0) + 1);
   const share = (k: number) => (scores.length === 0 ? null : k / scores.length);
   const clean = scores.filter((s) => !s.preflagged);
   const cleanRecall = clean.length === 0 ? null : clean.filter((s) => s.found).length / clean.length;
-  return { label, n: scores.length, found, pointed, named, recall: share(found), pointedRecall: share(pointed), namedRecall: share(named), kinds, cleanN: clean.length, cleanRecall };
+  return { label, n: scores.length, found, pointed, named, blamedRight, blamedWrong, recall: share(found), pointedRecall: share(pointed), namedRecall: share(named), kinds, cleanN: clean.length, cleanRecall };
 }
 
 const TARGET_LABELS: Record<SlipTarget, string> = { output: 'all reported-output slips', timecourse: 'all timecourse slips', time: 'all time slips', dose: 'all dose slips' };

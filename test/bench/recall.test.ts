@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findingIdentity, namesFactor, newMajors, onFlaggedRecord, pointsAt, recallTable, scoreCopy } from '../../bench/lib/recall.js';
+import { blamesRight, findingIdentity, namesFactor, newMajors, onFlaggedRecord, pointsAt, recallTable, scoreCopy } from '../../bench/lib/recall.js';
 import type { Slip } from '../../bench/lib/slips.js';
 import { finding, type Finding } from '../../src/index.js';
 
@@ -51,6 +51,25 @@ describe('namesFactor: a pointing major names the planted factor', () => {
     const elsewhere = major({ study_sid: 'A', output_pk: 11, details: { cause_factors: [1000] } });
     expect(scoreCopy([s], [elsewhere]).scores[0]).toMatchObject({ found: true, pointed: false, named: false });
     expect(scoreCopy([s], [withCauses([1000])]).scores[0]).toMatchObject({ found: true, pointed: true, named: true });
+  });
+});
+
+describe('blamesRight: the record a pointing major says to fix', () => {
+  const curveSlip = { ...slip('A', 'timecourse ×10', { subsets: [5], pointSubsets: [5], derived: [31], pointOutputs: [30, 31] }), factor: 10 };
+  it('is right on the slipped record of the slip\'s kind, wrong on another, and says nothing without a culprit', () => {
+    expect(blamesRight(major({ study_sid: 'A', subset_pk: 5, output_pk: 30, culprit: 'timecourse' }), curveSlip)).toBe(true);
+    // The reported value blamed for its slipped curve.
+    expect(blamesRight(major({ study_sid: 'A', subset_pk: 5, output_pk: 30, culprit: 'output' }), curveSlip)).toBe(false);
+    expect(blamesRight(major({ study_sid: 'A', subset_pk: 5, output_pk: 30 }), curveSlip)).toBeNull();
+    const doseSlip = slip('A', 'dose ×10', { interventions: [7], pointOutputs: [30] });
+    expect(blamesRight(major({ study_sid: 'A', output_pk: 30, intervention_pk: 7, culprit: 'dose' }), doseSlip)).toBe(true);
+    expect(blamesRight(major({ study_sid: 'A', output_pk: 30, culprit: 'output' }), doseSlip)).toBe(false);
+  });
+  it('counts right and wrong blames per slip and per class', () => {
+    const fresh = [major({ study_sid: 'A', subset_pk: 5, output_pk: 30, culprit: 'timecourse' }), major({ study_sid: 'A', subset_pk: 5, output_pk: 31, culprit: 'output' })];
+    const { scores } = scoreCopy([curveSlip], fresh);
+    expect(scores[0]).toMatchObject({ blamedRight: true, blamedWrong: true });
+    expect(recallTable(scores).find((r) => r.label === 'timecourse ×10')).toMatchObject({ blamedRight: 1, blamedWrong: 1 });
   });
 });
 
