@@ -8,8 +8,8 @@
  * runs `runQa` on the original and on each copy in this process, and prints
  * per class: slips, recall (the slipped study has a new major finding) and
  * pointed recall (a new major names a slipped record), named recall (such a
- * major also names the planted factor among its causes), blamed (such majors whose
- * culprit is the slipped record / another record), and the recall over the
+ * major also names the planted factor among its causes), blamed (such majors by
+ * the record they name to fix: the slipped one / another / none), and the recall over the
  * `clean` slips only (those on records the original run does not already flag
  * major: a slip on a real error adds no new major); then the false alarms
  * (new majors in unslipped studies) and the wall time.
@@ -97,12 +97,12 @@ export async function run(): Promise<void> {
   }
 
   console.log('');
-  console.log(`  ${'class'.padEnd(26)} ${'n'.padStart(4)} ${'recall'.padStart(7)} ${'pointed'.padStart(8)} ${'named'.padStart(6)} ${'blamed'.padStart(13)} ${'clean'.padStart(11)}   new-major kinds in found slips`);
+  console.log(`  ${'class'.padEnd(26)} ${'n'.padStart(4)} ${'recall'.padStart(7)} ${'pointed'.padStart(8)} ${'named'.padStart(6)} ${'blamed r/w/-'.padStart(13)} ${'clean'.padStart(11)}   new-major kinds in found slips`);
   for (const row of recallTable(scores)) {
     if (row.label === 'all reported-output slips') console.log(`  ${'-'.repeat(26)}`);
     const kinds = [...row.kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ');
     const clean = `${pct(row.cleanRecall)} (${row.cleanN})`;
-    const blamed = `${row.blamedRight} / ${row.blamedWrong}`;
+    const blamed = `${row.blamed.right}/${row.blamed.wrong}/${row.blamed.none}`;
     console.log(`  ${row.label.padEnd(26)} ${String(row.n).padStart(4)} ${pct(row.recall).padStart(7)} ${pct(row.pointedRecall).padStart(8)} ${pct(row.namedRecall).padStart(6)} ${blamed.padStart(13)} ${clean.padStart(11)}   ${kinds}`);
   }
   const outputSlips = scores.filter((s) => slipClass(s.slip.slipClass).target === 'output');
@@ -125,7 +125,7 @@ export async function run(): Promise<void> {
   console.log(`  planter: ${dropped} stored calculated output(s) dropped, ${unstored} newly produced left unstored (re-derivation edge cases)`);
   const jsonPath = args.options.get('json') ?? process.env.PKDB_BENCH_JSON;
   if (jsonPath) {
-    const slips = scores.map(({ slip, found, pointed, named, blamedRight, blamedWrong, namedFactors, kinds, preflagged }) => ({ ...slip, measurement_type: slipClass(slip.slipClass).target === 'output' ? typeOf.get(slip.target) : undefined, found, pointed, named, blamedRight, blamedWrong, namedFactors, kinds, preflagged }));
+    const slips = scores.map(({ slip, found, pointed, named, blamed, namedFactors, kinds, preflagged }) => ({ ...slip, measurement_type: slipClass(slip.slipClass).target === 'output' ? typeOf.get(slip.target) : undefined, found, pointed, named, blamed, namedFactors, kinds, preflagged }));
     writeFileSync(jsonPath, JSON.stringify({ options, slips, falseAlarms: falseAlarms.map((list, copy) => list.map((f) => ({ copy, ...f, details: undefined }))).flat() }, null, 1));
     console.log(`  slips and false alarms written to ${jsonPath}`);
   }

@@ -33,16 +33,23 @@ export interface SlipScore {
   pointed: boolean;
   /** A pointing new major names the slip's factor (or its inverse) among its causes. */
   named: boolean;
-  /** A pointing new major's culprit is the slipped record (the output, curve or dosing the slip changed). */
-  blamedRight: boolean;
-  /** A pointing new major's culprit is another record than the slipped one. */
-  blamedWrong: boolean;
+  /**
+   * The pointing new majors by the record they name to fix (`culprit`): the slipped one (the output, curve or dosing
+   * the slip changed), another one (the reported value blamed for its slipped curve), or none (undecided).
+   */
+  blamed: Blames;
   /** Every factor the pointing new majors name. */
   namedFactors: number[];
   /** Kinds of the new majors in the slip's study. */
   kinds: string[];
   /** A record the slip points at already has a major finding in the original run. */
   preflagged: boolean;
+}
+
+export interface Blames {
+  right: number;
+  wrong: number;
+  none: number;
 }
 
 export interface CopyScore {
@@ -142,10 +149,11 @@ export function scoreCopy(slips: readonly Slip[], fresh: readonly Finding[], ori
   const scores = slips.map((slip) => {
     const majors = byStudy.get(slip.study_sid) ?? [];
     const blames = majors.filter((f) => pointsAt(f, slip)).map((f) => blamesRight(f, slip));
+    const blamed = { right: blames.filter((b) => b === true).length, wrong: blames.filter((b) => b === false).length, none: blames.filter((b) => b === null).length };
     return {
       slip, found: majors.length > 0, pointed: majors.some((f) => pointsAt(f, slip)),
       named: majors.some((f) => pointsAt(f, slip) && namesFactor(f, slip)), namedFactors: namedFactors(majors, slip),
-      blamedRight: blames.includes(true), blamedWrong: blames.includes(false), kinds: [...new Set(majors.map((f) => f.kind))].sort(),
+      blamed, kinds: [...new Set(majors.map((f) => f.kind))].sort(),
       preflagged: preflagged(originalMajors, slip),
     };
   });
@@ -159,9 +167,8 @@ export interface RecallRow {
   found: number;
   pointed: number;
   named: number;
-  /** Slips whose pointing majors blame the slipped record, and those blaming another. */
-  blamedRight: number;
-  blamedWrong: number;
+  /** The pointing majors of the row's slips by the record they blame (SlipScore.blamed), summed. */
+  blamed: Blames;
   /** found / n, null when n = 0. */
   recall: number | null;
   pointedRecall: number | null;
@@ -177,14 +184,18 @@ function row(label: string, scores: readonly SlipScore[]): RecallRow {
   const found = scores.filter((s) => s.found).length;
   const pointed = scores.filter((s) => s.pointed).length;
   const named = scores.filter((s) => s.named).length;
-  const blamedRight = scores.filter((s) => s.blamedRight).length;
-  const blamedWrong = scores.filter((s) => s.blamedWrong).length;
+  const blamed = { right: 0, wrong: 0, none: 0 };
+  for (const s of scores) {
+    blamed.right += s.blamed.right;
+    blamed.wrong += s.blamed.wrong;
+    blamed.none += s.blamed.none;
+  }
   const kinds = new Map<string, number>();
   for (const s of scores) for (const k of s.kinds) kinds.set(k, (kinds.get(k) ?? 0) + 1);
   const share = (k: number) => (scores.length === 0 ? null : k / scores.length);
   const clean = scores.filter((s) => !s.preflagged);
   const cleanRecall = clean.length === 0 ? null : clean.filter((s) => s.found).length / clean.length;
-  return { label, n: scores.length, found, pointed, named, blamedRight, blamedWrong, recall: share(found), pointedRecall: share(pointed), namedRecall: share(named), kinds, cleanN: clean.length, cleanRecall };
+  return { label, n: scores.length, found, pointed, named, blamed, recall: share(found), pointedRecall: share(pointed), namedRecall: share(named), kinds, cleanN: clean.length, cleanRecall };
 }
 
 const TARGET_LABELS: Record<SlipTarget, string> = { output: 'all reported-output slips', timecourse: 'all timecourse slips', time: 'all time slips', dose: 'all dose slips' };

@@ -65,11 +65,12 @@ describe('blamesRight: the record a pointing major says to fix', () => {
     expect(blamesRight(major({ study_sid: 'A', output_pk: 30, intervention_pk: 7, culprit: 'dose' }), doseSlip)).toBe(true);
     expect(blamesRight(major({ study_sid: 'A', output_pk: 30, culprit: 'output' }), doseSlip)).toBe(false);
   });
-  it('counts right and wrong blames per slip and per class', () => {
+  it('counts the pointing majors by what they blame, per slip and per class', () => {
     const fresh = [major({ study_sid: 'A', subset_pk: 5, output_pk: 30, culprit: 'timecourse' }), major({ study_sid: 'A', subset_pk: 5, output_pk: 31, culprit: 'output' })];
     const { scores } = scoreCopy([curveSlip], fresh);
-    expect(scores[0]).toMatchObject({ blamedRight: true, blamedWrong: true });
-    expect(recallTable(scores).find((r) => r.label === 'timecourse ×10')).toMatchObject({ blamedRight: 1, blamedWrong: 1 });
+    expect(scores[0].blamed).toEqual({ right: 1, wrong: 1, none: 0 });
+    const again = scoreCopy([curveSlip], [...fresh, major({ study_sid: 'A', subset_pk: 5, output_pk: 30 })]).scores;
+    expect(recallTable([...scores, ...again]).find((r) => r.label === 'timecourse ×10')?.blamed).toEqual({ right: 2, wrong: 2, none: 1 });
   });
 });
 
