@@ -47,6 +47,9 @@ export const MIN_CURVE_PARAMETERS = 2;
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
+/** How a curve-level cause ends while no other record tells the side (corroborate.ts replaces it when one does). */
+export const EITHER_SIDE = ' — the unit of the curve, or of every reported value';
+
 /** The slip factor the reported values are off their curve by (reported ÷ curve level), or null. */
 function levelSlip(reportedOverCurve: number, molarMass: number | null): SuspectedCause | null {
   return (
@@ -80,7 +83,7 @@ export function curveLevelCauses(comparisons: readonly Comparison[], molarMass: 
     if (slip === null) continue;
     const text =
       `the ${group.length} reported values (${parameters.join(', ')}) are ×${fmt(Math.exp(centre))} the timecourse's level alike` +
-      ` (CL and V inversely): ${slip.text} — the unit of the curve, or of every reported value`;
+      ` (CL and V inversely): ${slip.text}${EITHER_SIDE}`;
     for (const c of group) causes.set(c, { kind: slip.kind, factor: LEVEL_EXPONENT[c.parameter] === 1 ? slip.factor : 1 / slip.factor, text });
   }
   return causes;

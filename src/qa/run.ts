@@ -1,6 +1,6 @@
 /**
- * The QA run: prepare the context once, run every registered check, sort,
- * summarise. Never throws on bad data: a broken timecourse or a failing check
+ * The QA run: prepare the context once, run every registered check, settle
+ * the record to fix across them (corroborate.ts), sort, summarise. Never throws on bad data: a broken timecourse or a failing check
  * becomes a finding and the run goes on.
  */
 import type { Dataset } from '../data/dataset.js';
@@ -10,6 +10,7 @@ import { runChecks, type QaCheck } from './check.js';
 import { CHECKS } from './checks/index.js';
 import type { Comparison } from './compare-reported.js';
 import { prepareContext, type QaContext, type QaContextOptions, type RecomputedTimecourse } from './context.js';
+import { corroborate } from './corroborate.js';
 import { coverageSummary } from './coverage.js';
 import { SEVERITY_RANK, type Finding } from './finding.js';
 import { withFindingIds } from './finding-id.js';
@@ -86,8 +87,9 @@ function comparisonsOf(ctx: QaContext): readonly Comparison[] {
 export function runQa(dataset: Dataset, options: QaOptions = {}): QaResult {
   const ctx = prepareContext(dataset, options);
   const reported = ctx.reported;
-  // Ids from the kind and record ids (finding-id.ts), so every consumer of the result sees the same ones.
-  const all = [...ctx.findings, ...runChecks(ctx, options.checks ?? CHECKS)];
+  // Ids from the kind and record ids (finding-id.ts), so every consumer of the result sees the same ones; the record
+  // to fix read across the checks (corroborate.ts).
+  const all = corroborate([...ctx.findings, ...runChecks(ctx, options.checks ?? CHECKS)]);
   const findings = withFindingIds(sortFindings(all.filter((f) => f.study_sid == null || reported(f.study_sid))));
   const comparisons = comparisonsOf(ctx).filter((c) => reported(c.output.study_sid));
   const calculated = ctx.calculated.filter((r) => reported(r.study_sid));

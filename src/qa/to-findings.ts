@@ -39,6 +39,8 @@ export function comparisonFinding(c: Comparison, across: { dose?: SuspectedCause
     recomputed_unit: c.reported_unit,
     ratio: verdict.ratio,
     suspected_cause: suspected,
+    // A dose named across the comparisons of its dosing is the record to fix (dose-cause.ts).
+    ...(across.dose ? { culprit: 'dose' as const, intervention_pk: c.timecourse.dosingPks[0] ?? null } : {}),
     message,
     details: {
       classification,

@@ -1,0 +1,98 @@
+/**
+ * Which record to fix, read across the checks. A reported-vs-recomputed major
+ * sets a reported value against its own curve, and its ratio is the same
+ * whichever of the two slipped: a Cmax ×1/10 its curve is a Cmax typed a
+ * decade low or a curve a decade high. The other checks compare each of the
+ * two with other records — the reported value with its own PK identities, its
+ * sibling arms and the reference of other studies; the curve with its group's
+ * other members, its sibling arms and the reference — and say which record
+ * they find off (`Finding.culprit`). Where a major of theirs finds exactly one
+ * of the two off, by the same factor (within ×CORROBORATION_FACTOR) and the
+ * way round that explains the ratio (a reported value ×r its curve: the value
+ * off by r, or the curve off by 1/r), that record is the one to fix and the
+ * finding says so and by which checks. Where both are found off, or neither,
+ * the finding stays undecided.
+ */
+import { EITHER_SIDE } from './curve-cause.js';
+import type { Culprit, Finding } from './finding.js';
+
+/**
+ * How far apart the two factors may lie: a group's reported Cmax against its mean curve carries up to ×1.5 of its
+ * own (tolerances.ts `ordinaryExcess`), and a reference finding's ratio is against the other studies' median.
+ */
+export const CORROBORATION_FACTOR = 2;
+
+/** The kinds whose undecided majors are settled here: a reported value against its own curve. */
+const SETTLED: ReadonlySet<Finding['kind']> = new Set(['reported-vs-recomputed']);
+
+const fmt = (x: number) => String(+x.toPrecision(3));
+
+/** The factors a finding names (`details.cause_factors`), positive numbers only. */
+function causeFactors(f: Finding): number[] {
+  const factors = f.details?.cause_factors;
+  return Array.isArray(factors) ? factors.filter((x): x is number => typeof x === 'number' && x > 0) : [];
+}
+
+/**
+ * Whether `evidence` finds its record off by `factor` (its ratio on the side of `factor`, and a cause of the same
+ * size within CORROBORATION_FACTOR): the same slip seen from another comparison.
+ */
+export function findsOffBy(evidence: Finding, factor: number): boolean {
+  const lnFactor = Math.log(factor);
+  const direction = evidence.ratio !== null && evidence.ratio > 0 ? Math.sign(Math.log(evidence.ratio)) : null;
+  return causeFactors(evidence).some((x) => {
+    const ln = Math.log(x);
+    const sameWay = direction !== null ? direction === Math.sign(lnFactor) : Math.sign(ln) === Math.sign(lnFactor);
+    return sameWay && Math.abs(Math.abs(ln) - Math.abs(lnFactor)) <= Math.log(CORROBORATION_FACTOR);
+  });
+}
+
+/** The majors of other kinds that blame a record, by output pk and by subset pk. */
+function blamesByRecord(findings: readonly Finding[]): { outputs: Map<number, Finding[]>; timecourses: Map<number, Finding[]> } {
+  const outputs = new Map<number, Finding[]>();
+  const timecourses = new Map<number, Finding[]>();
+  const add = (map: Map<number, Finding[]>, pk: number, f: Finding) => {
+    const list = map.get(pk);
+    if (list) list.push(f);
+    else map.set(pk, [f]);
+  };
+  for (const f of findings) {
+    if (f.severity !== 'major' || SETTLED.has(f.kind)) continue;
+    if (f.culprit === 'output' && f.output_pk !== null) add(outputs, f.output_pk, f);
+    else if (f.culprit === 'timecourse' && f.subset_pk !== null) add(timecourses, f.subset_pk, f);
+  }
+  return { outputs, timecourses };
+}
+
+/** The kinds (and their count) of the findings, for a sentence: `group-members`, `pk-identity and reference-range`. */
+function kindsOf(findings: readonly Finding[]): string {
+  const kinds = [...new Set(findings.map((f) => f.kind))];
+  return kinds.length === 1 ? kinds[0] : `${kinds.slice(0, -1).join(', ')} and ${kinds[kinds.length - 1]}`;
+}
+
+/**
+ * The findings with each undecided reported-vs-recomputed major settled where the other checks blame exactly one of
+ * its two records by its factor (see the header); the others unchanged, in order.
+ */
+export function corroborate(findings: readonly Finding[]): Finding[] {
+  const blames = blamesByRecord(findings);
+  return findings.map((f) => {
+    if (!SETTLED.has(f.kind) || f.severity !== 'major' || f.culprit || f.ratio === null || !(f.ratio > 0) || f.ratio === 1) return f;
+    const r = f.ratio;
+    const onOutput = f.output_pk === null ? [] : (blames.outputs.get(f.output_pk) ?? []).filter((e) => findsOffBy(e, r));
+    const onCurve = f.subset_pk === null ? [] : (blames.timecourses.get(f.subset_pk) ?? []).filter((e) => findsOffBy(e, 1 / r));
+    if ((onOutput.length > 0) === (onCurve.length > 0)) return f;
+    const culprit: Culprit = onOutput.length > 0 ? 'output' : 'timecourse';
+    const evidence = culprit === 'output' ? onOutput : onCurve;
+    const which = culprit === 'output' ? `the reported value (×${fmt(r)} its curve)` : `the curve (×${fmt(1 / r)} the reported value)`;
+    const settled = `${which} is the record to fix: ${kindsOf(evidence)} find${evidence.length === 1 ? 's' : ''} it off by the same factor`;
+    // A curve-level cause left the side open; now it is known.
+    const cause = f.suspected_cause?.endsWith(EITHER_SIDE) ? f.suspected_cause.slice(0, -EITHER_SIDE.length) : f.suspected_cause;
+    return {
+      ...f,
+      culprit,
+      suspected_cause: cause ? `${cause} — ${settled}` : settled,
+      details: { ...f.details, culprit_by: [...new Set(evidence.map((e) => e.kind))] },
+    };
+  });
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { CORROBORATION_FACTOR, corroborate, findsOffBy } from '../../src/qa/corroborate.js';
+import { EITHER_SIDE } from '../../src/qa/curve-cause.js';
+import { finding, type Finding } from '../../src/qa/finding.js';
+
+const major = (fields: Partial<Finding>): Finding => finding({ kind: 'reported-vs-recomputed', severity: 'major', message: 'm', study_sid: 'S', ...fields });
+/** A Cmax ×1/10 its own curve (output 10, timecourse 5): the value typed a decade low, or the curve a decade high. */
+const cmaxLow = major({ output_pk: 10, subset_pk: 5, measurement_type: 'cmax', ratio: 0.1, suspected_cause: '×1/10 (a decimal point slip)', details: { cause_factors: [0.1] } });
+/** The curve ×10.9 its group's other members (group-members names ×10). */
+const curveHigh = major({ kind: 'group-members', subset_pk: 5, measurement_type: 'concentration', culprit: 'timecourse', ratio: 10.9, details: { cause_factors: [10] } });
+/** The Cmax ×1/12 the other studies' (reference-range names ×1/10). */
+const valueLow = major({ kind: 'reference-range', output_pk: 10, measurement_type: 'cmax', culprit: 'output', ratio: 1 / 12, details: { cause_factors: [0.1] } });
+
+describe('findsOffBy: the same slip seen from another comparison', () => {
+  it('needs a named factor of the same size (within ×2) and the ratio on the same side', () => {
+    expect(findsOffBy(curveHigh, 10)).toBe(true);
+    expect(findsOffBy(curveHigh, 10 * CORROBORATION_FACTOR * 0.99)).toBe(true);
+    expect(findsOffBy(curveHigh, 10 * CORROBORATION_FACTOR * 1.01)).toBe(false);
+    expect(findsOffBy(curveHigh, 0.1)).toBe(false); // the curve is high, not low
+    expect(findsOffBy({ ...curveHigh, details: {} }, 10)).toBe(false); // no factor named
+    // Without a ratio, the factor's own direction.
+    expect(findsOffBy({ ...valueLow, ratio: null }, 0.1)).toBe(true);
+    expect(findsOffBy({ ...valueLow, ratio: null }, 10)).toBe(false);
+  });
+});
+
+describe('corroborate: the record to fix, read across the checks', () => {
+  it('blames the curve when another check finds the curve off by the inverse factor', () => {
+    const [settled, evidence] = corroborate([cmaxLow, curveHigh]);
+    expect(settled.culprit).toBe('timecourse');
+    expect(settled.suspected_cause).toBe('×1/10 (a decimal point slip) — the curve (×10 the reported value) is the record to fix: group-members finds it off by the same factor');
+    expect(settled.details?.culprit_by).toEqual(['group-members']);
+    expect(evidence).toBe(curveHigh);
+  });
+  it('blames the reported value when another check finds it off by the same factor', () => {
+    const [settled] = corroborate([cmaxLow, valueLow, { ...valueLow, kind: 'pk-identity' }]);
+    expect(settled.culprit).toBe('output');
+    expect(settled.suspected_cause).toMatch(/the reported value \(×0\.1 its curve\) is the record to fix: reference-range and pk-identity find it off/);
+  });
+  it('stays undecided when both records or neither are found off, or the evidence is no major', () => {
+    expect(corroborate([cmaxLow, curveHigh, valueLow])[0]).toBe(cmaxLow);
+    expect(corroborate([cmaxLow])[0]).toBe(cmaxLow);
+    expect(corroborate([cmaxLow, { ...curveHigh, severity: 'minor' }])[0]).toBe(cmaxLow);
+    // Another curve, another output, another factor.
+    expect(corroborate([cmaxLow, { ...curveHigh, subset_pk: 6 }])[0]).toBe(cmaxLow);
+    expect(corroborate([cmaxLow, { ...valueLow, output_pk: 11 }])[0]).toBe(cmaxLow);
+    expect(corroborate([cmaxLow, { ...curveHigh, ratio: 70, details: { cause_factors: [60] } }])[0]).toBe(cmaxLow);
+  });
+  it('leaves minors, decided findings and other kinds alone', () => {
+    const minor = { ...cmaxLow, severity: 'minor' as const };
+    expect(corroborate([minor, curveHigh])[0]).toBe(minor);
+    const dose = { ...cmaxLow, culprit: 'dose' as const };
+    expect(corroborate([dose, curveHigh])[0]).toBe(dose);
+    const identity = { ...cmaxLow, kind: 'pk-identity' as const };
+    expect(corroborate([identity, curveHigh])[0]).toBe(identity);
+  });
+  it("replaces a curve-level cause's open side with the one found", () => {
+    const curveCause = { ...cmaxLow, suspected_cause: `the 2 reported values (cmax, auc_inf) are ×0.1 the timecourse's level alike (CL and V inversely): ×1/10${EITHER_SIDE}` };
+    const [settled] = corroborate([curveCause, curveHigh]);
+    expect(settled.suspected_cause).toBe("the 2 reported values (cmax, auc_inf) are ×0.1 the timecourse's level alike (CL and V inversely): ×1/10 — the curve (×10 the reported value) is the record to fix: group-members finds it off by the same factor");
+  });
+});
