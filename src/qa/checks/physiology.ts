@@ -151,7 +151,8 @@ export function volumeFinding(ctx: QaContext, p: ParameterValue): Finding | null
   return finding({
     kind: 'physiology', severity, study_sid: o.study_sid, study_name: o.study_name, subset_pk: o.subset_pk, output_pk: o.pk,
     measurement_type: o.measurement_type, subject: p.subject, reported: p.value, reported_unit: p.unit, recomputed: plasma,
-    recomputed_unit: p.unit, ratio, culprit: 'output', suspected_cause: causes.text,
+    // A calculated volume is its curve's and dose's (V = dose/(AUC·λz)): either may hold the slip.
+    recomputed_unit: p.unit, ratio, culprit: p.source === 'reported' ? 'output' : null, suspected_cause: causes.text,
     message: `${p.source} ${o.measurement_type} ${fmt(p.value)} ${p.unit} is ×${fmt(ratio)} the plasma volume ${plasmaText}: an apparent volume cannot be smaller than the plasma`,
     details: { rule: 'volume-below-plasma', source: p.source, cause_kinds: causes.kinds, cause_factors: causes.factors },
   });
@@ -213,7 +214,7 @@ interface Excess {
   weightKg: number | null;
 }
 
-function excessFinding(ctx: QaContext, e: Excess, base: Partial<Finding>, what: string, own: Culprit, doseToo: boolean): Finding {
+function excessFinding(ctx: QaContext, e: Excess, base: Partial<Finding>, what: string, culprit: Culprit | null, doseToo: boolean): Finding {
   const ratio = e.value / e.ceiling;
   const mass = ctx.molarMass(e.dose.substance);
   const ownCause = fixingCause(slipFactors('cmax', { molarMass: mass, bodyWeightKg: null }), ratio, true);
@@ -224,7 +225,7 @@ function excessFinding(ctx: QaContext, e: Excess, base: Partial<Finding>, what: 
   const severity: Severity = ownCause || doseNamed ? 'major' : 'minor';
   return finding({
     kind: 'physiology', severity, ...base, recomputed: e.ceiling, recomputed_unit: 'gram / liter', ratio,
-    culprit: doseToo ? 'dose' : own, intervention_pk: e.dose.pk, suspected_cause: causes.text,
+    culprit, intervention_pk: e.dose.pk, suspected_cause: causes.text,
     message: `${what} ${fmt(e.value)} g/L is ×${fmt(ratio)} the most a single dose can give, ${e.text} = ${fmt(e.ceiling)} g/L${doseToo ? ' (a reported Cmax and a timecourse of the same subject both exceed it: the dose?)' : ''}`,
     details: { rule: 'concentration-above-dose-per-plasma', dose_pk: e.dose.pk, cause_kinds: causes.kinds, cause_factors: causes.factors },
   });
@@ -244,14 +245,21 @@ function highestPoint(ctx: QaContext, rt: RecomputedTimecourse): number | null {
   return highest === null ? null : highest * canonical.factor;
 }
 
+/**
+ * Every concentration of a single dose above what the dose can give (dose / plasma volume, ×MARGIN). Which record
+ * to fix needs a second, independent witness of the same subject and set: a timecourse's highest point and a
+ * reported Cmax (not one calculated from that curve) both above, alike, say the dose; one above while the other is
+ * not says itself; one alone is the value or its dose (culprit open).
+ */
 export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<string> = withBaseline(ctx)): Finding[] {
-  const excessByKey = new Map<string, { tc: Excess[]; cmax: Excess[] }>();
-  const entry = (key: string) => {
-    let e = excessByKey.get(key);
-    if (!e) excessByKey.set(key, (e = { tc: [], cmax: [] }));
-    return e;
+  /** Per matching key, the highest points of its curves and its reported Cmax values (over the ceiling or not). */
+  const witnesses = new Map<string, { tc: number[]; cmax: number[] }>();
+  const witness = (key: string, list: 'tc' | 'cmax', value: number) => {
+    let w = witnesses.get(key);
+    if (!w) witnesses.set(key, (w = { tc: [], cmax: [] }));
+    w[list].push(value);
   };
-  const pending: { key: string; excess: Excess; base: Partial<Finding>; what: string; own: Culprit; list: 'tc' | 'cmax' }[] = [];
+  const pending: { key: string; excess: Excess; base: Partial<Finding>; what: string; own: Culprit; against: 'tc' | 'cmax' }[] = [];
   for (const rt of ctx.timecourses) {
     const tc = rt.tc;
     if (rt.key === null || !ctx.reported(tc.study_sid) || !CONCENTRATION_TISSUES.has(tc.tissue ?? '') || baseline.has(`${tc.study_sid}|${rt.substance}`)) continue;
@@ -262,11 +270,11 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     if (!ceiling || highest === null || highest === undefined) continue;
     ctx.examined('timecourse', tc.subset_pk, CHECK);
     ctx.examined('dosing', dose.pk, CHECK);
+    witness(rt.key, 'tc', highest);
     if (highest <= ceiling.ceiling * MARGIN) continue;
-    const excess = { value: highest, ceiling: ceiling.ceiling, text: ceiling.text, dose, weightKg: ctx.bodyWeightKg(tc) };
-    entry(rt.key).tc.push(excess);
     pending.push({
-      key: rt.key, excess, own: 'timecourse', list: 'tc', what: `the highest point of timecourse ${tc.subset_pk}`,
+      key: rt.key, own: 'timecourse', against: 'cmax', what: `the highest point of timecourse ${tc.subset_pk}`,
+      excess: { value: highest, ceiling: ceiling.ceiling, text: ceiling.text, dose, weightKg: ctx.bodyWeightKg(tc) },
       base: { study_sid: tc.study_sid, study_name: tc.study_name, subset_pk: tc.subset_pk, measurement_type: 'concentration', reported: highest, reported_unit: 'gram / liter' },
     });
   }
@@ -279,20 +287,23 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     const o = p.output;
     ctx.examined('output', o.pk, CHECK);
     ctx.examined('dosing', dose.pk, CHECK);
+    // A calculated Cmax is its curve's highest point again: no witness of its own, and its curve is the one to fix.
+    const reported = p.source === 'reported';
+    if (reported) witness(p.key, 'cmax', value);
     if (value <= ceiling.ceiling * MARGIN) continue;
-    const excess = { value, ceiling: ceiling.ceiling, text: ceiling.text, dose, weightKg: p.bodyWeightKg };
-    entry(p.key).cmax.push(excess);
     pending.push({
-      key: p.key, excess, own: 'output', list: 'cmax', what: `${p.source} ${p.measurement_type}`,
+      key: p.key, own: reported ? 'output' : 'timecourse', against: reported ? 'tc' : 'cmax', what: `${p.source} ${p.measurement_type}`,
+      excess: { value, ceiling: ceiling.ceiling, text: ceiling.text, dose, weightKg: p.bodyWeightKg },
       base: { study_sid: o.study_sid, study_name: o.study_name, subset_pk: o.subset_pk, output_pk: o.pk, measurement_type: p.measurement_type, subject: p.subject, reported: value, reported_unit: p.unit },
     });
   }
-  return pending.map(({ key, excess, base, what, own, list }) => {
-    const e = excessByKey.get(key) as { tc: Excess[]; cmax: Excess[] };
-    const partners = list === 'tc' ? e.cmax : e.tc;
+  return pending.map(({ key, excess, base, what, own, against }) => {
+    const others = (witnesses.get(key) as { tc: number[]; cmax: number[] })[against];
     // The two agree within ×MARGIN: then the dose, not the curve or the value, is what moved.
-    const doseToo = partners.some((q) => Math.abs(Math.log(q.value / excess.value)) <= Math.log(MARGIN));
-    return excessFinding(ctx, excess, base, what, own, doseToo);
+    const doseToo = others.some((v) => Math.abs(Math.log(v / excess.value)) <= Math.log(MARGIN));
+    // A witness within the dose's reach vouches for the dose: the value is what moved.
+    const vouched = others.some((v) => v <= excess.ceiling * MARGIN);
+    return excessFinding(ctx, excess, base, what, doseToo ? 'dose' : vouched ? own : null, doseToo);
   });
 }
 

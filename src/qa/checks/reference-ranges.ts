@@ -36,12 +36,17 @@
  * substance, |z| ≥ 10) is major too. Otherwise it is minor, and so is a dose
  * whose subjects excreted too much of it for it to have been that factor smaller (`excretionRefutes`). A dose
  * inside its range is still named the culprit when values of two substances it gives are off per dose by one
- * factor and another dosing of the study is in line (`sharedDoseSlips`).
+ * factor and another dosing of the study is in line (`sharedDoseSlips`). A value per dose of a dose named a slip is
+ * the dose's doing whenever undoing the dose's factor brings it back inside (whatever factor its own verdict
+ * names first). A value per dose off its range is off in itself or in its dose: it is named the record to fix
+ * only when something vouches for the dose (`doseVouched`: the dose is typical of its own reference, or another
+ * value per dose of it is in line); else the finding leaves the culprit open.
  * A value without a reference in its own stratum is judged against wider pools (range-run.ts): its stratum over
  * every population, then, for a concentration, every level of its substance in its tissue, any dose
  * (level-samples.ts); only a big unit or molar factor counts there (range-verdict.ts `wideVerdict`), and the
  * finding names the pool.
  */
+import type { SuspectedCause } from '../causes.js';
 import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
@@ -114,6 +119,19 @@ export function excretionRefutes(factor: number, largestFraction: number | undef
   return largestFraction !== undefined && factor > 1 && largestFraction * factor > MARGIN;
 }
 
+/** A dose within this robust z of its own reference's centre is a typical dose for its substance, route and population. */
+export const TYPICAL_DOSE_Z = 2;
+
+/**
+ * Whether something other than the value itself vouches for a dose, so that a value per dose off its range is off
+ * in itself: the dose is typical of the other studies' doses (|z| ≤ TYPICAL_DOSE_Z), or another value per dose of
+ * it is in line (|z| ≤ INSIDE_Z). A dose ×10 of paracetamol (10 g, z 3.8 among doses from microdoses to overdoses)
+ * with its one AUC per dose ×1/10 is no vouched dose: the AUC or the dose.
+ */
+export function doseVouched(doseZ: number | undefined, otherValueZs: readonly number[]): boolean {
+  return (doseZ !== undefined && Math.abs(doseZ) <= TYPICAL_DOSE_Z) || otherValueZs.some((z) => Math.abs(z) <= INSIDE_Z);
+}
+
 /** A value per dose judged against its reference: its dosing, study, substance, robust z and the factor named (or null). */
 export interface PerDoseJudgment {
   dosePk: number;
@@ -160,7 +178,17 @@ export function sharedDoseSlips(values: readonly PerDoseJudgment[]): Map<number,
 
 const CULPRIT = { output: 'output', timecourse: 'timecourse', dosing: 'dose' } as const;
 
-function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, doseSlip: boolean, pool: WidePool | undefined): Finding {
+/** The verdict with the dose's factor (×1/f on a value per dose) named first: the factor the value names itself may be another. */
+function doseFirst(verdict: RangeVerdict, doseFactor: number): RangeVerdict {
+  const cause: SuspectedCause = { kind: 'dose', factor: 1 / doseFactor, text: `×${fmt(1 / doseFactor)} (its dose ×${fmt(doseFactor)})` };
+  return { ...verdict, cause, alternatives: [cause, ...verdict.alternatives] };
+}
+
+/**
+ * The finding of one judged value. `doseSlip`: its dose is the culprit; `undecided`: a value per dose whose dose
+ * nothing vouches for (`doseVouched`), the value or its dose.
+ */
+function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, doseSlip: boolean, pool: WidePool | undefined, undecided = false): Finding {
   const m = Math.exp(ref.median);
   const low = Math.exp(ref.median - OUTSIDE_Z * ref.spread);
   const high = Math.exp(ref.median + OUTSIDE_Z * ref.spread);
@@ -184,8 +212,8 @@ function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, dos
     recomputed: m,
     recomputed_unit: s.unit,
     ratio: s.value / m,
-    suspected_cause: cause ? `${doseSlip ? 'the dose: ' : ''}${causes}` : null,
-    culprit: cause ? culprit : null,
+    suspected_cause: cause ? `${doseSlip ? 'the dose: ' : ''}${causes}${undecided ? ' — in the value or in its dose (nothing else vouches for the dose)' : ''}` : null,
+    culprit: cause && !undecided ? culprit : null,
     intervention_pk: s.interventionPk,
     message: `${sampleLabel(s)}: ${fmt(s.value)} ${s.unit} is outside the reference of ${reference} (robust z ${fmt(verdict.z)})${back}${cause ? '' : verdict.excretedTooMuch !== undefined ? `; what was excreted of it (up to ${fmt(verdict.excretedTooMuch)} of it in one amount) rules out a smaller dose` : verdict.unbacked ? '; its dose-normalised values do not back a slip of the dose (none, or inside their ranges)' : verdict.contradicted ? '; its own timecourse disagrees with it by another factor than the one that would bring it back' : '; no slip factor brings it back'}`,
     details: {
@@ -253,10 +281,21 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   }
   // Two substances of one dosing off alike, while another dosing of the study is in line: the dose.
   for (const [pk, factor] of sharedDoseSlips(perDose)) if (!doseSlips.has(pk) && !excretionRefutes(factor, excreted.get(pk))) doseSlips.set(pk, factor);
+  // What vouches for each dose: its own z, and the z of every value per dose of it.
+  const doseZ = new Map<number, number>();
+  // (Not from a wide pool: its spread holds populations and doses.)
+  for (const j of run.judgments) if (j.sample.record === 'dosing' && j.verdict && !j.pool) doseZ.set(j.sample.pk, j.verdict.z);
+  const valueZs = new Map<number, { sample: RangeSample; z: number }[]>();
+  for (const j of run.judgments) if (j.sample.record !== 'dosing' && j.sample.dose !== null && j.verdict && !j.pool) pushTo(valueZs, j.sample.dose.pk, { sample: j.sample, z: j.verdict.z });
   return judged.map(({ sample, ref, verdict, pool }) => {
-    const doseFactor = sample.record !== 'dosing' && sample.dose !== null ? doseSlips.get(sample.dose.pk) : undefined;
-    const doseSlip = doseFactor !== undefined && verdict.cause !== null && inverse(doseFactor, verdict.cause.factor);
-    return rangeFinding(sample, ref, verdict, doseSlip, pool);
+    const dose = sample.record !== 'dosing' ? sample.dose : null;
+    const doseFactor = dose !== null ? doseSlips.get(dose.pk) : undefined;
+    // The dose's slip undone brings the value back inside: the dose's doing, whichever factor the value names first.
+    const doseSlip = doseFactor !== undefined && verdict.cause !== null && (inverse(doseFactor, verdict.cause.factor) || Math.abs(verdict.z + Math.log(doseFactor) / ref.spread) <= OUTSIDE_Z);
+    const named = doseSlip && !inverse(doseFactor, (verdict.cause as SuspectedCause).factor) ? doseFirst(verdict, doseFactor) : verdict;
+    const others = dose === null ? [] : (valueZs.get(dose.pk) ?? []).filter((v) => v.sample !== sample).map((v) => v.z);
+    const undecided = dose !== null && !doseSlip && verdict.cause !== null && !doseVouched(doseZ.get(dose.pk), others);
+    return rangeFinding(sample, ref, named, doseSlip, pool, undecided);
   });
 }
 

@@ -100,7 +100,8 @@ describe('physiology: concentrations above dose / plasma volume', () => {
     const groups = [group(1, [characteristic('weight', 70, 'kilogram')])];
     const cmax = output({ mean: 1.2 });
     const findings = run([cmax], { groups });
-    expect(about(findings, cmax)).toMatchObject([{ kind: 'physiology', severity: 'major', culprit: 'output', intervention_pk: 1, details: { rule: 'concentration-above-dose-per-plasma' } }]);
+    // Alone, the Cmax or its dose: nothing else of the subject tells them apart.
+    expect(about(findings, cmax)).toMatchObject([{ kind: 'physiology', severity: 'major', culprit: null, intervention_pk: 1, details: { rule: 'concentration-above-dose-per-plasma' } }]);
     expect(about(findings, cmax)[0].recomputed).toBeCloseTo(0.1 / 2.8, 8);
     expect(about(findings, cmax)[0].ratio).toBeCloseTo(1.2 / (0.1 / 2.8), 6);
     // ×60 does not touch a Cmax; ×1000 (Cmax) or a dose ×1/1000 put it at 1/28 of the ceiling, nearest the typical 1/25.
@@ -146,6 +147,20 @@ describe('physiology: concentrations above dose / plasma volume', () => {
     }
     expect(findings.find((f) => f.subset_pk === 60 && f.output_pk === null)?.reported).toBeCloseTo(0.0011, 10);
   });
+
+  it('names the value when the other witness of the subject is within the dose\'s reach, and never a calculated Cmax\'s own curve as a witness', () => {
+    // 100 mg, 70 kg: ceiling 0.0357 g/L. The curve peaks at 0.0011 g/L: the dose is right, the Cmax of 1.2 g/L is not.
+    const groups = [group(1, [characteristic('weight', 70, 'kilogram')])];
+    const cmax = output({ mean: 1.2 });
+    const tc = timecourse(60, [0, 1, 2, 4], [0, 0.0011, 0.0008, 0.0004]);
+    expect(about(run([cmax], { groups, timecourses: [tc] }), cmax)).toMatchObject([{ culprit: 'output' }]);
+    // The curve ×1000 (1.1 g/L) with its calculated Cmax: the calculated value is the curve's, so the curve alone is
+    // off, and nothing independent tells it from a dose ×1/1000.
+    const high = timecourse(60, [0, 1, 2, 4], [0, 1.1, 0.8, 0.4]);
+    const calculated = output({ mean: 1.1, calculated: true, subset_pk: 60 });
+    const findings = run([calculated], { groups, timecourses: [high] });
+    expect(findings.map((f) => f.culprit)).toEqual([null, null]);
+  });
 });
 
 describe('physiology: saliva', () => {
@@ -154,7 +169,7 @@ describe('physiology: saliva', () => {
     const groups = [group(1, [characteristic('weight', 70, 'kilogram')])];
     const saliva = output({ mean: 5, tissue: 'saliva' });
     const findings = run([saliva], { groups });
-    expect(about(findings, saliva)).toMatchObject([{ kind: 'physiology', severity: 'major', culprit: 'output' }]);
+    expect(about(findings, saliva)).toMatchObject([{ kind: 'physiology', severity: 'major', culprit: null }]);
     expect(about(findings, saliva)[0].ratio).toBeCloseTo(5 / (0.1 / 2.8), 6);
     const urine = output({ mean: 5, tissue: 'urine' });
     const auc = output({ measurement_type: 'auc_inf', unit: 'gram * hour / liter', mean: 500, tissue: 'saliva' });

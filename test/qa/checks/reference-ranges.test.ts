@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CharacteristicaRecord, OutputRecord } from '../../../src/data/model.js';
-import { backsDoseSlip, excretionRefutes, referenceRangeCheck, sharedDoseSlips, TOO_FEW, unopposedDoseSlip } from '../../../src/qa/checks/reference-ranges.js';
+import { backsDoseSlip, doseVouched, excretionRefutes, referenceRangeCheck, sharedDoseSlips, TOO_FEW, unopposedDoseSlip } from '../../../src/qa/checks/reference-ranges.js';
 import { absoluteUnit, judgmentOf, rangeRun, referenceBacks, UNWEIGHED, UNWEIGHED_PER_KG } from '../../../src/qa/range-run.js';
 import { contradicted, OUTSIDE_Z, wideVerdict, WIDE_Z, type RangeVerdict } from '../../../src/qa/range-verdict.js';
 import type { Verdict } from '../../../src/qa/classify.js';
@@ -141,6 +141,35 @@ describe('reference-range: the check on a dataset', () => {
     expect(about(findings, big)).toEqual([]);
     expect(dose(overdose)).toMatchObject([{ severity: 'minor', culprit: null }]);
     expect(dose(overdose)[0].message).toMatch(/do not back a slip of the dose/);
+  });
+
+  it('names a value per dose the record to fix only when something vouches for its dose', () => {
+    // Five studies: 0.1 g and AUC 0.05 g·h/L (0.5 h/L per g). F: AUC per dose ×1/1000 (0.00025 g·h/L after 0.5 g).
+    const arms = ['A', 'B', 'C', 'D', 'E'].map((sid) => arm(sid));
+    const outputs = arms.map((a, i) => output(a, 'auc_inf', 'gram * hour / liter', 0.05 * [1, 1.1, 0.9, 1.2, 0.85][i]));
+    const cmaxes = arms.map((a, i) => output(a, 'cmax', 'gram / liter', 0.01 * [1, 1.1, 0.9, 1.2, 0.85][i]));
+    // Its dose ×5 the others' (robust z ≈ 7, no slip factor): the AUC or the dose, undecided.
+    const unusual = arm('F', { dose: 0.5 });
+    const auc = output(unusual, 'auc_inf', 'gram * hour / liter', 0.00025);
+    let found = about(referenceRangeCheck.run(context([...arms, unusual], [...outputs, ...cmaxes, auc])), auc);
+    expect(found).toMatchObject([{ severity: 'major', culprit: null }]);
+    expect(found[0].suspected_cause).toMatch(/^×1\/1000 .* — in the value or in its dose/);
+    // The same arm's Cmax per dose in line vouches for the dose: the AUC.
+    const cmax = output(unusual, 'cmax', 'gram / liter', 0.05);
+    found = about(referenceRangeCheck.run(context([...arms, unusual], [...outputs, ...cmaxes, auc, cmax])), auc);
+    expect(found).toMatchObject([{ severity: 'major', culprit: 'output' }]);
+    // A typical dose vouches for itself.
+    const typical = arm('F', { dose: 0.1 });
+    const low = output(typical, 'auc_inf', 'gram * hour / liter', 0.00005);
+    expect(about(referenceRangeCheck.run(context([...arms, typical], [...outputs, low])), low)).toMatchObject([{ severity: 'major', culprit: 'output' }]);
+  });
+
+  it('doseVouched: a typical dose (|z| ≤ 2), or another value per dose in line (|z| ≤ 2.5)', () => {
+    expect(doseVouched(1.9, [])).toBe(true);
+    expect(doseVouched(3.8, [])).toBe(false);
+    expect(doseVouched(undefined, [])).toBe(false);
+    expect(doseVouched(3.8, [-9, 2.4])).toBe(true);
+    expect(doseVouched(undefined, [-9, 3])).toBe(false);
   });
 
   it('drops a factor the output’s own timecourse contradicts: a major ×1/41 of its curve is not the molar ×1/32.7', () => {
