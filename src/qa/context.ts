@@ -85,6 +85,11 @@ export interface QaContext {
   /** The normed doses of an intervention set (dose-units.ts `isDose`: a dosing, or a qualitative dosing with an amount). */
   dosingOfSet(interventionPks: readonly number[]): InterventionRecord[];
   /**
+   * The timecourse (subset pk) a value stems from: a reported output's own subset, a stored calculated output's
+   * curve (calculated.ts pairs them; else the first curve of its key); null when none.
+   */
+  curveOf(p: ParameterValue): number | null;
+  /**
    * Whether the run reports the study's findings. A check whose findings on a study depend on that study's records
    * alone (within-study, pk-identity) skips the others; the cross-study checks use every study, reported or not.
    */
@@ -239,6 +244,17 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     for (let i = 0; i < values.length; i++) pushTo(map, values[i].key, values[i]);
     return map;
   });
+  // A stored calculated output belongs to the timecourse PK-DB computed it from (calculated.ts pairs them).
+  const subsetOfCalculated = lazy(() => {
+    const map = new Map<number, number>();
+    for (let i = 0; i < calculated.length; i++) {
+      const row = calculated[i];
+      if (row.output_pk !== null && row.subset_pk !== null) map.set(row.output_pk, row.subset_pk);
+    }
+    return map;
+  });
+  const curveOf = (p: ParameterValue): number | null =>
+    p.output.subset_pk ?? (p.source === 'calculated' ? (subsetOfCalculated().get(p.output.pk) ?? timecoursesByKey.get(p.key)?.[0]?.tc.subset_pk ?? null) : null);
   const coverage = new CoverageLog();
   const scope = options.studies?.length ? new Set(options.studies) : null;
   const ctx: QaContext = {
@@ -265,6 +281,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     molarMass,
     bodyWeightKg,
     dosingOfSet,
+    curveOf,
     subjectMarks: marksOf,
     // Plain functions, so that checks may pass `ctx.examined` around.
     examined: (kind, pk, check) => coverage.examined(kind, pk, check),

@@ -164,3 +164,16 @@ export function wideVerdict(verdict: RangeVerdict, ref: Pick<Reference, 'spread'
   const alternatives = far ? verdict.alternatives.filter(fits) : [];
   return alternatives.length === 0 ? { classification: 'inside', z: verdict.z, cause: null, alternatives: [] } : { ...verdict, classification: 'slip', cause: alternatives[0], alternatives };
 }
+
+/** A dose within this robust z of its own reference's centre is a typical dose for its substance, route and population. */
+export const TYPICAL_DOSE_Z = 2;
+
+/**
+ * Whether something other than the value itself vouches for a dose, so that a value per dose off its range is off
+ * in itself: the dose is typical of the other studies' doses (|z| ≤ TYPICAL_DOSE_Z), or another value per dose of
+ * it is in line (|z| ≤ INSIDE_Z). A dose ×10 of paracetamol (10 g, z 3.8 among doses from microdoses to overdoses)
+ * with its one AUC per dose ×1/10 is no vouched dose: the AUC or the dose.
+ */
+export function doseVouched(doseZ: number | undefined, otherValueZs: readonly number[]): boolean {
+  return (doseZ !== undefined && Math.abs(doseZ) <= TYPICAL_DOSE_Z) || otherValueZs.some((z) => Math.abs(z) <= INSIDE_Z);
+}

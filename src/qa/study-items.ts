@@ -290,13 +290,6 @@ export function studyItems(ctx: QaContext): StudyItems {
     byArm.set(arm, { pks, substance, setting });
     return setting;
   };
-  // A stored calculated output belongs to the timecourse PK-DB computed it from (calculated.ts pairs them).
-  const subsetOfCalculated = new Map<number, number>();
-  const calculated = ctx.calculated;
-  for (let i = 0; i < calculated.length; i++) {
-    const row = calculated[i];
-    if (row.output_pk !== null && row.subset_pk !== null) subsetOfCalculated.set(row.output_pk, row.subset_pk);
-  }
   // One record string per timecourse: its stored calculated outputs and its curve share it (fewer strings, hashed once).
   const timecourseRecords = new Map<number, string>();
   const timecourseRecord = (subset: number): string => {
@@ -304,8 +297,7 @@ export function studyItems(ctx: QaContext): StudyItems {
     if (record === undefined) timecourseRecords.set(subset, (record = `timecourse:${subset}`));
     return record;
   };
-  const subsetOf = (p: ParameterValue): number | undefined =>
-    p.output.subset_pk ?? subsetOfCalculated.get(p.output.pk) ?? ctx.timecoursesByKey.get(p.key)?.[0]?.tc.subset_pk;
+  const subsetOf = (p: ParameterValue): number | undefined => ctx.curveOf(p) ?? undefined;
   const recordOf = (p: ParameterValue): string => {
     if (p.source === 'reported') return `output:${p.output.pk}`;
     const subset = subsetOf(p);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INSIDE_Z, judge, OUTSIDE_Z } from '../../src/qa/range-verdict.js';
+import { doseVouched, INSIDE_Z, judge, OUTSIDE_Z } from '../../src/qa/range-verdict.js';
 import { SPREAD_FLOOR } from '../../src/qa/reference-stats.js';
 import { arm } from '../helpers/reference-studies.js';
 
@@ -93,5 +93,15 @@ describe('range-verdict: the verdict on one value', () => {
     expect(v.cause?.kind).toBe('molar-mass');
     expect(v.cause?.factor).toBeCloseTo(1 / 18, 12);
     expect(v.cause?.text).toMatch(/×1\/18 \(molar ↔ mass: mmol\/L read as mg\/dL/);
+  });
+});
+
+describe('range-verdict: what vouches for a dose', () => {
+  it('doseVouched: a typical dose (|z| ≤ 2), or another value per dose in line (|z| ≤ 2.5)', () => {
+    expect(doseVouched(1.9, [])).toBe(true);
+    expect(doseVouched(3.8, [])).toBe(false);
+    expect(doseVouched(undefined, [])).toBe(false);
+    expect(doseVouched(3.8, [-9, 2.4])).toBe(true);
+    expect(doseVouched(undefined, [-9, 3])).toBe(false);
   });
 });

@@ -17,7 +17,9 @@
  *
  * Severity: beyond MARGIN × the dose (assay error, rounding, a little of the substance from the diet), major when
  * a slip factor of the amount (causes.ts `slipFactors`: ×1000, ×10, molar ↔ mass) brings it back to at most the
- * dose (`balancingCauses` orders them); minor otherwise.
+ * dose (`balancingCauses` orders them); minor otherwise. The amount is the record to fix when the dose is typical of
+ * the other studies' doses (range-verdict.ts `doseVouched`); else the amount or its dose (a per-kg dose curated as
+ * absolute is 70 times too small for what was excreted), and the finding leaves the culprit open.
  */
 import { subjectLabel, subjectOf } from '../../data/dataset.js';
 import { representativeValue } from '../../data/records.js';
@@ -26,6 +28,8 @@ import { slipFactors, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { excretedAmounts, MARGIN } from '../excretion.js';
+import { judgmentOf, rangeRun } from '../range-run.js';
+import { doseVouched } from '../range-verdict.js';
 import { dosesItself } from '../substance-relations.js';
 
 const CHECK = 'mass-balance';
@@ -65,6 +69,8 @@ function massBalanceFindings(ctx: QaContext): Finding[] {
     if (fraction <= MARGIN) continue;
     const causes = balancingCauses(amountSlips(ctx.molarMass(o.substance)), fraction);
     const cause = causes[0] ?? null;
+    const doseJudgment = cause ? judgmentOf(rangeRun(ctx), `dosing:${dose.pk}`) : undefined;
+    const vouched = doseJudgment?.verdict != null && !doseJudgment.pool && doseVouched(doseJudgment.verdict.z, []);
     const of = dosesItself(dose.substance, o.substance) ? 'the dose' : `the dose of ${dose.substance} (in moles)`;
     findings.push(
       finding({
@@ -79,8 +85,8 @@ function massBalanceFindings(ctx: QaContext): Finding[] {
         reported: value,
         reported_unit: o.unit,
         ratio: fraction,
-        suspected_cause: cause ? causes.map((c) => c.text).join(', or ') : null,
-        culprit: cause ? 'output' : null,
+        suspected_cause: cause ? causes.map((c) => c.text).join(', or ') + (vouched ? '' : ' — in the amount or in its dose (the dose is no typical one of the other studies)') : null,
+        culprit: cause && vouched ? 'output' : null,
         intervention_pk: dose.pk,
         message: `${o.substance} ${o.measurement_type} in ${o.tissue}: ${fmt(value)} ${o.unit} is ${fmt(fraction)}× ${of} (${fmt(representativeValue(dose) as number)} ${dose.unit}); no more than the dose can be excreted${cause ? `: ${cause.text.split(' (')[0]} brings it to ${fmt(fraction / cause.factor)} of the dose` : ''}`,
         details: { fraction_excreted: fraction, cause_kinds: causes.map((c) => c.kind), cause_factors: causes.map((c) => c.factor) },

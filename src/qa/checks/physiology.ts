@@ -149,7 +149,7 @@ export function volumeFinding(ctx: QaContext, p: ParameterValue): Finding | null
   const o = p.output;
   const plasmaText = perKg ? `${PLASMA_L_PER_KG} L/kg` : `${fmt(plasma)} L (${PLASMA_L_PER_KG} L/kg, ${weightText(weight as { kg: number; curated: boolean })})`;
   return finding({
-    kind: 'physiology', severity, study_sid: o.study_sid, study_name: o.study_name, subset_pk: o.subset_pk, output_pk: o.pk,
+    kind: 'physiology', severity, study_sid: o.study_sid, study_name: o.study_name, subset_pk: ctx.curveOf(p), output_pk: o.pk,
     measurement_type: o.measurement_type, subject: p.subject, reported: p.value, reported_unit: p.unit, recomputed: plasma,
     // A calculated volume is its curve's and dose's (V = dose/(AUC·λz)): either may hold the slip.
     recomputed_unit: p.unit, ratio, culprit: p.source === 'reported' ? 'output' : null, suspected_cause: causes.text,
@@ -294,7 +294,7 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     pending.push({
       key: p.key, own: reported ? 'output' : 'timecourse', against: reported ? 'tc' : 'cmax', what: `${p.source} ${p.measurement_type}`,
       excess: { value, ceiling: ceiling.ceiling, text: ceiling.text, dose, weightKg: p.bodyWeightKg },
-      base: { study_sid: o.study_sid, study_name: o.study_name, subset_pk: o.subset_pk, output_pk: o.pk, measurement_type: p.measurement_type, subject: p.subject, reported: value, reported_unit: p.unit },
+      base: { study_sid: o.study_sid, study_name: o.study_name, subset_pk: ctx.curveOf(p), output_pk: o.pk, measurement_type: p.measurement_type, subject: p.subject, reported: value, reported_unit: p.unit },
     });
   }
   return pending.map(({ key, excess, base, what, own, against }) => {
@@ -368,8 +368,9 @@ export function aucFindings(ctx: QaContext, baseline: ReadonlySet<string>): Find
     const causes = causeList([own, back(doseFix), halfFix], [`${p.source} ${p.measurement_type}`, 'dose', half.measurement_type]);
     findings.push(finding({
       kind: 'physiology', severity: own || doseFix || halfFix ? 'major' : 'minor', study_sid: o.study_sid, study_name: o.study_name,
-      subset_pk: o.subset_pk, output_pk: o.pk, measurement_type: o.measurement_type, subject: p.subject, reported: value,
-      reported_unit: p.unit, recomputed: bound, recomputed_unit: p.unit, ratio, culprit: halfFix ? null : 'output', intervention_pk: dose.pk,
+      subset_pk: ctx.curveOf(p), output_pk: o.pk, measurement_type: o.measurement_type, subject: p.subject, reported: value,
+      // A calculated AUC is its curve's and dose's: either may hold the slip.
+      reported_unit: p.unit, recomputed: bound, recomputed_unit: p.unit, ratio, culprit: halfFix || p.source !== 'reported' ? null : 'output', intervention_pk: dose.pk,
       suspected_cause: causes.text,
       message: `${p.source} ${o.measurement_type} ${fmt(value)} g·h/L is ×${fmt(ratio)} the most a single dose can give with t½ ${fmt(thalf)} h (output ${half.output.pk}): ${ceiling.text} × t½ / ln 2 = ${fmt(bound)} g·h/L`,
       details: { rule: 'auc-above-dose-per-plasma-clearance', dose_pk: dose.pk, thalf_output_pk: half.output.pk, cause_kinds: causes.kinds, cause_factors: causes.factors },

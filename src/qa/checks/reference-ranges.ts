@@ -51,7 +51,7 @@ import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { rangeRun, type WidePool } from '../range-run.js';
-import { FEW_STUDIES_Z, INSIDE_Z, OUTSIDE_Z, type RangeVerdict } from '../range-verdict.js';
+import { doseVouched, FEW_STUDIES_Z, INSIDE_Z, OUTSIDE_Z, type RangeVerdict } from '../range-verdict.js';
 import type { Reference } from '../reference-stats.js';
 import { sampleLabel, type RangeSample } from '../reference-samples.js';
 import { FACTOR_TOLERANCE } from '../tolerances.js';
@@ -117,19 +117,6 @@ export const UNOPPOSED_SMALL_Z = 10;
  */
 export function excretionRefutes(factor: number, largestFraction: number | undefined): boolean {
   return largestFraction !== undefined && factor > 1 && largestFraction * factor > MARGIN;
-}
-
-/** A dose within this robust z of its own reference's centre is a typical dose for its substance, route and population. */
-export const TYPICAL_DOSE_Z = 2;
-
-/**
- * Whether something other than the value itself vouches for a dose, so that a value per dose off its range is off
- * in itself: the dose is typical of the other studies' doses (|z| ≤ TYPICAL_DOSE_Z), or another value per dose of
- * it is in line (|z| ≤ INSIDE_Z). A dose ×10 of paracetamol (10 g, z 3.8 among doses from microdoses to overdoses)
- * with its one AUC per dose ×1/10 is no vouched dose: the AUC or the dose.
- */
-export function doseVouched(doseZ: number | undefined, otherValueZs: readonly number[]): boolean {
-  return (doseZ !== undefined && Math.abs(doseZ) <= TYPICAL_DOSE_Z) || otherValueZs.some((z) => Math.abs(z) <= INSIDE_Z);
 }
 
 /** A value per dose judged against its reference: its dosing, study, substance, robust z and the factor named (or null). */

@@ -162,7 +162,17 @@ function doseCulprit(off: OffRecord): boolean {
   return Math.abs(Math.log(lead.doseRatio) - Math.log(slip.factor)) <= DOSE_RATIO_TOLERANCE;
 }
 
-function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Severity, culprit: Culprit, reason: string): Finding {
+/**
+ * Whether an arm dosed otherwise than its siblings (beyond ×2) is off per dose while its exposure as measured is
+ * nearer them than half as far: the value per dose or its dose, which the dose ratio alone cannot settle (a dose
+ * slipped ×1000 among arms of 10 and 30 mg, or a curve slipped in a dose-escalation study). The finding then
+ * leaves the culprit open.
+ */
+function perDoseOnly(lead: Deviation): boolean {
+  return lead.dRaw !== null && !sameDose(lead) && Math.abs(lead.dRaw) < Math.abs(lead.d) / 2;
+}
+
+function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Severity, culprit: Culprit | null, reason: string): Finding {
   const { lead, slip } = off;
   const item = lead.item;
   const timeAxis = culprit === 'timecourse' && TIME_MEASURES.has(item.measure);
@@ -174,14 +184,14 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
       ? `dose: the arm's exposure is ×${fmt(Math.exp(lead.d))} its siblings' per dose but in line without the dose; the curated dose ${fmt(item.dose!.value)} ${item.dose!.unit} is ×${fmt(1 / lead.doseRatio!)} theirs (${slip.text})`
       : timeAxis
         ? `${Math.abs(Math.log(slip.factor)) > Math.log(40) ? (slip.factor > 1 ? 'minutes as hours? ' : 'hours as minutes? ') : ''}the timecourse's time axis: ${slip.text}`
-        : [slip, ...alternatives].map((s) => s.text).join(', or ');
+        : [slip, ...alternatives].map((s) => s.text).join(', or ') + (culprit === null ? ` — in the value or in its dose (×${fmt(1 / lead.doseRatio!)} its siblings')` : '');
   const tc = item.timecourse?.tc ?? null;
   const subsetPk = tc?.subset_pk ?? (off.record.startsWith('timecourse:') ? Number(off.record.slice('timecourse:'.length)) : null);
   // Two arms: the ratio is symmetric, so the finding names both records and blames neither (unless the dose).
   const partner = culprit === 'dose' ? undefined : lead.partner;
   return finding({
     kind: 'within-study',
-    check: `within-study/${culprit}`,
+    check: `within-study/${culprit ?? 'per-dose'}`,
     severity,
     study_sid: item.study_sid,
     study_name: item.study_name,
@@ -270,7 +280,7 @@ export function armFindings(
     const corroborating = others.filter((d) => CORROBORATING[off.lead.item.measure].includes(d.item.measure) && Math.abs(d.d) <= IN_LINE);
     const dose = doseCulprit(off);
     const big = Math.abs(Math.log(off.slip.factor)) >= Math.log(BIG_FACTOR);
-    const culprit: Culprit = dose ? 'dose' : off.lead.item.source === 'reported' ? 'output' : 'timecourse';
+    const culprit: Culprit | null = dose ? 'dose' : perDoseOnly(off.lead) ? null : off.lead.item.source === 'reported' ? 'output' : 'timecourse';
     let severity: Severity;
     let reason: string;
     // A time axis slip stretches the AUC with the half-life; a half-life alone may be a flat tail's λz.

@@ -42,10 +42,19 @@ describe('mass-balance: the check on a dataset', () => {
     const near = excreted('paracetamol', 1.2);
     const ctx = context([slipped, fine, near]);
     const findings = massBalanceCheck.run(ctx);
-    expect(findings).toMatchObject([{ kind: 'mass-balance', severity: 'major', output_pk: slipped.pk, culprit: 'output', ratio: 300, intervention_pk: 1 }]);
-    expect(findings[0].suspected_cause).toMatch(/^×1000/);
+    // No other study's dose vouches for the 1 g: the amount or its dose.
+    expect(findings).toMatchObject([{ kind: 'mass-balance', severity: 'major', output_pk: slipped.pk, culprit: null, ratio: 300, intervention_pk: 1 }]);
+    expect(findings[0].suspected_cause).toMatch(/^×1000 .* — in the amount or in its dose/);
     expect(findings[0].message).toMatch(/^paracetamol cumulative amount in urine: 300 gram is 300× the dose \(1 gram\)/);
     expect(ctx.coverage.checksOf('output', fine.pk)).toEqual(['mass-balance']);
+  });
+
+  it('names the amount the record to fix when its dose is a typical one of the other studies', () => {
+    const slipped = excreted('paracetamol', 300, 'gram', { intervention_pks: [100] });
+    const doses = [1, 0.5, 1, 1.5, 0.65, 1].map((g, i) => ({ ...oralDose({ study_sid: `S${i + 1}`, study_name: `Study ${i + 1}` }), pk: 100 + i, substance: 'paracetamol', value: g }));
+    const findings = massBalanceCheck.run(context([slipped], doses));
+    expect(findings).toMatchObject([{ severity: 'major', output_pk: slipped.pk, culprit: 'output', intervention_pk: 100 }]);
+    expect(findings[0].suspected_cause).not.toMatch(/in its dose/);
   });
 
   it('does not compare what the body makes itself (sodium after a diuretic), nor a per-kg dose', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CharacteristicaRecord, OutputRecord } from '../../../src/data/model.js';
-import { backsDoseSlip, doseVouched, excretionRefutes, referenceRangeCheck, sharedDoseSlips, TOO_FEW, unopposedDoseSlip } from '../../../src/qa/checks/reference-ranges.js';
+import { backsDoseSlip, excretionRefutes, referenceRangeCheck, sharedDoseSlips, TOO_FEW, unopposedDoseSlip } from '../../../src/qa/checks/reference-ranges.js';
 import { absoluteUnit, judgmentOf, rangeRun, referenceBacks, UNWEIGHED, UNWEIGHED_PER_KG } from '../../../src/qa/range-run.js';
 import { contradicted, OUTSIDE_Z, wideVerdict, WIDE_Z, type RangeVerdict } from '../../../src/qa/range-verdict.js';
 import type { Verdict } from '../../../src/qa/classify.js';
@@ -162,14 +162,6 @@ describe('reference-range: the check on a dataset', () => {
     const typical = arm('F', { dose: 0.1 });
     const low = output(typical, 'auc_inf', 'gram * hour / liter', 0.00005);
     expect(about(referenceRangeCheck.run(context([...arms, typical], [...outputs, low])), low)).toMatchObject([{ severity: 'major', culprit: 'output' }]);
-  });
-
-  it('doseVouched: a typical dose (|z| ≤ 2), or another value per dose in line (|z| ≤ 2.5)', () => {
-    expect(doseVouched(1.9, [])).toBe(true);
-    expect(doseVouched(3.8, [])).toBe(false);
-    expect(doseVouched(undefined, [])).toBe(false);
-    expect(doseVouched(3.8, [-9, 2.4])).toBe(true);
-    expect(doseVouched(undefined, [-9, 3])).toBe(false);
   });
 
   it('drops a factor the output’s own timecourse contradicts: a major ×1/41 of its curve is not the molar ×1/32.7', () => {

@@ -77,6 +77,15 @@ describe('within-study: curves and doses', () => {
     expect(findings[0].suspected_cause).toMatch(/^dose: .*curated dose 1 gram is ×10 theirs/);
   });
 
+  it('leaves the culprit open when an arm dosed otherwise is off per dose only: the value or its dose', () => {
+    // Arms of 10 and 30 mg (linear: curves ×1, ×3, ×1.1); arm 4 got 30 mg, curated 30 g (×1000), its curve ×3.2. Per dose
+    // it is ×1/1000 theirs, yet the dose ratio (×3000 the median 10 mg) matches no slip factor: the dose or the curve.
+    const curves = [curve(1, 1, 1, 1), curve(2, 2, 2, 3), curve(3, 3, 3, 1.1), curve(4, 4, 4, 3.2)];
+    const findings = run([], [dosing(1, 0.01), dosing(2, 0.03), dosing(3, 0.01), dosing(4, 30)], curves).filter((f) => f.subset_pk === 4 && f.measurement_type === 'concentration');
+    expect(findings).toMatchObject([{ culprit: null, check: 'within-study/per-dose' }]);
+    expect(findings[0].suspected_cause).toMatch(/ — in the value or in its dose \(×3000 its siblings'\)$/);
+  });
+
   it('blames the timecourse when a curve is ×10 with and without the dose, minor when nothing else of its arm is in line', () => {
     const curves = [curve(1, 1, 1, 1), curve(2, 2, 1, 1.2), curve(3, 3, 1, 0.9), curve(4, 4, 1, 10)];
     // Group 4 has a disease the others do not: a different population may differ.
