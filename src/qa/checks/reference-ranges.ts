@@ -122,6 +122,8 @@ export function excretionRefutes(factor: number, largestFraction: number | undef
 /** A value per dose judged against its reference: its dosing, study, substance, robust z and the factor named (or null). */
 export interface PerDoseJudgment {
   dosePk: number;
+  /** What the value is: a reported output or a timecourse (a table's value and a figure's curve are curated apart). */
+  record?: RangeSample['record'];
   study: string;
   substance: string | null;
   z: number;
@@ -130,7 +132,8 @@ export interface PerDoseJudgment {
 
 /**
  * Dosings whose values per dose point at the dose rather than at themselves: values of two or more substances given
- * by it (a drug and its metabolite) are off by one factor, none of its values per dose is in line, and a value per
+ * by it (a drug and its metabolite), or a reported value and a curve (a table and a figure, curated apart), are off by
+ * one factor, none of its values per dose is in line, and a value per
  * dose of another dosing of the same study is (so the study's concentrations are not all in one wrong unit). Returns
  * the dose's factor (the inverse of the values'), by dosing pk. Oh2012: midazolam and 1-hydroxymidazolam per dose
  * ×1/1000 the other studies', after a curated 0.1 g dose whose curve is a microdose's; caffeine of the
@@ -158,7 +161,8 @@ export function sharedDoseSlips(values: readonly PerDoseJudgment[]): Map<number,
     const first = named[0].factor as number;
     const alike = named.every((v) => Math.abs(Math.log((v.factor as number) / first)) <= Math.log1p(FACTOR_TOLERANCE));
     const substances = new Set(named.map((v) => v.substance));
-    if (alike && substances.size >= 2 && studyInLine(named[0].study, pk)) slips.set(pk, 1 / first);
+    const apart = substances.size >= 2 || (named.some((v) => v.record === 'output') && named.some((v) => v.record === 'timecourse'));
+    if (alike && apart && studyInLine(named[0].study, pk)) slips.set(pk, 1 / first);
   }
   return slips;
 }
@@ -234,7 +238,7 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
     ctx.examined(s.record, s.pk, CHECK);
     if (s.record !== 'dosing' && s.dose !== null) {
       ctx.examined('dosing', s.dose.pk, CHECK);
-      perDose.push({ dosePk: s.dose.pk, study: s.study, substance: s.substance, z: verdict.z, factor: verdict.classification === 'slip' ? (verdict.cause?.factor ?? null) : null });
+      perDose.push({ dosePk: s.dose.pk, record: s.record, study: s.study, substance: s.substance, z: verdict.z, factor: verdict.classification === 'slip' ? (verdict.cause?.factor ?? null) : null });
       const zs = normalised.get(s.dose.pk) ?? [];
       zs.push({ z: verdict.z, spread: ref.spread });
       normalised.set(s.dose.pk, zs);

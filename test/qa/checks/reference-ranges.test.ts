@@ -372,13 +372,17 @@ describe('reference-range: the any-dose level pool (level-samples.ts)', () => {
 describe('reference-range: a dose both of its substances point at', () => {
   const judgment = (dosePk: number, substance: string, z: number, factor: number | null) => ({ dosePk, study: 'S', substance, z, factor });
 
-  it('names the dose ×1000 when a drug and its metabolite are both ×1/1000 per dose and another dosing of the study is in line', () => {
+  it('names the dose ×1000 when a drug and its metabolite, or a table and a curve, are both ×1/1000 per dose and another dosing of the study is in line', () => {
     const cocktail = [judgment(1, 'midazolam', -30, 1 / 1000), judgment(1, '1-hydroxymidazolam', -28, 1 / 1000), judgment(2, 'caffeine', 0.4, null)];
     expect([...sharedDoseSlips(cocktail)]).toEqual([[1, 1000]]);
   });
 
   it('names nothing with one substance, with factors that differ, with a value of the dosing in line, or with no other dosing in line', () => {
     expect(sharedDoseSlips([judgment(1, 'midazolam', -30, 1 / 1000), judgment(1, 'midazolam', -29, 1 / 1000), judgment(2, 'caffeine', 0, null)]).size).toBe(0);
+    // One substance, but its reported AUC and its curve (a table and a figure, curated apart) off alike: the dose.
+    const apart = [{ ...judgment(1, 'midazolam', -30, 1 / 1000), record: 'output' as const }, { ...judgment(1, 'midazolam', -29, 1 / 1000), record: 'timecourse' as const }, judgment(2, 'caffeine', 0, null)];
+    expect([...sharedDoseSlips(apart)]).toEqual([[1, 1000]]);
+    expect(sharedDoseSlips(apart.slice(0, 2)).size).toBe(0); // no other dosing of the study in line
     expect(sharedDoseSlips([judgment(1, 'midazolam', -30, 1 / 1000), judgment(1, '1-hydroxymidazolam', -10, 1 / 10), judgment(2, 'caffeine', 0, null)]).size).toBe(0);
     expect(sharedDoseSlips([judgment(1, 'midazolam', -30, 1 / 1000), judgment(1, '1-hydroxymidazolam', -28, 1 / 1000), judgment(1, 'midazolam', 0.5, null), judgment(2, 'caffeine', 0, null)]).size).toBe(0);
     // Every dosing of the study off alike: the concentrations' unit as likely as the dose.
