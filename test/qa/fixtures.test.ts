@@ -53,6 +53,8 @@ describe('pkdb qa on the bundled fixtures', () => {
       expect(found, `error ${e.error_id} (${e.kind} ${e.measurement_type} output ${e.output_pk})`).toHaveLength(1);
       expect(found[0].severity).toBe('major');
       expect(hasCause(found[0], e), `cause of ${e.error_id}: ${found[0].suspected_cause} / ${found[0].message}`).toBe(true);
+      // Where the planted error lets the checks tell which record to fix, the finding names it.
+      if (e.culprit !== undefined) expect(found[0].culprit, `record to fix of ${e.error_id} (${e.kind} ${e.measurement_type})`).toBe(e.culprit);
     }
   });
 

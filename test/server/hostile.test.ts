@@ -150,8 +150,9 @@ describe('pkdb serve under hostile input', () => {
   });
 
   it('/pkdata/studies/ filters by study_name and study_sid like the other pkdata lists (name/sid still work)', async () => {
-    const sids = (query: string) => raw(server, `/api/v1/pkdata/studies/?${query}`).then((a) => (JSON.parse(a.body) as { data: { data: { sid: string }[] } }).data.data.map((s) => s.sid));
-    const studies = (JSON.parse((await raw(server, '/api/v1/pkdata/studies/')).body) as { data: { data: { sid: string; name: string }[] } }).data.data;
+    // One page for every study (more than the default page of 20).
+    const sids = (query: string) => raw(server, `/api/v1/pkdata/studies/?page_size=100&${query}`).then((a) => (JSON.parse(a.body) as { data: { data: { sid: string }[] } }).data.data.map((s) => s.sid));
+    const studies = (JSON.parse((await raw(server, '/api/v1/pkdata/studies/?page_size=100')).body) as { data: { data: { sid: string; name: string }[] } }).data.data;
     const [a, b] = studies;
     expect(await sids(`study_name__in=${a.name}__${b.name}`)).toEqual([a.sid, b.sid]);
     expect(await sids(`study_name=${a.name}`)).toEqual([a.sid]);
