@@ -12,6 +12,14 @@
  * off by r, or the curve off by 1/r), that record is the one to fix and the
  * finding says so and by which checks. Where both are found off, or neither,
  * the finding stays undecided.
+ *
+ * Other undecided majors name the records that may hold their slip: a value
+ * per dose or a concentration above what its dose can give is off in itself
+ * (its output, or the curve it stems from) or in its dose. Where other majors
+ * blame exactly one of those records (a dose's own reference, a dose label,
+ * the curve's siblings) by a factor of the size the finding names (within
+ * ×CORROBORATION_FACTOR; which way round depends on the check), that record
+ * is the one to fix.
  */
 import { EITHER_SIDE } from './curve-cause.js';
 import type { Culprit, Finding } from './finding.js';
@@ -24,6 +32,8 @@ export const CORROBORATION_FACTOR = 2;
 
 /** The kinds whose undecided majors are settled here: a reported value against its own curve. */
 const SETTLED: ReadonlySet<Finding['kind']> = new Set(['reported-vs-recomputed']);
+/** Kinds whose open culprit is meant: a swap names both records, an input problem and a stored calculated output no slip. */
+const OPEN_BY_DESIGN: ReadonlySet<Finding['kind']> = new Set(['swap', 'input', 'calculated']);
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
@@ -48,9 +58,16 @@ export function findsOffBy(evidence: Finding, factor: number): boolean {
 }
 
 /** The majors of other kinds that blame a record, by output pk and by subset pk. */
-function blamesByRecord(findings: readonly Finding[]): { outputs: Map<number, Finding[]>; timecourses: Map<number, Finding[]> } {
+interface Blames {
+  outputs: Map<number, Finding[]>;
+  timecourses: Map<number, Finding[]>;
+  doses: Map<number, Finding[]>;
+}
+
+function blamesByRecord(findings: readonly Finding[]): Blames {
   const outputs = new Map<number, Finding[]>();
   const timecourses = new Map<number, Finding[]>();
+  const doses = new Map<number, Finding[]>();
   const add = (map: Map<number, Finding[]>, pk: number, f: Finding) => {
     const list = map.get(pk);
     if (list) list.push(f);
@@ -60,8 +77,32 @@ function blamesByRecord(findings: readonly Finding[]): { outputs: Map<number, Fi
     if (f.severity !== 'major' || SETTLED.has(f.kind)) continue;
     if (f.culprit === 'output' && f.output_pk !== null) add(outputs, f.output_pk, f);
     else if (f.culprit === 'timecourse' && f.subset_pk !== null) add(timecourses, f.subset_pk, f);
+    else if (f.culprit === 'dose' && f.intervention_pk != null) add(doses, f.intervention_pk, f);
   }
-  return { outputs, timecourses };
+  return { outputs, timecourses, doses };
+}
+
+/** Whether two findings name factors of one size (within ×CORROBORATION_FACTOR, either way round). */
+function sameSizedFactor(a: Finding, b: Finding): boolean {
+  const bs = causeFactors(b).map((x) => Math.abs(Math.log(x)));
+  return causeFactors(a).some((x) => bs.some((y) => Math.abs(Math.abs(Math.log(x)) - y) <= Math.log(CORROBORATION_FACTOR)));
+}
+
+const RECORD_WORDS: Record<Culprit, string> = { output: 'the reported value', timecourse: 'the curve', dose: 'the dose' };
+
+/**
+ * An undecided major that names the records its slip may sit in (its output, its curve, its dose) settled by the
+ * other majors that blame exactly one of them by a factor of the same size; null when none or several are blamed.
+ */
+function settleOpen(f: Finding, blames: Blames): { culprit: Culprit; evidence: Finding[] } | null {
+  const others = (list: readonly Finding[] | undefined) => (list ?? []).filter((e) => e !== f && sameSizedFactor(f, e));
+  const candidates: [Culprit, Finding[]][] = [
+    ['output', f.output_pk === null ? [] : others(blames.outputs.get(f.output_pk))],
+    ['timecourse', f.subset_pk === null ? [] : others(blames.timecourses.get(f.subset_pk))],
+    ['dose', f.intervention_pk == null ? [] : others(blames.doses.get(f.intervention_pk))],
+  ];
+  const blamed = candidates.filter(([, evidence]) => evidence.length > 0);
+  return blamed.length === 1 ? { culprit: blamed[0][0], evidence: blamed[0][1] } : null;
 }
 
 /** The kinds (and their count) of the findings, for a sentence: `group-members`, `pk-identity and reference-range`. */
@@ -71,13 +112,27 @@ function kindsOf(findings: readonly Finding[]): string {
 }
 
 /**
- * The findings with each undecided reported-vs-recomputed major settled where the other checks blame exactly one of
- * its two records by its factor (see the header); the others unchanged, in order.
+ * The findings with each undecided major settled where the other checks blame exactly one of its records by its
+ * factor (see the header); the others unchanged, in order.
  */
 export function corroborate(findings: readonly Finding[]): Finding[] {
   const blames = blamesByRecord(findings);
   return findings.map((f) => {
-    if (!SETTLED.has(f.kind) || f.severity !== 'major' || f.culprit || f.ratio === null || !(f.ratio > 0) || f.ratio === 1) return f;
+    if (f.severity !== 'major' || f.culprit) return f;
+    if (!SETTLED.has(f.kind)) {
+      // A pair of arms names both records (within-study `pair_record`): either may hold the slip, and says so.
+      if (OPEN_BY_DESIGN.has(f.kind) || f.details?.pair_record !== undefined) return f;
+      const settled = settleOpen(f, blames);
+      if (!settled) return f;
+      const text = `${RECORD_WORDS[settled.culprit]} is the record to fix: ${kindsOf(settled.evidence)} find${settled.evidence.length === 1 ? 's' : ''} it off by a factor of that size`;
+      return {
+        ...f,
+        culprit: settled.culprit,
+        suspected_cause: f.suspected_cause ? `${f.suspected_cause} — ${text}` : text,
+        details: { ...f.details, culprit_by: [...new Set(settled.evidence.map((e) => e.kind))] },
+      };
+    }
+    if (f.ratio === null || !(f.ratio > 0) || f.ratio === 1) return f;
     const r = f.ratio;
     const onOutput = f.output_pk === null ? [] : (blames.outputs.get(f.output_pk) ?? []).filter((e) => findsOffBy(e, r));
     const onCurve = f.subset_pk === null ? [] : (blames.timecourses.get(f.subset_pk) ?? []).filter((e) => findsOffBy(e, 1 / r));

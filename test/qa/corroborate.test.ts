@@ -51,8 +51,23 @@ describe('corroborate: the record to fix, read across the checks', () => {
     expect(corroborate([minor, curveHigh])[0]).toBe(minor);
     const dose = { ...cmaxLow, culprit: 'dose' as const };
     expect(corroborate([dose, curveHigh])[0]).toBe(dose);
-    const identity = { ...cmaxLow, kind: 'pk-identity' as const };
-    expect(corroborate([identity, curveHigh])[0]).toBe(identity);
+    const swap = { ...cmaxLow, kind: 'swap' as const };
+    expect(corroborate([swap, curveHigh])[0]).toBe(swap);
+  });
+  it('settles a finding open between a value and its dose by the one record another major blames by a factor of that size', () => {
+    // A Cmax ×33.6 the most its 100 mg dose can give: Cmax ×1000 or dose ×1/1000 (physiology), culprit open.
+    const excess = major({ kind: 'physiology', output_pk: 10, intervention_pk: 7, measurement_type: 'cmax', ratio: 33.6, details: { cause_factors: [1000, 1 / 1000] } });
+    const doseLow = major({ kind: 'reference-range', intervention_pk: 7, measurement_type: 'dosing', culprit: 'dose', ratio: 0.0011, details: { cause_factors: [1 / 1000] } });
+    const [byDose] = corroborate([excess, doseLow]);
+    expect(byDose.culprit).toBe('dose');
+    expect(byDose.suspected_cause).toBe('the dose is the record to fix: reference-range finds it off by a factor of that size');
+    const valueHigh = { ...valueLow, ratio: 900, details: { cause_factors: [1000] } };
+    expect(corroborate([excess, valueHigh])[0].culprit).toBe('output');
+    // Both blamed, a factor of another size, or a pair of arms (either may hold the slip): open.
+    expect(corroborate([excess, doseLow, valueHigh])[0]).toBe(excess);
+    expect(corroborate([excess, { ...doseLow, details: { cause_factors: [1 / 70] } }])[0]).toBe(excess);
+    const pair = { ...excess, kind: 'within-study' as const, details: { ...excess.details, pair_record: 'timecourse:6' } };
+    expect(corroborate([pair, doseLow])[0]).toBe(pair);
   });
   it("replaces a curve-level cause's open side with the one found", () => {
     const curveCause = { ...cmaxLow, suspected_cause: `the 2 reported values (cmax, auc_inf) are ×0.1 the timecourse's level alike (CL and V inversely): ×1/10${EITHER_SIDE}` };
