@@ -4,14 +4,35 @@
  * timecourse(s) of the same subject, intervention set, substance and tissue,
  * in the reported unit, classified (classify.ts); a wrong dose is named
  * across the comparisons of one dosing (dose-cause.ts), a curve's level off by
- * a slip factor across the comparisons of one timecourse (curve-cause.ts). It
- * sees only outputs that have such a timecourse.
+ * a slip factor across the comparisons of one timecourse (curve-cause.ts); which
+ * of the value and its curve slipped, where the other studies put one in line
+ * and the other out (reference-side.ts). It sees only outputs that have such a
+ * timecourse.
  */
 import type { QaCheck } from '../check.js';
 import { doseMismatchCauses } from '../dose-cause.js';
+import type { Finding } from '../finding.js';
+import { rangeRun } from '../range-run.js';
+import { referenceSide } from '../reference-side.js';
 import { comparisonFinding } from '../to-findings.js';
-import { curveLevelCauses } from '../curve-cause.js';
+import { curveLevelCauses, EITHER_SIDE } from '../curve-cause.js';
 
+const fmt = (x: number) => String(+x.toPrecision(3));
+
+/**
+ * A major with no record to fix yet, settled by the other studies where they put one of its two records in line and
+ * the other out (reference-side.ts); the other majors unchanged.
+ */
+function byReference(f: Finding, run: () => ReturnType<typeof rangeRun>): Finding {
+  if (f.severity !== 'major' || f.culprit || f.ratio === null || f.output_pk === null || f.subset_pk === null) return f;
+  const side = referenceSide(run(), f.output_pk, f.subset_pk, f.ratio);
+  if (!side) return f;
+  const which = side.culprit === 'output' ? 'the reported value' : 'the curve';
+  const other = side.culprit === 'output' ? 'the curve' : 'the reported value';
+  const text = `${which} is the record to fix: the other studies put ${other} in line (robust z ${fmt(side.otherZ)}) and ${which} out (z ${fmt(side.z)}; ${fmt(side.undone)} undone)`;
+  const cause = f.suspected_cause?.endsWith(EITHER_SIDE) ? f.suspected_cause.slice(0, -EITHER_SIDE.length) : f.suspected_cause;
+  return { ...f, culprit: side.culprit, suspected_cause: cause ? `${cause} — ${text}` : text, details: { ...f.details, culprit_by: ['reference-range'] } };
+}
 
 export const reportedVsRecomputedCheck: QaCheck = {
   kind: 'reported-vs-recomputed',
@@ -20,6 +41,8 @@ export const reportedVsRecomputedCheck: QaCheck = {
     const comparisons = ctx.comparisons;
     const doseCauses = doseMismatchCauses(comparisons);
     const curveCauses = curveLevelCauses(comparisons, ctx.molarMass);
-    return comparisons.map((c) => comparisonFinding(c, { dose: doseCauses.get(c), curve: curveCauses.get(c) }));
+    let run: ReturnType<typeof rangeRun> | undefined;
+    const lazyRun = () => (run ??= rangeRun(ctx));
+    return comparisons.map((c) => byReference(comparisonFinding(c, { dose: doseCauses.get(c), curve: curveCauses.get(c) }), lazyRun));
   },
 };
