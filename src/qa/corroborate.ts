@@ -57,13 +57,17 @@ export function findsOffBy(evidence: Finding, factor: number): boolean {
   });
 }
 
-/** The majors of other kinds that blame a record, by output pk and by subset pk. */
+/** The majors that blame a record, by output pk, subset pk and dosing pk. */
 interface Blames {
   outputs: Map<number, Finding[]>;
   timecourses: Map<number, Finding[]>;
   doses: Map<number, Finding[]>;
 }
 
+/**
+ * The majors that name a record to fix, as the checks wrote them (a reported-vs-recomputed major that its check
+ * settled already, by its dose or by the other studies, counts; one settled here does not).
+ */
 function blamesByRecord(findings: readonly Finding[]): Blames {
   const outputs = new Map<number, Finding[]>();
   const timecourses = new Map<number, Finding[]>();
@@ -74,7 +78,7 @@ function blamesByRecord(findings: readonly Finding[]): Blames {
     else map.set(pk, [f]);
   };
   for (const f of findings) {
-    if (f.severity !== 'major' || SETTLED.has(f.kind)) continue;
+    if (f.severity !== 'major') continue;
     if (f.culprit === 'output' && f.output_pk !== null) add(outputs, f.output_pk, f);
     else if (f.culprit === 'timecourse' && f.subset_pk !== null) add(timecourses, f.subset_pk, f);
     else if (f.culprit === 'dose' && f.intervention_pk != null) add(doses, f.intervention_pk, f);
