@@ -1,4 +1,4 @@
-/** summary.json: counts of findings by kind, severity, measurement type and study, and the coverage (coverage.ts). */
+/** summary.json: counts of findings by kind, severity, measurement type, study and record to fix, and the coverage (coverage.ts). */
 import type { Finding } from './finding.js';
 import type { Classification } from './classify.js';
 import type { CoverageSummary } from './coverage.js';
@@ -14,6 +14,11 @@ export interface QaSummary {
   by_severity: Record<string, number>;
   by_measurement_type: Record<string, number>;
   by_study: Record<string, { major: number; minor: number; info: number }>;
+  /**
+   * Major findings by the record they name to fix (`Finding.culprit`): a reported output, a timecourse, a dose, or
+   * `open` where the checks cannot tell (the value or its curve, the value or its dose).
+   */
+  majors_by_culprit: { output: number; timecourse: number; dose: number; open: number };
   /** Reported-vs-recomputed comparisons by classification. */
   comparisons: Record<Classification, number>;
   /** Stored-calculated rows by status. */
@@ -48,6 +53,7 @@ export function summarize(input: {
     byStudy[sid][f.severity]++;
   }
   const classifications = countBy(input.classifications, (c) => c);
+  const culprits = countBy(input.findings.filter((f) => f.severity === 'major'), (f) => f.culprit ?? 'open');
   return {
     source: input.source,
     studies: input.studies,
@@ -58,6 +64,7 @@ export function summarize(input: {
     by_severity: { major: 0, minor: 0, info: 0, ...countBy(input.findings, (f) => f.severity) },
     by_measurement_type: countBy(input.findings, (f) => f.measurement_type ?? '(none)'),
     by_study: byStudy,
+    majors_by_culprit: { output: culprits.output ?? 0, timecourse: culprits.timecourse ?? 0, dose: culprits.dose ?? 0, open: culprits.open ?? 0 },
     comparisons: { agree: classifications.agree ?? 0, minor: classifications.minor ?? 0, major: classifications.major ?? 0 },
     calculated: countBy(input.calculatedStatuses, (s) => s),
     ...(input.coverage ? { coverage: input.coverage } : {}),

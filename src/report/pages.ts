@@ -186,6 +186,7 @@ ${sortableTable('majors', [{ label: 'id' }, { label: 'study' }, { label: 'type' 
 ${coverageHtml(s.coverage)}
 ${countsTable('findings by kind', s.by_kind)}
 ${countsTable('findings by severity', s.by_severity)}
+${s.majors_by_culprit ? countsTable('major findings by record to fix', s.majors_by_culprit) : ''}
 ${countsTable('findings by measurement type', s.by_measurement_type)}
 ${countsTable('reported vs recomputed', s.comparisons)}
 ${countsTable('stored calculated outputs', s.calculated)}
