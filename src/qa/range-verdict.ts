@@ -177,3 +177,15 @@ export const TYPICAL_DOSE_Z = 2;
 export function doseVouched(doseZ: number | undefined, otherValueZs: readonly number[]): boolean {
   return (doseZ !== undefined && Math.abs(doseZ) <= TYPICAL_DOSE_Z) || otherValueZs.some((z) => Math.abs(z) <= INSIDE_Z);
 }
+
+/**
+ * Whether a dose itself sits out of the other studies' doses by the slip a value per dose of it names: the value per
+ * dose ×c (a dose ×1/c), the dose outside its reference (|z| > INSIDE_Z) and in line with the slip undone (|z + ln c / s|
+ * ≤ INSIDE_Z). Then the dose is the record to fix: a paracetamol dose of 10 g (z 3.8) whose AUC per dose is ×1/10 is
+ * back at 1 g (z 0) with it undone. The robust z as curated and undone, or null.
+ */
+export function doseOutBy(dose: { z: number; spread: number } | undefined, valueFactor: number): { z: number; undone: number } | null {
+  if (!dose || !(valueFactor > 0)) return null;
+  const undone = dose.z + Math.log(valueFactor) / dose.spread;
+  return Math.abs(dose.z) > INSIDE_Z && Math.abs(undone) <= INSIDE_Z ? { z: dose.z, undone } : null;
+}

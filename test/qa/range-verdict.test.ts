@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { doseVouched, INSIDE_Z, judge, OUTSIDE_Z } from '../../src/qa/range-verdict.js';
+import { doseOutBy, doseVouched, INSIDE_Z, judge, OUTSIDE_Z } from '../../src/qa/range-verdict.js';
 import { SPREAD_FLOOR } from '../../src/qa/reference-stats.js';
 import { arm } from '../helpers/reference-studies.js';
 
@@ -103,5 +103,21 @@ describe('range-verdict: what vouches for a dose', () => {
     expect(doseVouched(undefined, [])).toBe(false);
     expect(doseVouched(3.8, [-9, 2.4])).toBe(true);
     expect(doseVouched(undefined, [-9, 3])).toBe(false);
+  });
+});
+
+describe('range-verdict: a dose out of the other studies\' doses by the slip its values name', () => {
+  it('names the dose when it is out (|z| > 2.5) and in line with the slip undone', () => {
+    // Paracetamol 10 g among doses of spread 0.6 (z ln 10 / 0.6 = 3.84); its AUC per dose ×1/10: undone z 0.
+    const out = doseOutBy({ z: Math.log(10) / 0.6, spread: 0.6 }, 0.1);
+    expect(out?.z).toBeCloseTo(3.84, 2);
+    expect(out?.undone).toBeCloseTo(0, 10);
+    // A per-kg dose curated as absolute (×1/70, z −7.1 at spread 0.6) with values per dose ×70: in line undone.
+    expect(doseOutBy({ z: -Math.log(70) / 0.6, spread: 0.6 }, 70)?.undone).toBeCloseTo(0, 10);
+  });
+  it('names nothing for a typical dose, an undoing that overshoots, or no dose reference', () => {
+    expect(doseOutBy({ z: 1.5, spread: 0.6 }, 0.1)).toBeNull();
+    expect(doseOutBy({ z: 3, spread: 0.6 }, 1 / 1000)).toBeNull(); // undone: 3 − 11.5
+    expect(doseOutBy(undefined, 0.1)).toBeNull();
   });
 });

@@ -40,7 +40,8 @@
  * the dose's doing whenever undoing the dose's factor brings it back inside (whatever factor its own verdict
  * names first). A value per dose off its range is off in itself or in its dose: it is named the record to fix
  * only when something vouches for the dose (`doseVouched`: the dose is typical of its own reference, or another
- * value per dose of it is in line); else the finding leaves the culprit open.
+ * value per dose of it is in line); it names the dose when the other studies' doses put the dose out by the slip the
+ * value names and in line with it undone (range-verdict.ts `doseOutBy`); else the finding leaves the culprit open.
  * A value without a reference in its own stratum is judged against wider pools (range-run.ts): its stratum over
  * every population, then, for a concentration, every level of its substance in its tissue, any dose
  * (level-samples.ts); only a big unit or molar factor counts there (range-verdict.ts `wideVerdict`), and the
@@ -51,7 +52,7 @@ import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { rangeRun, type WidePool } from '../range-run.js';
-import { doseVouched, FEW_STUDIES_Z, INSIDE_Z, OUTSIDE_Z, type RangeVerdict } from '../range-verdict.js';
+import { doseOutBy, doseVouched, FEW_STUDIES_Z, INSIDE_Z, OUTSIDE_Z, type RangeVerdict } from '../range-verdict.js';
 import type { Reference } from '../reference-stats.js';
 import { sampleLabel, type RangeSample } from '../reference-samples.js';
 import { FACTOR_TOLERANCE } from '../tolerances.js';
@@ -179,7 +180,7 @@ function doseFirst(verdict: RangeVerdict, doseFactor: number): RangeVerdict {
  * The finding of one judged value. `doseSlip`: its dose is the culprit; `undecided`: a value per dose whose dose
  * nothing vouches for (`doseVouched`), the value or its dose.
  */
-function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, doseSlip: boolean, pool: WidePool | undefined, undecided = false): Finding {
+function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, doseSlip: boolean, pool: WidePool | undefined, undecided = false, why = ''): Finding {
   const m = Math.exp(ref.median);
   const low = Math.exp(ref.median - OUTSIDE_Z * ref.spread);
   const high = Math.exp(ref.median + OUTSIDE_Z * ref.spread);
@@ -203,7 +204,7 @@ function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, dos
     recomputed: m,
     recomputed_unit: s.unit,
     ratio: s.value / m,
-    suspected_cause: cause ? `${doseSlip ? 'the dose: ' : ''}${causes}${undecided ? ' — in the value or in its dose (nothing else vouches for the dose)' : ''}` : null,
+    suspected_cause: cause ? `${doseSlip ? 'the dose: ' : ''}${causes}${undecided ? ' — in the value or in its dose (nothing else vouches for the dose)' : why}` : null,
     culprit: cause && !undecided ? culprit : null,
     intervention_pk: s.interventionPk,
     message: `${sampleLabel(s)}: ${fmt(s.value)} ${s.unit} is outside the reference of ${reference} (robust z ${fmt(verdict.z)})${back}${cause ? '' : verdict.excretedTooMuch !== undefined ? `; what was excreted of it (up to ${fmt(verdict.excretedTooMuch)} of it in one amount) rules out a smaller dose` : verdict.unbacked ? '; its dose-normalised values do not back a slip of the dose (none, or inside their ranges)' : verdict.contradicted ? '; its own timecourse disagrees with it by another factor than the one that would bring it back' : '; no slip factor brings it back'}`,
@@ -273,9 +274,9 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   // Two substances of one dosing off alike, while another dosing of the study is in line: the dose.
   for (const [pk, factor] of sharedDoseSlips(perDose)) if (!doseSlips.has(pk) && !excretionRefutes(factor, excreted.get(pk))) doseSlips.set(pk, factor);
   // What vouches for each dose: its own z, and the z of every value per dose of it.
-  const doseZ = new Map<number, number>();
+  const doseZ = new Map<number, { z: number; spread: number }>();
   // (Not from a wide pool: its spread holds populations and doses.)
-  for (const j of run.judgments) if (j.sample.record === 'dosing' && j.verdict && !j.pool) doseZ.set(j.sample.pk, j.verdict.z);
+  for (const j of run.judgments) if (j.sample.record === 'dosing' && j.verdict && j.ref && !j.pool) doseZ.set(j.sample.pk, { z: j.verdict.z, spread: j.ref.spread });
   const valueZs = new Map<number, { sample: RangeSample; z: number }[]>();
   for (const j of run.judgments) if (j.sample.record !== 'dosing' && j.sample.dose !== null && j.verdict && !j.pool) pushTo(valueZs, j.sample.dose.pk, { sample: j.sample, z: j.verdict.z });
   return judged.map(({ sample, ref, verdict, pool }) => {
@@ -285,8 +286,14 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
     const doseSlip = doseFactor !== undefined && verdict.cause !== null && (inverse(doseFactor, verdict.cause.factor) || Math.abs(verdict.z + Math.log(doseFactor) / ref.spread) <= OUTSIDE_Z);
     const named = doseSlip && !inverse(doseFactor, (verdict.cause as SuspectedCause).factor) ? doseFirst(verdict, doseFactor) : verdict;
     const others = dose === null ? [] : (valueZs.get(dose.pk) ?? []).filter((v) => v.sample !== sample).map((v) => v.z);
-    const undecided = dose !== null && !doseSlip && verdict.cause !== null && !doseVouched(doseZ.get(dose.pk), others);
-    return rangeFinding(sample, ref, named, doseSlip, pool, undecided);
+    const open = dose !== null && !doseSlip && verdict.cause !== null && !doseVouched(doseZ.get(dose.pk)?.z, others);
+    // Nothing vouches for the dose, and the other studies' doses put it out by the slip the value names: the dose.
+    const doseOut = open ? doseOutBy(doseZ.get(dose!.pk), (verdict.cause as SuspectedCause).factor) : null;
+    if (doseOut) {
+      const why = ` — the other studies' doses put this dose out (robust z ${fmt(doseOut.z)}) and in line with the slip undone (z ${fmt(doseOut.undone)})`;
+      return rangeFinding(sample, ref, named, true, pool, false, why);
+    }
+    return rangeFinding(sample, ref, named, doseSlip, pool, open);
   });
 }
 
