@@ -5,7 +5,8 @@
  * them lies in line with the other studies (|z| ≤ INSIDE_Z) and the other does not, while undoing the slip on that
  * other brings it in line too, the other is the record to fix. This holds where the reference is too narrow in
  * studies or too wide in spread to name a factor of ×10 alone: it only has to say which of two records sits with the
- * others. A dose slip moves both per dose alike (neither in line): no side.
+ * others. A dose slip moves both per dose alike (neither in line): no side. Where only one of them has a reference,
+ * it alone can tell: out of line as curated and in line with the slip undone (which is where the other record sits).
  */
 import type { Culprit } from './finding.js';
 import { judgmentOf, type RangeJudgment, type RangeRun } from './range-run.js';
@@ -13,10 +14,10 @@ import { INSIDE_Z } from './range-verdict.js';
 
 export interface ReferenceSide {
   culprit: Culprit;
-  /** The robust z of the record to fix, as curated and with the slip undone, and that of the other record. */
+  /** The robust z of the record to fix, as curated and with the slip undone, and that of the other record (null: no reference). */
   z: number;
   undone: number;
-  otherZ: number;
+  otherZ: number | null;
 }
 
 /** A judgment in the record's own stratum (not a wide pool), with its z and spread. */
@@ -29,12 +30,20 @@ export function referenceSide(run: RangeRun, outputPk: number, subsetPk: number,
   if (!(ratio > 0) || ratio === 1) return null;
   const value = own(judgmentOf(run, `output:${outputPk}`));
   const curve = own(judgmentOf(run, `timecourse:${subsetPk}`));
-  if (!value || !curve) return null;
   const ln = Math.log(ratio);
+  const inLine = (z: number) => Math.abs(z) <= INSIDE_Z;
   // Undone: the value divided by r, or the curve multiplied by r.
+  if (value && !curve) {
+    const undone = value.z - ln / value.spread;
+    return !inLine(value.z) && inLine(undone) ? { culprit: 'output', z: value.z, undone, otherZ: null } : null;
+  }
+  if (curve && !value) {
+    const undone = curve.z + ln / curve.spread;
+    return !inLine(curve.z) && inLine(undone) ? { culprit: 'timecourse', z: curve.z, undone, otherZ: null } : null;
+  }
+  if (!value || !curve) return null;
   const valueUndone = value.z - ln / value.spread;
   const curveUndone = curve.z + ln / curve.spread;
-  const inLine = (z: number) => Math.abs(z) <= INSIDE_Z;
   if (inLine(value.z) && !inLine(curve.z) && inLine(curveUndone)) return { culprit: 'timecourse', z: curve.z, undone: curveUndone, otherZ: value.z };
   if (inLine(curve.z) && !inLine(value.z) && inLine(valueUndone)) return { culprit: 'output', z: value.z, undone: valueUndone, otherZ: curve.z };
   return null;

@@ -28,6 +28,13 @@ describe('referenceSide: which of a value and its curve the other studies put ou
     // The curve is out, but ×10 undone overshoots to z −4.3: the curve is off by something else.
     expect(referenceSide(run({ 'output:1': { z: 0.3, spread: 0.5 }, 'timecourse:2': { z: 3.0, spread: 0.3 } }), 1, 2, 0.1)).toBeNull();
     expect(referenceSide(run({ 'output:1': { z: 0.3, spread: 0.5 }, 'timecourse:2': { z: 4.9, spread: 0.5, pool: 'every population' } }), 1, 2, 0.1)).toBeNull();
+  });
+  it('lets one record with a reference tell alone: out as curated, in line with the slip undone', () => {
+    expect(referenceSide(run({ 'timecourse:2': { z: 4.9, spread: 0.5 } }), 1, 2, 0.1)).toMatchObject({ culprit: 'timecourse', otherZ: null });
+    expect(referenceSide(run({ 'output:1': { z: 8.5, spread: 0.5 } }), 1, 2, 60)).toMatchObject({ culprit: 'output', otherZ: null });
+    // In line as curated (nothing to tell), or out by something else.
     expect(referenceSide(run({ 'output:1': { z: 0.3, spread: 0.5 } }), 1, 2, 0.1)).toBeNull();
+    expect(referenceSide(run({ 'timecourse:2': { z: 3.0, spread: 0.3 } }), 1, 2, 0.1)).toBeNull();
+    expect(referenceSide(run({}), 1, 2, 0.1)).toBeNull();
   });
 });

@@ -29,7 +29,10 @@ function byReference(f: Finding, run: () => ReturnType<typeof rangeRun>): Findin
   if (!side) return f;
   const which = side.culprit === 'output' ? 'the reported value' : 'the curve';
   const other = side.culprit === 'output' ? 'the curve' : 'the reported value';
-  const text = `${which} is the record to fix: the other studies put ${other} in line (robust z ${fmt(side.otherZ)}) and ${which} out (z ${fmt(side.z)}; ${fmt(side.undone)} undone)`;
+  const text =
+    side.otherZ === null
+      ? `${which} is the record to fix: the other studies put it out (robust z ${fmt(side.z)}) and in line with the slip undone (z ${fmt(side.undone)}), where ${other} sits`
+      : `${which} is the record to fix: the other studies put ${other} in line (robust z ${fmt(side.otherZ)}) and ${which} out (z ${fmt(side.z)}; ${fmt(side.undone)} undone)`;
   const cause = f.suspected_cause?.endsWith(EITHER_SIDE) ? f.suspected_cause.slice(0, -EITHER_SIDE.length) : f.suspected_cause;
   return { ...f, culprit: side.culprit, suspected_cause: cause ? `${cause} — ${text}` : text, details: { ...f.details, culprit_by: ['reference-range'] } };
 }
