@@ -189,3 +189,15 @@ export function doseOutBy(dose: { z: number; spread: number } | undefined, value
   const undone = dose.z + Math.log(valueFactor) / dose.spread;
   return Math.abs(dose.z) > INSIDE_Z && Math.abs(undone) <= INSIDE_Z ? { z: dose.z, undone } : null;
 }
+
+/**
+ * Whether the other studies' doses doubt a dose slip that values of it imply: the dose typical as curated (|z| ≤
+ * TYPICAL_DOSE_Z) and out at the dose the values imply (× `impliedFactor`: |z + ln f / s| > INSIDE_Z). The robust z
+ * as curated and implied, or null. Midazolam 7.5 mg (z 0.2) whose CL and V imply 2.4 mg (z −4 at spread 0.28): a
+ * curve ×3.07 (µmol/L as mg/L) moves CL and V alike too.
+ */
+export function dosesDoubt(dose: { z: number; spread: number } | undefined, impliedFactor: number): { z: number; implied: number } | null {
+  if (!dose || !(impliedFactor > 0)) return null;
+  const implied = dose.z + Math.log(impliedFactor) / dose.spread;
+  return Math.abs(dose.z) <= TYPICAL_DOSE_Z && Math.abs(implied) > INSIDE_Z ? { z: dose.z, implied } : null;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { doseOutBy, doseVouched, INSIDE_Z, judge, OUTSIDE_Z } from '../../src/qa/range-verdict.js';
+import { doseOutBy, dosesDoubt, doseVouched, INSIDE_Z, judge, OUTSIDE_Z } from '../../src/qa/range-verdict.js';
 import { SPREAD_FLOOR } from '../../src/qa/reference-stats.js';
 import { arm } from '../helpers/reference-studies.js';
 
@@ -119,5 +119,17 @@ describe('range-verdict: a dose out of the other studies\' doses by the slip its
     expect(doseOutBy({ z: 1.5, spread: 0.6 }, 0.1)).toBeNull();
     expect(doseOutBy({ z: 3, spread: 0.6 }, 1 / 1000)).toBeNull(); // undone: 3 − 11.5
     expect(doseOutBy(undefined, 0.1)).toBeNull();
+  });
+});
+
+describe('range-verdict: the other studies\' doses doubt a dose slip its values imply', () => {
+  it('doubts a typical dose whose implied dose lies out', () => {
+    // Midazolam 7.5 mg at z 0.2 (spread 0.28); CL and V imply ×1/3.07: z 0.2 + ln(1/3.07)/0.28 = −3.8.
+    const doubt = dosesDoubt({ z: 0.2, spread: 0.28 }, 1 / 3.07);
+    expect(doubt?.implied).toBeCloseTo(0.2 + Math.log(1 / 3.07) / 0.28, 10);
+    // An atypical dose (z 3.8) that the values bring back, or an implied dose still in line: no doubt.
+    expect(dosesDoubt({ z: 3.8, spread: 0.6 }, 0.1)).toBeNull();
+    expect(dosesDoubt({ z: 0.2, spread: 0.6 }, 1 / 2)).toBeNull();
+    expect(dosesDoubt(undefined, 0.1)).toBeNull();
   });
 });

@@ -6,13 +6,15 @@
  * across the comparisons of one dosing (dose-cause.ts), a curve's level off by
  * a slip factor across the comparisons of one timecourse (curve-cause.ts); which
  * of the value and its curve slipped, where the other studies put one in line
- * and the other out (reference-side.ts). It sees only outputs that have such a
- * timecourse.
+ * and the other out (reference-side.ts); a dose named so is doubted where the
+ * other studies' doses put it in line and the dose the values imply out. It sees
+ * only outputs that have such a timecourse.
  */
 import type { QaCheck } from '../check.js';
 import { doseMismatchCauses } from '../dose-cause.js';
 import type { Finding } from '../finding.js';
-import { rangeRun } from '../range-run.js';
+import { judgmentOf, rangeRun } from '../range-run.js';
+import { dosesDoubt } from '../range-verdict.js';
 import { referenceSide } from '../reference-side.js';
 import { comparisonFinding } from '../to-findings.js';
 import { curveLevelCauses, EITHER_SIDE } from '../curve-cause.js';
@@ -37,6 +39,21 @@ function byReference(f: Finding, run: () => ReturnType<typeof rangeRun>): Findin
   return { ...f, culprit: side.culprit, suspected_cause: cause ? `${cause} — ${text}` : text, details: { ...f.details, culprit_by: ['reference-range'] } };
 }
 
+/**
+ * A dose named across its comparisons (dose-cause.ts: every CL and V of the dosing off alike, nothing else) that the
+ * other studies' doses put in line as curated and out at the dose the values imply (range-verdict.ts `dosesDoubt`)
+ * is no likely slip: a curve's level off moves CL and V alike too where nothing else is reported. The culprit is then
+ * left open; other findings keep theirs.
+ */
+function doseDoubted(f: Finding, run: () => ReturnType<typeof rangeRun>): Finding {
+  if (f.culprit !== 'dose' || f.intervention_pk == null || f.ratio === null || !(f.ratio > 0)) return f;
+  const j = judgmentOf(run(), `dosing:${f.intervention_pk}`);
+  const doubt = j?.verdict && j.ref && !j.pool ? dosesDoubt({ z: j.verdict.z, spread: j.ref.spread }, f.ratio) : null;
+  if (!doubt) return f;
+  const text = ` — but the other studies' doses put the curated dose in line (robust z ${fmt(doubt.z)}) and the one the values imply out (z ${fmt(doubt.implied)}): the dose, or the curve's level`;
+  return { ...f, culprit: null, suspected_cause: `${f.suspected_cause ?? ''}${text}` };
+}
+
 export const reportedVsRecomputedCheck: QaCheck = {
   kind: 'reported-vs-recomputed',
   description: 'reported cmax, tmax, AUC, t½, kel, Vd, Vss and CL against the same values recomputed from the timecourse of the same subject, interventions, substance and tissue',
@@ -46,6 +63,6 @@ export const reportedVsRecomputedCheck: QaCheck = {
     const curveCauses = curveLevelCauses(comparisons, ctx.molarMass);
     let run: ReturnType<typeof rangeRun> | undefined;
     const lazyRun = () => (run ??= rangeRun(ctx));
-    return comparisons.map((c) => byReference(comparisonFinding(c, { dose: doseCauses.get(c), curve: curveCauses.get(c) }), lazyRun));
+    return comparisons.map((c) => byReference(doseDoubted(comparisonFinding(c, { dose: doseCauses.get(c), curve: curveCauses.get(c) }), lazyRun), lazyRun));
   },
 };
