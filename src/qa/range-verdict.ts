@@ -168,14 +168,25 @@ export function wideVerdict(verdict: RangeVerdict, ref: Pick<Reference, 'spread'
 /** A dose within this robust z of its own reference's centre is a typical dose for its substance, route and population. */
 export const TYPICAL_DOSE_Z = 2;
 
+/** A robust z and the spread (log scale) of the reference it is against. */
+export interface ZInSpread {
+  z: number;
+  spread: number;
+}
+
 /**
- * Whether something other than the value itself vouches for a dose, so that a value per dose off its range is off
- * in itself: the dose is typical of the other studies' doses (|z| ≤ TYPICAL_DOSE_Z), or another value per dose of
- * it is in line (|z| ≤ INSIDE_Z). A dose ×10 of paracetamol (10 g, z 3.8 among doses from microdoses to overdoses)
- * with its one AUC per dose ×1/10 is no vouched dose: the AUC or the dose.
+ * Whether something other than the value itself vouches for a dose, so that a value per dose off its range by
+ * `valueFactor` (c) is off in itself, not through its dose: the dose is typical of the other studies' doses
+ * (|z| ≤ TYPICAL_DOSE_Z) and would not be as the dose the slip implies (× c: |z + ln c / s| > INSIDE_Z), or another
+ * value per dose of it is in line (|z| ≤ INSIDE_Z) and would not be with the dose's slip undone (× 1/c). A witness in
+ * line either way tells nothing: a value per dose at z −2 under a dose ×10 is at +1.8 without it. A dose ×10 of
+ * paracetamol (10 g, z 3.8 among doses from microdoses to overdoses) with its one AUC per dose ×1/10 is no vouched
+ * dose: the AUC or the dose.
  */
-export function doseVouched(doseZ: number | undefined, otherValueZs: readonly number[]): boolean {
-  return (doseZ !== undefined && Math.abs(doseZ) <= TYPICAL_DOSE_Z) || otherValueZs.some((z) => Math.abs(z) <= INSIDE_Z);
+export function doseVouched(dose: ZInSpread | undefined, otherValues: readonly ZInSpread[], valueFactor: number): boolean {
+  const ln = Math.log(valueFactor);
+  const doseTells = dose !== undefined && Math.abs(dose.z) <= TYPICAL_DOSE_Z && Math.abs(dose.z + ln / dose.spread) > INSIDE_Z;
+  return doseTells || otherValues.some((v) => Math.abs(v.z) <= INSIDE_Z && Math.abs(v.z - ln / v.spread) > INSIDE_Z);
 }
 
 /**

@@ -97,12 +97,18 @@ describe('range-verdict: the verdict on one value', () => {
 });
 
 describe('range-verdict: what vouches for a dose', () => {
-  it('doseVouched: a typical dose (|z| ≤ 2), or another value per dose in line (|z| ≤ 2.5)', () => {
-    expect(doseVouched(1.9, [])).toBe(true);
-    expect(doseVouched(3.8, [])).toBe(false);
-    expect(doseVouched(undefined, [])).toBe(false);
-    expect(doseVouched(3.8, [-9, 2.4])).toBe(true);
-    expect(doseVouched(undefined, [-9, 3])).toBe(false);
+  it('doseVouched: a typical dose, or another value per dose in line, that the slip put on the dose would throw out', () => {
+    // A value per dose ×1/10. Dose z 1.9 at spread 0.6: were it the dose's slip, the true dose is ×1/10, z −1.9: out? no.
+    expect(doseVouched({ z: 1.9, spread: 0.6 }, [], 0.1)).toBe(false);
+    // Dose z 0 at spread 0.3: the dose ×1/10 would be at z −7.7: the dose vouches.
+    expect(doseVouched({ z: 0, spread: 0.3 }, [], 0.1)).toBe(true);
+    expect(doseVouched({ z: 3.8, spread: 0.6 }, [], 0.1)).toBe(false);
+    expect(doseVouched(undefined, [], 0.1)).toBe(false);
+    // Another value per dose at z 0.5 (spread 0.5): ×10 without the dose's slip it would be at 5.1: it vouches.
+    expect(doseVouched(undefined, [{ z: 0.5, spread: 0.5 }], 0.1)).toBe(true);
+    // At z −2 under a dose ×10 it is at +1.8 without it: in line either way, no witness.
+    expect(doseVouched(undefined, [{ z: -2, spread: 0.6 }], 0.1)).toBe(false);
+    expect(doseVouched(undefined, [{ z: -9, spread: 0.5 }, { z: 3, spread: 0.5 }], 0.1)).toBe(false);
   });
 });
 

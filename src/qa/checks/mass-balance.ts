@@ -70,7 +70,10 @@ function massBalanceFindings(ctx: QaContext): Finding[] {
     const causes = balancingCauses(amountSlips(ctx.molarMass(o.substance)), fraction);
     const cause = causes[0] ?? null;
     const doseJudgment = cause ? judgmentOf(rangeRun(ctx), `dosing:${dose.pk}`) : undefined;
-    const vouched = doseJudgment?.verdict != null && !doseJudgment.pool && doseVouched(doseJudgment.verdict.z, []);
+    // The amount ×f too much of a right dose, or the right amount of a dose ×f too small: the dose vouches when it is
+    // typical and the dose f times larger would not be.
+    const vouched = cause !== null && doseJudgment?.verdict != null && doseJudgment.ref !== null && !doseJudgment.pool &&
+      doseVouched({ z: doseJudgment.verdict.z, spread: doseJudgment.ref.spread }, [], cause.factor);
     const of = dosesItself(dose.substance, o.substance) ? 'the dose' : `the dose of ${dose.substance} (in moles)`;
     findings.push(
       finding({

@@ -40,7 +40,7 @@
  * the dose's doing whenever undoing the dose's factor brings it back inside (whatever factor its own verdict
  * names first). A value per dose off its range is off in itself or in its dose: it is named the record to fix
  * only when something vouches for the dose (`doseVouched`: the dose is typical of its own reference, or another
- * value per dose of it is in line); it names the dose when the other studies' doses put the dose out by the slip the
+ * value per dose of it is in line, and would not be with the slip put on the dose); it names the dose when the other studies' doses put the dose out by the slip the
  * value names and in line with it undone (range-verdict.ts `doseOutBy`); else the finding leaves the culprit open.
  * A value without a reference in its own stratum is judged against wider pools (range-run.ts): its stratum over
  * every population, then, for a concentration, every level of its substance in its tissue, any dose
@@ -277,16 +277,18 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   const doseZ = new Map<number, { z: number; spread: number }>();
   // (Not from a wide pool: its spread holds populations and doses.)
   for (const j of run.judgments) if (j.sample.record === 'dosing' && j.verdict && j.ref && !j.pool) doseZ.set(j.sample.pk, { z: j.verdict.z, spread: j.ref.spread });
-  const valueZs = new Map<number, { sample: RangeSample; z: number }[]>();
-  for (const j of run.judgments) if (j.sample.record !== 'dosing' && j.sample.dose !== null && j.verdict && !j.pool) pushTo(valueZs, j.sample.dose.pk, { sample: j.sample, z: j.verdict.z });
+  const valueZs = new Map<number, { sample: RangeSample; z: number; spread: number }[]>();
+  for (const j of run.judgments) {
+    if (j.sample.record !== 'dosing' && j.sample.dose !== null && j.verdict && j.ref && !j.pool) pushTo(valueZs, j.sample.dose.pk, { sample: j.sample, z: j.verdict.z, spread: j.ref.spread });
+  }
   return judged.map(({ sample, ref, verdict, pool }) => {
     const dose = sample.record !== 'dosing' ? sample.dose : null;
     const doseFactor = dose !== null ? doseSlips.get(dose.pk) : undefined;
     // The dose's slip undone brings the value back inside: the dose's doing, whichever factor the value names first.
     const doseSlip = doseFactor !== undefined && verdict.cause !== null && (inverse(doseFactor, verdict.cause.factor) || Math.abs(verdict.z + Math.log(doseFactor) / ref.spread) <= OUTSIDE_Z);
     const named = doseSlip && !inverse(doseFactor, (verdict.cause as SuspectedCause).factor) ? doseFirst(verdict, doseFactor) : verdict;
-    const others = dose === null ? [] : (valueZs.get(dose.pk) ?? []).filter((v) => v.sample !== sample).map((v) => v.z);
-    const open = dose !== null && !doseSlip && verdict.cause !== null && !doseVouched(doseZ.get(dose.pk)?.z, others);
+    const others = dose === null ? [] : (valueZs.get(dose.pk) ?? []).filter((v) => v.sample !== sample);
+    const open = dose !== null && !doseSlip && verdict.cause !== null && !doseVouched(doseZ.get(dose.pk), others, verdict.cause.factor);
     // Nothing vouches for the dose, and the other studies' doses put it out by the slip the value names: the dose.
     const doseOut = open ? doseOutBy(doseZ.get(dose!.pk), (verdict.cause as SuspectedCause).factor) : null;
     if (doseOut) {
