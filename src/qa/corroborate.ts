@@ -116,6 +116,15 @@ function kindsOf(findings: readonly Finding[]): string {
 }
 
 /**
+ * The finding with its record to fix named: the culprit, the reason appended to its cause (a curve-level cause's open
+ * side, EITHER_SIDE, replaced), and the kinds of finding that told it (`culprit_by`).
+ */
+export function settle(f: Finding, culprit: Culprit, reason: string, by: readonly string[]): Finding {
+  const cause = f.suspected_cause?.endsWith(EITHER_SIDE) ? f.suspected_cause.slice(0, -EITHER_SIDE.length) : f.suspected_cause;
+  return { ...f, culprit, suspected_cause: cause ? `${cause} — ${reason}` : reason, details: { ...f.details, culprit_by: [...new Set(by)] } };
+}
+
+/**
  * The findings with each undecided major settled where the other checks blame exactly one of its records by its
  * factor (see the header); the others unchanged, in order.
  */
@@ -129,12 +138,7 @@ export function corroborate(findings: readonly Finding[]): Finding[] {
       const settled = settleOpen(f, blames);
       if (!settled) return f;
       const text = `${RECORD_WORDS[settled.culprit]} is the record to fix: ${kindsOf(settled.evidence)} find${settled.evidence.length === 1 ? 's' : ''} it off by a factor of that size`;
-      return {
-        ...f,
-        culprit: settled.culprit,
-        suspected_cause: f.suspected_cause ? `${f.suspected_cause} — ${text}` : text,
-        details: { ...f.details, culprit_by: [...new Set(settled.evidence.map((e) => e.kind))] },
-      };
+      return settle(f, settled.culprit, text, settled.evidence.map((e) => e.kind));
     }
     if (f.ratio === null || !(f.ratio > 0) || f.ratio === 1) return f;
     const r = f.ratio;
@@ -144,14 +148,7 @@ export function corroborate(findings: readonly Finding[]): Finding[] {
     const culprit: Culprit = onOutput.length > 0 ? 'output' : 'timecourse';
     const evidence = culprit === 'output' ? onOutput : onCurve;
     const which = culprit === 'output' ? `the reported value (×${fmt(r)} its curve)` : `the curve (×${fmt(1 / r)} the reported value)`;
-    const settled = `${which} is the record to fix: ${kindsOf(evidence)} find${evidence.length === 1 ? 's' : ''} it off by the same factor`;
-    // A curve-level cause left the side open; now it is known.
-    const cause = f.suspected_cause?.endsWith(EITHER_SIDE) ? f.suspected_cause.slice(0, -EITHER_SIDE.length) : f.suspected_cause;
-    return {
-      ...f,
-      culprit,
-      suspected_cause: cause ? `${cause} — ${settled}` : settled,
-      details: { ...f.details, culprit_by: [...new Set(evidence.map((e) => e.kind))] },
-    };
+    const text = `${which} is the record to fix: ${kindsOf(evidence)} find${evidence.length === 1 ? 's' : ''} it off by the same factor`;
+    return settle(f, culprit, text, evidence.map((e) => e.kind));
   });
 }

@@ -11,9 +11,10 @@
  * µmol/L ↔ mg/L of midazolam once a group mean's ordinary ×1.15 is allowed).
  * The comparisons it explains become major with that cause.
  *
- * Which side slipped is left open (culprit null): the curve's unit, or the unit
- * of the table every reported value came from; within-study and the reference
- * ranges, which compare each with other records, tell them apart.
+ * Which side slipped is left open here (culprit null): the curve's unit, or the
+ * unit of the table every reported value came from; the checks that compare
+ * each with other records (corroborate.ts) or the other studies
+ * (reference-side.ts) tell them apart where they can.
  *
  * Distinct from a dose slip (dose-cause.ts), which moves CL and V but not Cmax
  * or AUC, and from a slip in one reported value, which leaves the others in

@@ -20,7 +20,7 @@ import type { QaContext } from './context.js';
 import { wideLevelSamples } from './level-samples.js';
 import { ADULT_BODY_WEIGHT_KG } from './causes.js';
 import { mayBeAdultHuman } from './population.js';
-import { contradicted, FEW_STUDIES, FEW_STUDIES_Z, individual, INSIDE_Z, judge, OUTSIDE_Z, SMALL_FACTOR, SMALL_FACTOR_Z, wideVerdict, type RangeVerdict } from './range-verdict.js';
+import { contradicted, FEW_STUDIES, FEW_STUDIES_Z, individual, INSIDE_Z, judge, OUTSIDE_Z, SMALL_FACTOR, SMALL_FACTOR_Z, wideVerdict, type RangeVerdict, type ZInSpread } from './range-verdict.js';
 import { armValues, leaveOneStudyOut, MIN_STUDIES, robustReference, type Reference } from './reference-stats.js';
 import { PER_KG, PER_KG_DOSE, rangeSamples, sampleLabel, STRATUM_POPULATION_FIELD, STRATUM_SEPARATOR, STRATUM_UNIT_FIELD, type RangeSample, type Unplaced } from './reference-samples.js';
 
@@ -67,6 +67,15 @@ export interface UnweighedJudgment extends RangeJudgment {
 /** The judgment of a record named `<record kind>:<pk>` (`output:12`, `timecourse:3`, `dosing:4`), if any. */
 export function judgmentOf(run: RangeRun, record: string): RangeJudgment | undefined {
   return byRecordName(run.byRecord, record);
+}
+
+/**
+ * The robust z and spread of a record's judgment in its own stratum (`<record kind>:<pk>`), or null: none, too few
+ * studies, or a wide pool's (whose spread holds populations and doses, no witness for one record).
+ */
+export function ownJudgment(run: RangeRun, record: string): ZInSpread | null {
+  const j = judgmentOf(run, record);
+  return j?.verdict && j.ref && !j.pool ? { z: j.verdict.z, spread: j.ref.spread } : null;
 }
 
 /** The entry of a per-kind map of a record named `<record kind>:<pk>`. */

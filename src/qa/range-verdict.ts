@@ -174,6 +174,11 @@ export interface ZInSpread {
   spread: number;
 }
 
+/** The robust z of the value × factor against the same reference: z + ln factor / spread. */
+export function zTimes(v: ZInSpread, factor: number): number {
+  return v.z + Math.log(factor) / v.spread;
+}
+
 /**
  * Whether something other than the value itself vouches for a dose, so that a value per dose off its range by
  * `valueFactor` (c) is off in itself, not through its dose: the dose is typical of the other studies' doses
@@ -183,10 +188,9 @@ export interface ZInSpread {
  * paracetamol (10 g, z 3.8 among doses from microdoses to overdoses) with its one AUC per dose ×1/10 is no vouched
  * dose: the AUC or the dose.
  */
-export function doseVouched(dose: ZInSpread | undefined, otherValues: readonly ZInSpread[], valueFactor: number): boolean {
-  const ln = Math.log(valueFactor);
-  const doseTells = dose !== undefined && Math.abs(dose.z) <= TYPICAL_DOSE_Z && Math.abs(dose.z + ln / dose.spread) > INSIDE_Z;
-  return doseTells || otherValues.some((v) => Math.abs(v.z) <= INSIDE_Z && Math.abs(v.z - ln / v.spread) > INSIDE_Z);
+export function doseVouched(dose: ZInSpread | null | undefined, otherValues: readonly ZInSpread[], valueFactor: number): boolean {
+  const doseTells = dose != null && Math.abs(dose.z) <= TYPICAL_DOSE_Z && Math.abs(zTimes(dose, valueFactor)) > INSIDE_Z;
+  return doseTells || otherValues.some((v) => Math.abs(v.z) <= INSIDE_Z && Math.abs(zTimes(v, 1 / valueFactor)) > INSIDE_Z);
 }
 
 /**
@@ -195,9 +199,9 @@ export function doseVouched(dose: ZInSpread | undefined, otherValues: readonly Z
  * ≤ INSIDE_Z). Then the dose is the record to fix: a paracetamol dose of 10 g (z 3.8) whose AUC per dose is ×1/10 is
  * back at 1 g (z 0) with it undone. The robust z as curated and undone, or null.
  */
-export function doseOutBy(dose: { z: number; spread: number } | undefined, valueFactor: number): { z: number; undone: number } | null {
+export function doseOutBy(dose: ZInSpread | null | undefined, valueFactor: number): { z: number; undone: number } | null {
   if (!dose || !(valueFactor > 0)) return null;
-  const undone = dose.z + Math.log(valueFactor) / dose.spread;
+  const undone = zTimes(dose, valueFactor);
   return Math.abs(dose.z) > INSIDE_Z && Math.abs(undone) <= INSIDE_Z ? { z: dose.z, undone } : null;
 }
 
@@ -207,8 +211,8 @@ export function doseOutBy(dose: { z: number; spread: number } | undefined, value
  * as curated and implied, or null. Midazolam 7.5 mg (z 0.2) whose CL and V imply 2.4 mg (z −4 at spread 0.28): a
  * curve ×3.07 (µmol/L as mg/L) moves CL and V alike too.
  */
-export function dosesDoubt(dose: { z: number; spread: number } | undefined, impliedFactor: number): { z: number; implied: number } | null {
+export function dosesDoubt(dose: ZInSpread | null | undefined, impliedFactor: number): { z: number; implied: number } | null {
   if (!dose || !(impliedFactor > 0)) return null;
-  const implied = dose.z + Math.log(impliedFactor) / dose.spread;
+  const implied = zTimes(dose, impliedFactor);
   return Math.abs(dose.z) <= TYPICAL_DOSE_Z && Math.abs(implied) > INSIDE_Z ? { z: dose.z, implied } : null;
 }

@@ -9,8 +9,8 @@
  * it alone can tell: out of line as curated and in line with the slip undone (which is where the other record sits).
  */
 import type { Culprit } from './finding.js';
-import { judgmentOf, type RangeJudgment, type RangeRun } from './range-run.js';
-import { INSIDE_Z } from './range-verdict.js';
+import { ownJudgment, type RangeRun } from './range-run.js';
+import { INSIDE_Z, zTimes, type ZInSpread } from './range-verdict.js';
 
 export interface ReferenceSide {
   culprit: Culprit;
@@ -20,31 +20,17 @@ export interface ReferenceSide {
   otherZ: number | null;
 }
 
-/** A judgment in the record's own stratum (not a wide pool), with its z and spread. */
-function own(j: RangeJudgment | undefined): { z: number; spread: number } | null {
-  return j?.verdict && j.ref && !j.pool ? { z: j.verdict.z, spread: j.ref.spread } : null;
-}
-
 /** The side a reported output ×`ratio` its curve (`subsetPk`) slipped on, by the other studies; null when they cannot tell. */
 export function referenceSide(run: RangeRun, outputPk: number, subsetPk: number, ratio: number): ReferenceSide | null {
   if (!(ratio > 0) || ratio === 1) return null;
-  const value = own(judgmentOf(run, `output:${outputPk}`));
-  const curve = own(judgmentOf(run, `timecourse:${subsetPk}`));
-  const ln = Math.log(ratio);
+  const value = ownJudgment(run, `output:${outputPk}`);
+  const curve = ownJudgment(run, `timecourse:${subsetPk}`);
   const inLine = (z: number) => Math.abs(z) <= INSIDE_Z;
-  // Undone: the value divided by r, or the curve multiplied by r.
-  if (value && !curve) {
-    const undone = value.z - ln / value.spread;
-    return !inLine(value.z) && inLine(undone) ? { culprit: 'output', z: value.z, undone, otherZ: null } : null;
-  }
-  if (curve && !value) {
-    const undone = curve.z + ln / curve.spread;
-    return !inLine(curve.z) && inLine(undone) ? { culprit: 'timecourse', z: curve.z, undone, otherZ: null } : null;
-  }
-  if (!value || !curve) return null;
-  const valueUndone = value.z - ln / value.spread;
-  const curveUndone = curve.z + ln / curve.spread;
-  if (inLine(value.z) && !inLine(curve.z) && inLine(curveUndone)) return { culprit: 'timecourse', z: curve.z, undone: curveUndone, otherZ: value.z };
-  if (inLine(curve.z) && !inLine(value.z) && inLine(valueUndone)) return { culprit: 'output', z: value.z, undone: valueUndone, otherZ: curve.z };
-  return null;
+  // The record to fix: out as curated and in line with the slip undone (the value ÷ r, the curve × r), while the other
+  // record, where it has a reference, is in line. Both cannot hold: one needs the value out, the other in line.
+  const side = (culprit: Culprit, off: ZInSpread, undo: number, other: ZInSpread | null): ReferenceSide | null => {
+    const undone = zTimes(off, undo);
+    return !inLine(off.z) && inLine(undone) && (other === null || inLine(other.z)) ? { culprit, z: off.z, undone, otherZ: other?.z ?? null } : null;
+  };
+  return (value && side('output', value, 1 / ratio, curve)) || (curve && side('timecourse', curve, ratio, value)) || null;
 }

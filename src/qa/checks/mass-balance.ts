@@ -28,7 +28,7 @@ import { slipFactors, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { excretedAmounts, MARGIN } from '../excretion.js';
-import { judgmentOf, rangeRun } from '../range-run.js';
+import { ownJudgment, rangeRun } from '../range-run.js';
 import { doseVouched } from '../range-verdict.js';
 import { dosesItself } from '../substance-relations.js';
 
@@ -69,11 +69,9 @@ function massBalanceFindings(ctx: QaContext): Finding[] {
     if (fraction <= MARGIN) continue;
     const causes = balancingCauses(amountSlips(ctx.molarMass(o.substance)), fraction);
     const cause = causes[0] ?? null;
-    const doseJudgment = cause ? judgmentOf(rangeRun(ctx), `dosing:${dose.pk}`) : undefined;
     // The amount ×f too much of a right dose, or the right amount of a dose ×f too small: the dose vouches when it is
     // typical and the dose f times larger would not be.
-    const vouched = cause !== null && doseJudgment?.verdict != null && doseJudgment.ref !== null && !doseJudgment.pool &&
-      doseVouched({ z: doseJudgment.verdict.z, spread: doseJudgment.ref.spread }, [], cause.factor);
+    const vouched = cause !== null && doseVouched(ownJudgment(rangeRun(ctx), `dosing:${dose.pk}`), [], cause.factor);
     const of = dosesItself(dose.substance, o.substance) ? 'the dose' : `the dose of ${dose.substance} (in moles)`;
     findings.push(
       finding({

@@ -52,7 +52,7 @@ import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
 import { rangeRun, type WidePool } from '../range-run.js';
-import { doseOutBy, doseVouched, FEW_STUDIES_Z, INSIDE_Z, OUTSIDE_Z, type RangeVerdict } from '../range-verdict.js';
+import { doseOutBy, doseVouched, FEW_STUDIES_Z, INSIDE_Z, OUTSIDE_Z, zTimes, type RangeVerdict, type ZInSpread } from '../range-verdict.js';
 import type { Reference } from '../reference-stats.js';
 import { sampleLabel, type RangeSample } from '../reference-samples.js';
 import { FACTOR_TOLERANCE } from '../tolerances.js';
@@ -273,24 +273,27 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   }
   // Two substances of one dosing off alike, while another dosing of the study is in line: the dose.
   for (const [pk, factor] of sharedDoseSlips(perDose)) if (!doseSlips.has(pk) && !excretionRefutes(factor, excreted.get(pk))) doseSlips.set(pk, factor);
-  // What vouches for each dose: its own z, and the z of every value per dose of it.
-  const doseZ = new Map<number, { z: number; spread: number }>();
-  // (Not from a wide pool: its spread holds populations and doses.)
-  for (const j of run.judgments) if (j.sample.record === 'dosing' && j.verdict && j.ref && !j.pool) doseZ.set(j.sample.pk, { z: j.verdict.z, spread: j.ref.spread });
+  // What vouches for each dose: its own z, and the z of every value per dose of it (not from a wide pool: its spread
+  // holds populations and doses).
+  const doseZ = new Map<number, ZInSpread>();
   const valueZs = new Map<number, { sample: RangeSample; z: number; spread: number }[]>();
-  for (const j of run.judgments) {
-    if (j.sample.record !== 'dosing' && j.sample.dose !== null && j.verdict && j.ref && !j.pool) pushTo(valueZs, j.sample.dose.pk, { sample: j.sample, z: j.verdict.z, spread: j.ref.spread });
+  for (const { sample: s, verdict, ref, pool } of run.judgments) {
+    if (!verdict || !ref || pool) continue;
+    if (s.record === 'dosing') doseZ.set(s.pk, { z: verdict.z, spread: ref.spread });
+    else if (s.dose !== null) pushTo(valueZs, s.dose.pk, { sample: s, z: verdict.z, spread: ref.spread });
   }
   return judged.map(({ sample, ref, verdict, pool }) => {
     const dose = sample.record !== 'dosing' ? sample.dose : null;
-    const doseFactor = dose !== null ? doseSlips.get(dose.pk) : undefined;
+    const cause = verdict.cause;
+    if (dose === null || cause === null) return rangeFinding(sample, ref, verdict, false, pool);
+    const doseFactor = doseSlips.get(dose.pk);
     // The dose's slip undone brings the value back inside: the dose's doing, whichever factor the value names first.
-    const doseSlip = doseFactor !== undefined && verdict.cause !== null && (inverse(doseFactor, verdict.cause.factor) || Math.abs(verdict.z + Math.log(doseFactor) / ref.spread) <= OUTSIDE_Z);
-    const named = doseSlip && !inverse(doseFactor, (verdict.cause as SuspectedCause).factor) ? doseFirst(verdict, doseFactor) : verdict;
-    const others = dose === null ? [] : (valueZs.get(dose.pk) ?? []).filter((v) => v.sample !== sample);
-    const open = dose !== null && !doseSlip && verdict.cause !== null && !doseVouched(doseZ.get(dose.pk), others, verdict.cause.factor);
+    const doseSlip = doseFactor !== undefined && (inverse(doseFactor, cause.factor) || Math.abs(zTimes({ z: verdict.z, spread: ref.spread }, doseFactor)) <= OUTSIDE_Z);
+    const named = doseSlip && !inverse(doseFactor, cause.factor) ? doseFirst(verdict, doseFactor) : verdict;
+    const others = (valueZs.get(dose.pk) ?? []).filter((v) => v.sample !== sample);
+    const open = !doseSlip && !doseVouched(doseZ.get(dose.pk), others, cause.factor);
     // Nothing vouches for the dose, and the other studies' doses put it out by the slip the value names: the dose.
-    const doseOut = open ? doseOutBy(doseZ.get(dose!.pk), (verdict.cause as SuspectedCause).factor) : null;
+    const doseOut = open ? doseOutBy(doseZ.get(dose.pk), cause.factor) : null;
     if (doseOut) {
       const why = ` — the other studies' doses put this dose out (robust z ${fmt(doseOut.z)}) and in line with the slip undone (z ${fmt(doseOut.undone)})`;
       return rangeFinding(sample, ref, named, true, pool, false, why);

@@ -13,11 +13,12 @@
 import type { QaCheck } from '../check.js';
 import { doseMismatchCauses } from '../dose-cause.js';
 import type { Finding } from '../finding.js';
-import { judgmentOf, rangeRun } from '../range-run.js';
+import { ownJudgment, rangeRun } from '../range-run.js';
 import { dosesDoubt } from '../range-verdict.js';
 import { referenceSide } from '../reference-side.js';
 import { comparisonFinding } from '../to-findings.js';
-import { curveLevelCauses, EITHER_SIDE } from '../curve-cause.js';
+import { curveLevelCauses } from '../curve-cause.js';
+import { settle } from '../corroborate.js';
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
@@ -35,8 +36,7 @@ function byReference(f: Finding, run: () => ReturnType<typeof rangeRun>): Findin
     side.otherZ === null
       ? `${which} is the record to fix: the other studies put it out (robust z ${fmt(side.z)}) and in line with the slip undone (z ${fmt(side.undone)}), where ${other} sits`
       : `${which} is the record to fix: the other studies put ${other} in line (robust z ${fmt(side.otherZ)}) and ${which} out (z ${fmt(side.z)}; ${fmt(side.undone)} undone)`;
-  const cause = f.suspected_cause?.endsWith(EITHER_SIDE) ? f.suspected_cause.slice(0, -EITHER_SIDE.length) : f.suspected_cause;
-  return { ...f, culprit: side.culprit, suspected_cause: cause ? `${cause} — ${text}` : text, details: { ...f.details, culprit_by: ['reference-range'] } };
+  return settle(f, side.culprit, text, ['reference-range']);
 }
 
 /**
@@ -47,8 +47,7 @@ function byReference(f: Finding, run: () => ReturnType<typeof rangeRun>): Findin
  */
 function doseDoubted(f: Finding, run: () => ReturnType<typeof rangeRun>): Finding {
   if (f.culprit !== 'dose' || f.intervention_pk == null || f.ratio === null || !(f.ratio > 0)) return f;
-  const j = judgmentOf(run(), `dosing:${f.intervention_pk}`);
-  const doubt = j?.verdict && j.ref && !j.pool ? dosesDoubt({ z: j.verdict.z, spread: j.ref.spread }, f.ratio) : null;
+  const doubt = dosesDoubt(ownJudgment(run(), `dosing:${f.intervention_pk}`), f.ratio);
   if (!doubt) return f;
   const text = ` — but the other studies' doses put the curated dose in line (robust z ${fmt(doubt.z)}) and the one the values imply out (z ${fmt(doubt.implied)}): the dose, or the curve's level`;
   return { ...f, culprit: null, suspected_cause: `${f.suspected_cause ?? ''}${text}` };
