@@ -4,7 +4,8 @@
  * (report/index.html, report/studies/<sid>.html, report/assets/). Everything
  * is written into a temporary sibling folder that replaces `dir` only when
  * complete (output-dir.ts): an abort (`signal`) or a failure leaves the
- * previous report as it was.
+ * previous report as it was. The temporary folder is the report before last
+ * when there is one, its files overwritten (output-dir.ts: cheaper than new files).
  *
  * Data files go to libuv's thread pool while this thread builds the next one
  * (creating a file costs the kernel 0.1–0.25 ms, ~200 ms for the plots of the
@@ -22,7 +23,7 @@ import type { QaResult } from '../qa/run.js';
 import { CALCULATED_COLUMNS } from '../qa/to-findings.js';
 import { buildReportCharts, chartPlots, reportPlots } from './charts.js';
 import { toCsv } from './csv.js';
-import { checkTarget, commitTemp, discardTemp, makeTempSibling } from './output-dir.js';
+import { checkTarget, commitTemp, discardTemp, makeTempSibling, pruneTemp } from './output-dir.js';
 import { DEFAULT_SERVE_URL } from './records.js';
 
 export type WritePhase = 'data files' | 'plots' | 'pages' | 'PNG';
@@ -70,6 +71,7 @@ export async function writeQaOutputs(result: QaResult, dir: string, options: Wri
   try {
     const written = await writeInto(result, tmp, options);
     options.signal?.throwIfAborted();
+    pruneTemp(tmp, written);
     commitTemp(tmp, dir, force);
     return written;
   } catch (error) {
@@ -122,7 +124,7 @@ async function writeInto(result: QaResult, dir: string, options: WriteOptions): 
     ]);
     const studies = groupByStudy(findings);
     mkdirSync(join(dir, 'report', 'studies'), { recursive: true });
-    mkdirSync(join(dir, 'report', 'assets'));
+    mkdirSync(join(dir, 'report', 'assets'), { recursive: true });
     write(join('report', 'assets', 'vendor.js'), vendorBundle());
     write(join('report', 'assets', 'report.js'), REPORT_SCRIPT);
     write(join('report', 'assets', 'report.css'), REPORT_STYLE);

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkTarget, commitTemp, makeTempSibling, OutputDirError, targetState } from '../../src/report/output-dir.js';
+import { checkTarget, commitTemp, makeTempSibling, OutputDirError, pruneTemp, spareOf, targetState } from '../../src/report/output-dir.js';
 
 describe('report output folder', () => {
   const root = mkdtempSync(join(tmpdir(), 'pkdb-outdir-'));
@@ -66,5 +66,37 @@ describe('report output folder', () => {
     commitTemp(tmp, dir, false);
     expect(readFileSync(join(dir, 'findings.csv'), 'utf8')).toBe('new');
     expect(existsSync(tmp)).toBe(false);
+  });
+
+  it('keeps the replaced report as the spare and writes the next one into it: its files reused, the unwritten ones pruned', () => {
+    const dir = folder({ 'findings.csv': 'first', 'plots/timecourse-1.vl.json': 'first', 'plots/timecourse-2.vl.json': 'stale', 'report/index.html': 'page' });
+    commitTemp(newReport(dir, 'second'), dir, false);
+    // The first report is now the spare, beside the target and hidden.
+    expect(readFileSync(join(spareOf(dir), 'findings.csv'), 'utf8')).toBe('first');
+    const reused = statSync(join(spareOf(dir), 'plots', 'timecourse-1.vl.json')).ino;
+    const tmp = makeTempSibling(dir);
+    expect(existsSync(spareOf(dir))).toBe(false);
+    expect(readdirSync(tmp).sort()).toEqual(['findings.csv', 'plots', 'report']);
+    writeFileSync(join(tmp, 'findings.csv'), 'third');
+    writeFileSync(join(tmp, 'plots', 'timecourse-1.vl.json'), 'third');
+    pruneTemp(tmp, ['findings.csv', join('plots', 'timecourse-1.vl.json')]);
+    commitTemp(tmp, dir, false);
+    expect(readdirSync(dir).sort()).toEqual(['findings.csv', 'plots']);
+    expect(readdirSync(join(dir, 'plots'))).toEqual(['timecourse-1.vl.json']);
+    expect(readFileSync(join(dir, 'plots', 'timecourse-1.vl.json'), 'utf8')).toBe('third');
+    expect(statSync(join(dir, 'plots', 'timecourse-1.vl.json')).ino).toBe(reused);
+    expect(readFileSync(join(spareOf(dir), 'findings.csv'), 'utf8')).toBe('second');
+  });
+
+  it('removes anything but files and folders from a claimed spare, so a write never goes through a link', () => {
+    const dir = folder({ 'findings.csv': 'x' });
+    const outside = join(root, 'outside.txt');
+    writeFileSync(outside, 'keep');
+    mkdirSync(spareOf(dir));
+    symlinkSync(outside, join(spareOf(dir), 'findings.json'));
+    const tmp = makeTempSibling(dir);
+    expect(readdirSync(tmp)).toEqual([]);
+    writeFileSync(join(tmp, 'findings.json'), 'new');
+    expect(readFileSync(outside, 'utf8')).toBe('keep');
   });
 });
