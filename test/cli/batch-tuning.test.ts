@@ -7,9 +7,9 @@ import { BATCH_INTERRUPT_BUDGET, tuneForBatch, V8_DEFAULT_INTERRUPT_BUDGET } fro
 const MODULE = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli', 'batch-tuning.ts')).href;
 
 describe('batch tuning', () => {
-  it('is 32 × V8 default budget of 66 KiB of bytecode', () => {
+  it('is 16 × V8 default budget of 66 KiB of bytecode', () => {
     expect(V8_DEFAULT_INTERRUPT_BUDGET).toBe(67_584);
-    expect(BATCH_INTERRUPT_BUDGET).toBe(2_162_688);
+    expect(BATCH_INTERRUPT_BUDGET).toBe(1_081_344);
   });
   it('leaves a process that is not a one-shot command (this test worker) alone', () => {
     expect(tuneForBatch()).toBe(false);
