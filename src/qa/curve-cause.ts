@@ -11,10 +11,16 @@
  * µmol/L ↔ mg/L of midazolam once a group mean's ordinary ×1.15 is allowed).
  * The comparisons it explains become major with that cause.
  *
- * Which side slipped is left open here (culprit null): the curve's unit, or the
- * unit of the table every reported value came from; the checks that compare
- * each with other records (corroborate.ts) or the other studies
- * (reference-side.ts) tell them apart where they can.
+ * Which side slipped: when the values sharing the factor include both a
+ * concentration (Cmax, AUC: off by f) and a clearance or volume (off by 1/f),
+ * the curve (culprit `timecourse`): one curve's level moves them against each
+ * other, while the table would need two unit slips of the same size, one in
+ * its concentrations and one in its CL or V (in L/h and L, no concentration
+ * unit in them), each the way round a curve slip mimics. Otherwise (only
+ * Cmax and AUCs, one concentration unit of the table) it is left open (culprit
+ * null): the curve's unit, or the unit of the table every reported value came
+ * from; the checks that compare each with other records (corroborate.ts) or
+ * the other studies (reference-side.ts) tell them apart where they can.
  *
  * Distinct from a dose slip (dose-cause.ts), which moves CL and V but not Cmax
  * or AUC, and from a slip in one reported value, which leaves the others in
@@ -51,6 +57,12 @@ const fmt = (x: number) => String(+x.toPrecision(3));
 /** How a curve-level cause ends while no other record tells the side (corroborate.ts replaces it when one does). */
 export const EITHER_SIDE = ' — the unit of the curve, or of every reported value';
 
+/** How it ends when concentrations and clearances or volumes share the factor (see the header): the curve. */
+export const CURVE_SIDE = ' — the curve: its reported concentrations and its CL or V are off it in opposite directions, as one curve\'s level moves them; the table would need two unit slips';
+
+/** A curve-level cause, and the record it names to fix (`timecourse`, or null: either side). */
+export type CurveLevelCause = SuspectedCause & { culprit: 'timecourse' | null };
+
 /** The slip factor the reported values are off their curve by (reported ÷ curve level), or null. */
 function levelSlip(reportedOverCurve: number, molarMass: number | null): SuspectedCause | null {
   return (
@@ -64,7 +76,7 @@ function levelSlip(reportedOverCurve: number, molarMass: number | null): Suspect
  * The curve-level causes, by comparison (identity), of the timecourses whose level-scaled comparisons share one slip
  * factor; `molarMass` gives the measured substance's molar mass.
  */
-export function curveLevelCauses(comparisons: readonly Comparison[], molarMass: (substance: string | null) => number | null): Map<Comparison, SuspectedCause> {
+export function curveLevelCauses(comparisons: readonly Comparison[], molarMass: (substance: string | null) => number | null): Map<Comparison, CurveLevelCause> {
   const bySubset = new Map<number, Comparison[]>();
   for (const c of comparisons) {
     const exponent = LEVEL_EXPONENT[c.parameter];
@@ -72,7 +84,7 @@ export function curveLevelCauses(comparisons: readonly Comparison[], molarMass: 
     if (exponent === undefined || ratio === null || !(ratio > 0) || !Number.isFinite(ratio)) continue;
     pushTo(bySubset, c.timecourse.tc.subset_pk, c);
   }
-  const causes = new Map<Comparison, SuspectedCause>();
+  const causes = new Map<Comparison, CurveLevelCause>();
   for (const group of bySubset.values()) {
     const parameters = [...new Set(group.map((c) => c.parameter))];
     if (parameters.length < MIN_CURVE_PARAMETERS) continue;
@@ -82,10 +94,13 @@ export function curveLevelCauses(comparisons: readonly Comparison[], molarMass: 
     if (logs.some((l) => Math.abs(l - centre) > Math.log(CURVE_RATIO_SPREAD))) continue;
     const slip = levelSlip(Math.exp(centre), molarMass(group[0].output.substance));
     if (slip === null) continue;
+    // Concentrations and clearances or volumes both: the curve (see the header).
+    const bothWays = group.some((c) => LEVEL_EXPONENT[c.parameter] === 1) && group.some((c) => LEVEL_EXPONENT[c.parameter] === -1);
     const text =
       `the ${group.length} reported values (${parameters.join(', ')}) are ×${fmt(Math.exp(centre))} the timecourse's level alike` +
-      ` (CL and V inversely): ${slip.text}${EITHER_SIDE}`;
-    for (const c of group) causes.set(c, { kind: slip.kind, factor: LEVEL_EXPONENT[c.parameter] === 1 ? slip.factor : 1 / slip.factor, text });
+      ` (CL and V inversely): ${slip.text}${bothWays ? CURVE_SIDE : EITHER_SIDE}`;
+    const culprit = bothWays ? 'timecourse' : null;
+    for (const c of group) causes.set(c, { kind: slip.kind, factor: LEVEL_EXPONENT[c.parameter] === 1 ? slip.factor : 1 / slip.factor, text, culprit });
   }
   return causes;
 }

@@ -4,6 +4,7 @@ import type { SuspectedCause } from './causes.js';
 import { SEVERITY_OF } from './classify.js';
 import type { CalculatedRow, CalculatedStatus } from './calculated.js';
 import type { Comparison } from './compare-reported.js';
+import type { CurveLevelCause } from './curve-cause.js';
 import { finding, type Finding, type Severity } from './finding.js';
 
 const fmt = (x: number | null) => (x === null ? '–' : String(+x.toPrecision(4)));
@@ -12,7 +13,7 @@ const fmt = (x: number | null) => (x === null ? '–' : String(+x.toPrecision(4)
  * The finding of one reported-vs-recomputed comparison. A cause found across comparisons replaces the ratio's own:
  * a dose (dose-cause.ts) names a major's cause; a curve's level (curve-cause.ts) also makes the comparison major.
  */
-export function comparisonFinding(c: Comparison, across: { dose?: SuspectedCause; curve?: SuspectedCause } = {}): Finding {
+export function comparisonFinding(c: Comparison, across: { dose?: SuspectedCause; curve?: CurveLevelCause } = {}): Finding {
   const { verdict, output } = c;
   const acrossCause = across.dose ?? across.curve ?? null;
   const causes = acrossCause ? [acrossCause] : verdict.causes;
@@ -41,6 +42,8 @@ export function comparisonFinding(c: Comparison, across: { dose?: SuspectedCause
     suspected_cause: suspected,
     // A dose named across the comparisons of its dosing is the record to fix (dose-cause.ts).
     ...(across.dose ? { culprit: 'dose' as const, intervention_pk: c.timecourse.dosingPks[0] ?? null } : {}),
+    // A curve's level named across concentrations and clearances or volumes is the curve's (curve-cause.ts).
+    ...(!across.dose && across.curve?.culprit ? { culprit: across.curve.culprit } : {}),
     message,
     details: {
       classification,

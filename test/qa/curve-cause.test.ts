@@ -55,6 +55,25 @@ describe('curve level causes', () => {
     expect(causes.get(cl)?.kind).toBe('unit-factor');
   });
 
+  it('names the curve when concentrations and a CL or V share the factor (the table would need two slips), and neither side for Cmax and AUC alone', () => {
+    // Ohnhaus-like: a curve curated ×10 its true level; the table's Cmax 1/10 of it, its CL and V 10× the recomputed.
+    const cmax = comparison('cmax', 0.000269, 0.002623);
+    const cl = comparison('clearance', 2.628, 0.2541);
+    const vd = comparison('vd', 70.1, 7.375);
+    const causes = curveLevelCauses([cmax, cl, vd], molarMass);
+    expect([...causes.values()].map((c) => c.culprit)).toEqual(['timecourse', 'timecourse', 'timecourse']);
+    expect(causes.get(cl)?.text).toMatch(/— the curve: its reported concentrations and its CL or V are off it in opposite directions/);
+    const finding = comparisonFinding(cl, { curve: causes.get(cl) });
+    expect(finding.culprit).toBe('timecourse');
+    // A dose named across the dosing's comparisons keeps the dose (dose-cause.ts decides first).
+    expect(comparisonFinding(cl, { curve: causes.get(cl), dose: { kind: 'unit-factor', factor: 10, text: 'dose' } }).culprit).toBe('dose');
+    // Cmax and AUC alone: one concentration unit of the table explains them as well as the curve's.
+    const both = curveLevelCauses([comparison('cmax', 1.05, 10), comparison('auc_inf', 0.98, 10)], molarMass);
+    expect([...both.values()].map((c) => c.culprit)).toEqual([null, null]);
+    expect([...both.values()][0].text).toMatch(/the unit of the curve, or of every reported value$/);
+    expect(comparisonFinding(comparison('cmax', 1.05, 10), { curve: [...both.values()][0] }).culprit ?? null).toBeNull();
+  });
+
   it('names nothing for a common factor that is no slip factor (×2 of a 325.8 g/mol drug)', () => {
     expect(curveLevelCauses([comparison('cmax', 2, 1), comparison('auc_inf', 2.1, 1)], molarMass).size).toBe(0);
   });
