@@ -104,3 +104,42 @@ export function curveLevelCauses(comparisons: readonly Comparison[], molarMass: 
   }
   return causes;
 }
+
+/** Cause kinds that name a curve's level: a unit prefix or a molar ↔ mass factor (not a dose, not a weight). */
+const LEVEL_KINDS: ReadonlySet<SuspectedCause['kind']> = new Set(['unit-factor', 'molar-mass']);
+
+/** How far a major's ratio may lie from a level factor another major of its curve names and still back it (as corroborate.ts). */
+export const SIDE_RATIO_SPREAD = 2;
+
+/**
+ * The side of the majors of a curve that are off it one level both ways, beyond the common-factor rule above: a level
+ * factor f (unit or molar ↔ mass) that one of them names, and majors in both directions whose ratios put the curve's
+ * level within ×2 of it — Cmax or AUC ×f, CL or V ×1/f (a V carries its λz extrapolation, a group's Cmax its members'
+ * peaks: Cmax ×1/5.8, AUC ×1/8.1, CL ×9.6 and V ×8.9 of one curve ×10, CL and V naming ×10). The curve, by the
+ * header's reasoning: a dose slip moves CL and V alone, a table's concentration unit Cmax and AUC alone. The text to
+ * append to each, by comparison; majors of one direction only are left alone.
+ */
+export function curveSides(comparisons: readonly Comparison[]): Map<Comparison, string> {
+  const bySubset = new Map<number, Comparison[]>();
+  for (const c of comparisons) {
+    const ratio = c.verdict.ratio;
+    if (LEVEL_EXPONENT[c.parameter] === undefined || c.verdict.classification !== 'major' || ratio === null || !(ratio > 0) || !Number.isFinite(ratio)) continue;
+    pushTo(bySubset, c.timecourse.tc.subset_pk, c);
+  }
+  const sides = new Map<Comparison, string>();
+  const backs = Math.log(SIDE_RATIO_SPREAD);
+  for (const group of bySubset.values()) {
+    // ln(reported level ÷ curve level) each comparison sees (CL and V inversely), and the levels its causes name.
+    const levelOf = (c: Comparison) => (LEVEL_EXPONENT[c.parameter] as number) * Math.log(c.verdict.ratio as number);
+    const named = group.flatMap((c) => c.verdict.causes.filter((k) => LEVEL_KINDS.has(k.kind)).map((k) => (LEVEL_EXPONENT[c.parameter] as number) * Math.log(k.factor)));
+    for (const level of named) {
+      const off = group.filter((c) => !sides.has(c) && Math.abs(levelOf(c) - level) <= backs);
+      const direct = [...new Set(off.filter((c) => LEVEL_EXPONENT[c.parameter] === 1).map((c) => c.parameter))];
+      const inverse = [...new Set(off.filter((c) => LEVEL_EXPONENT[c.parameter] === -1).map((c) => c.parameter))];
+      if (direct.length === 0 || inverse.length === 0) continue;
+      const text = ` — the curve: its ${direct.join(', ')} and its ${inverse.join(', ')} are off it ×${fmt(Math.exp(level))} and ×${fmt(Math.exp(-level))} (within ×${SIDE_RATIO_SPREAD}), as one curve's level moves them; the table would need two unit slips`;
+      for (const c of off) sides.set(c, text);
+    }
+  }
+  return sides;
+}

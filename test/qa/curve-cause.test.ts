@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classify } from '../../src/qa/classify.js';
 import type { Comparison } from '../../src/qa/compare-reported.js';
-import { curveLevelCauses } from '../../src/qa/curve-cause.js';
+import { curveLevelCauses, curveSides } from '../../src/qa/curve-cause.js';
 import { comparisonFinding } from '../../src/qa/to-findings.js';
 import type { ReportedParameter } from '../../src/qa/tolerances.js';
 
@@ -106,5 +106,28 @@ describe('curve level causes', () => {
 
   it('keeps timecourses apart', () => {
     expect(curveLevelCauses([comparison('cmax', 10, 1, 1), comparison('auc_inf', 10, 1, 2)], molarMass).size).toBe(0);
+  });
+
+  it('names the curve where the majors of one curve are off it one level both ways, one naming the factor, scattered beyond ×1.3', () => {
+    // Harvey-like: one curve ×10; the group's Cmax ×1/5.8 (its members' peaks), AUC∞ ×1/8.1 (neither names ×1/10), CL ×9.6 and V ×8.9 (both name ×10).
+    const auc = comparison('auc_inf', 0.0000803, 0.0006492);
+    const cmax = comparison('cmax', 0.0000245, 0.0001424);
+    const cl = comparison('clearance', 589, 61.62);
+    const vd = comparison('vd', 4723, 531.9);
+    expect(curveLevelCauses([auc, cmax, cl, vd], molarMass).size).toBe(0);
+    expect(auc.verdict.causes).toEqual([]);
+    const sides = curveSides([auc, cmax, cl, vd]);
+    expect(sides.size).toBe(4);
+    expect(sides.get(auc)).toBe(' — the curve: its auc_inf, cmax and its clearance, vd are off it ×0.1 and ×10 (within ×2), as one curve\'s level moves them; the table would need two unit slips');
+    const finding = comparisonFinding(cl, { curveSide: sides.get(cl) });
+    expect(finding.culprit).toBe('timecourse');
+    expect(finding.suspected_cause).toMatch(/^×10 .*— the curve/);
+    // A major without a cause of its own (the AUC) takes the side but names no cause.
+    expect(comparisonFinding(auc, { curveSide: sides.get(auc) }).culprit).toBe('timecourse');
+    // Concentrations alone (a table's one concentration unit), or a dose slip (CL and V alone): no side.
+    expect(curveSides([auc, cmax]).size).toBe(0);
+    expect(curveSides([cl, vd]).size).toBe(0);
+    // A Cmax beyond ×2 of the level the CL names: no side.
+    expect(curveSides([comparison('cmax', 0.0000245, 0.00007), cl]).size).toBe(0);
   });
 });

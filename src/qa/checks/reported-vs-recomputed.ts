@@ -17,7 +17,7 @@ import { ownJudgment, rangeRun } from '../range-run.js';
 import { dosesDoubt } from '../range-verdict.js';
 import { referenceSide } from '../reference-side.js';
 import { comparisonFinding } from '../to-findings.js';
-import { curveLevelCauses } from '../curve-cause.js';
+import { curveLevelCauses, curveSides } from '../curve-cause.js';
 import { settle } from '../corroborate.js';
 
 const fmt = (x: number) => String(+x.toPrecision(3));
@@ -60,8 +60,9 @@ export const reportedVsRecomputedCheck: QaCheck = {
     const comparisons = ctx.comparisons;
     const doseCauses = doseMismatchCauses(comparisons);
     const curveCauses = curveLevelCauses(comparisons, ctx.molarMass);
+    const sides = curveSides(comparisons);
     let run: ReturnType<typeof rangeRun> | undefined;
     const lazyRun = () => (run ??= rangeRun(ctx));
-    return comparisons.map((c) => byReference(doseDoubted(comparisonFinding(c, { dose: doseCauses.get(c), curve: curveCauses.get(c) }), lazyRun), lazyRun));
+    return comparisons.map((c) => byReference(doseDoubted(comparisonFinding(c, { dose: doseCauses.get(c), curve: curveCauses.get(c), curveSide: sides.get(c) }), lazyRun), lazyRun));
   },
 };
