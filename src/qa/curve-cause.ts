@@ -113,13 +113,13 @@ export const SIDE_RATIO_SPREAD = 2;
 
 /**
  * The side of the majors of a curve that are off it one level both ways, beyond the common-factor rule above: a level
- * factor f (unit or molar ↔ mass) that one of them names, and majors in both directions whose ratios put the curve's
+ * factor f (a unit prefix or molar ↔ mass, as `levelSlip`; not a time factor) that one of them names, and majors in both directions whose ratios put the curve's
  * level within ×2 of it — Cmax or AUC ×f, CL or V ×1/f (a V carries its λz extrapolation, a group's Cmax its members'
  * peaks: Cmax ×1/5.8, AUC ×1/8.1, CL ×9.6 and V ×8.9 of one curve ×10, CL and V naming ×10). The curve, by the
  * header's reasoning: a dose slip moves CL and V alone, a table's concentration unit Cmax and AUC alone. The text to
  * append to each, by comparison; majors of one direction only are left alone.
  */
-export function curveSides(comparisons: readonly Comparison[]): Map<Comparison, string> {
+export function curveSides(comparisons: readonly Comparison[], molarMass: (substance: string | null) => number | null): Map<Comparison, string> {
   const bySubset = new Map<number, Comparison[]>();
   for (const c of comparisons) {
     const ratio = c.verdict.ratio;
@@ -131,7 +131,11 @@ export function curveSides(comparisons: readonly Comparison[]): Map<Comparison, 
   for (const group of bySubset.values()) {
     // ln(reported level ÷ curve level) each comparison sees (CL and V inversely), and the levels its causes name.
     const levelOf = (c: Comparison) => (LEVEL_EXPONENT[c.parameter] as number) * Math.log(c.verdict.ratio as number);
-    const named = group.flatMap((c) => c.verdict.causes.filter((k) => LEVEL_KINDS.has(k.kind)).map((k) => (LEVEL_EXPONENT[c.parameter] as number) * Math.log(k.factor)));
+    // Only a factor a curve's level can slip by (a unit prefix, molar ↔ mass): an AUC's or a CL's ×60 is a time axis.
+    const mass = molarMass(group[0].output.substance);
+    const named = group
+      .flatMap((c) => c.verdict.causes.filter((k) => LEVEL_KINDS.has(k.kind)).map((k) => (LEVEL_EXPONENT[c.parameter] as number) * Math.log(k.factor)))
+      .filter((level) => levelSlip(Math.exp(level), mass) !== null);
     for (const level of named) {
       const off = group.filter((c) => !sides.has(c) && Math.abs(levelOf(c) - level) <= backs);
       const direct = [...new Set(off.filter((c) => LEVEL_EXPONENT[c.parameter] === 1).map((c) => c.parameter))];

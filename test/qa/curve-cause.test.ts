@@ -116,7 +116,7 @@ describe('curve level causes', () => {
     const vd = comparison('vd', 4723, 531.9);
     expect(curveLevelCauses([auc, cmax, cl, vd], molarMass).size).toBe(0);
     expect(auc.verdict.causes).toEqual([]);
-    const sides = curveSides([auc, cmax, cl, vd]);
+    const sides = curveSides([auc, cmax, cl, vd], molarMass);
     expect(sides.size).toBe(4);
     expect(sides.get(auc)).toBe(' — the curve: its auc_inf, cmax and its clearance, vd are off it ×0.1 and ×10 (within ×2), as one curve\'s level moves them; the table would need two unit slips');
     const finding = comparisonFinding(cl, { curveSide: sides.get(cl) });
@@ -125,9 +125,11 @@ describe('curve level causes', () => {
     // A major without a cause of its own (the AUC) takes the side but names no cause.
     expect(comparisonFinding(auc, { curveSide: sides.get(auc) }).culprit).toBe('timecourse');
     // Concentrations alone (a table's one concentration unit), or a dose slip (CL and V alone): no side.
-    expect(curveSides([auc, cmax]).size).toBe(0);
-    expect(curveSides([cl, vd]).size).toBe(0);
+    expect(curveSides([auc, cmax], molarMass).size).toBe(0);
+    expect(curveSides([cl, vd], molarMass).size).toBe(0);
     // A Cmax beyond ×2 of the level the CL names: no side.
-    expect(curveSides([comparison('cmax', 0.0000245, 0.00007), cl]).size).toBe(0);
+    expect(curveSides([comparison('cmax', 0.0000245, 0.00007), cl], molarMass).size).toBe(0);
+    // A time factor is no level: an AUC ×60 (minutes as hours) beside a CL ×1/60 of another slip names no side.
+    expect(curveSides([comparison('auc_inf', 2.879, 0.04729), comparison('clearance', 0.0926, 6.34)], molarMass).size).toBe(0);
   });
 });

@@ -60,7 +60,7 @@ export const reportedVsRecomputedCheck: QaCheck = {
     const comparisons = ctx.comparisons;
     const doseCauses = doseMismatchCauses(comparisons);
     const curveCauses = curveLevelCauses(comparisons, ctx.molarMass);
-    const sides = curveSides(comparisons);
+    const sides = curveSides(comparisons, ctx.molarMass);
     let run: ReturnType<typeof rangeRun> | undefined;
     const lazyRun = () => (run ??= rangeRun(ctx));
     return comparisons.map((c) => byReference(doseDoubted(comparisonFinding(c, { dose: doseCauses.get(c), curve: curveCauses.get(c), curveSide: sides.get(c) }), lazyRun), lazyRun));
