@@ -26,7 +26,7 @@
  * or AUC, and from a slip in one reported value, which leaves the others in
  * line: neither gives a common factor over several parameters.
  */
-import { exactMolarCause, molarMassCause, unitFactorCause, type SuspectedCause } from './causes.js';
+import { exactMolarCause, molarMassCause, nearFactor, TIME_FACTORS, unitFactorCause, type SuspectedCause } from './causes.js';
 import type { Comparison } from './compare-reported.js';
 import type { ReportedParameter } from './tolerances.js';
 import { pushTo } from '../data/records.js';
@@ -108,12 +108,15 @@ export function curveLevelCauses(comparisons: readonly Comparison[], molarMass: 
 /** Cause kinds that name a curve's level: a unit prefix or a molar ↔ mass factor (not a dose, not a weight). */
 const LEVEL_KINDS: ReadonlySet<SuspectedCause['kind']> = new Set(['unit-factor', 'molar-mass']);
 
+/** The parameters a curve's time axis moves (AUC with time, CL = dose/AUC against it): `curveSides` for a time factor. */
+const TIME_SCALED: ReadonlySet<string> = new Set(['auc_end', 'auc_inf', 'clearance']);
+
 /** How far a major's ratio may lie from a level factor another major of its curve names and still back it (as corroborate.ts). */
 export const SIDE_RATIO_SPREAD = 2;
 
 /**
  * The side of the majors of a curve that are off it one level both ways, beyond the common-factor rule above: a level
- * factor f (a unit prefix or molar ↔ mass, as `levelSlip`; not a time factor) that one of them names, and majors in both directions whose ratios put the curve's
+ * factor f (a unit prefix or molar ↔ mass, as `levelSlip`; or a time factor, then AUCs and CL only) that one of them names, and majors in both directions whose ratios put the curve's
  * level within ×2 of it — Cmax or AUC ×f, CL or V ×1/f (a V carries its λz extrapolation, a group's Cmax its members'
  * peaks: Cmax ×1/5.8, AUC ×1/8.1, CL ×9.6 and V ×8.9 of one curve ×10, CL and V naming ×10). The curve, by the
  * header's reasoning: a dose slip moves CL and V alone, a table's concentration unit Cmax and AUC alone. The text to
@@ -131,17 +134,19 @@ export function curveSides(comparisons: readonly Comparison[], molarMass: (subst
   for (const group of bySubset.values()) {
     // ln(reported level ÷ curve level) each comparison sees (CL and V inversely), and the levels its causes name.
     const levelOf = (c: Comparison) => (LEVEL_EXPONENT[c.parameter] as number) * Math.log(c.verdict.ratio as number);
-    // Only a factor a curve's level can slip by (a unit prefix, molar ↔ mass): an AUC's or a CL's ×60 is a time axis.
+    // A factor a curve's level can slip by (a unit prefix, molar ↔ mass) moves every level-scaled value; a time factor
+    // (its time axis: minutes as hours) the AUCs and CL only (not Cmax; V = CL/λz not at all).
     const mass = molarMass(group[0].output.substance);
-    const named = group
-      .flatMap((c) => c.verdict.causes.filter((k) => LEVEL_KINDS.has(k.kind)).map((k) => (LEVEL_EXPONENT[c.parameter] as number) * Math.log(k.factor)))
-      .filter((level) => levelSlip(Math.exp(level), mass) !== null);
+    const named = group.flatMap((c) => c.verdict.causes.filter((k) => LEVEL_KINDS.has(k.kind)).map((k) => (LEVEL_EXPONENT[c.parameter] as number) * Math.log(k.factor)));
     for (const level of named) {
-      const off = group.filter((c) => !sides.has(c) && Math.abs(levelOf(c) - level) <= backs);
+      const time = TIME_FACTORS.some((f) => nearFactor(Math.exp(Math.abs(level)), f));
+      if (!time && levelSlip(Math.exp(level), mass) === null) continue;
+      const off = group.filter((c) => !sides.has(c) && (!time || TIME_SCALED.has(c.parameter)) && Math.abs(levelOf(c) - level) <= backs);
       const direct = [...new Set(off.filter((c) => LEVEL_EXPONENT[c.parameter] === 1).map((c) => c.parameter))];
       const inverse = [...new Set(off.filter((c) => LEVEL_EXPONENT[c.parameter] === -1).map((c) => c.parameter))];
       if (direct.length === 0 || inverse.length === 0) continue;
-      const text = ` — the curve: its ${direct.join(', ')} and its ${inverse.join(', ')} are off it ×${fmt(Math.exp(level))} and ×${fmt(Math.exp(-level))} (within ×${SIDE_RATIO_SPREAD}), as one curve's level moves them; the table would need two unit slips`;
+      const what = time ? 'a slip of its time axis' : 'a slip of its level';
+      const text = ` — the curve: its ${direct.join(', ')} and its ${inverse.join(', ')} are off it ×${fmt(Math.exp(level))} and ×${fmt(Math.exp(-level))} (within ×${SIDE_RATIO_SPREAD}), as ${what} moves them; the table would need two unit slips`;
       for (const c of off) sides.set(c, text);
     }
   }

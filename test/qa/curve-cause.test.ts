@@ -118,7 +118,7 @@ describe('curve level causes', () => {
     expect(auc.verdict.causes).toEqual([]);
     const sides = curveSides([auc, cmax, cl, vd], molarMass);
     expect(sides.size).toBe(4);
-    expect(sides.get(auc)).toBe(' — the curve: its auc_inf, cmax and its clearance, vd are off it ×0.1 and ×10 (within ×2), as one curve\'s level moves them; the table would need two unit slips');
+    expect(sides.get(auc)).toBe(' — the curve: its auc_inf, cmax and its clearance, vd are off it ×0.1 and ×10 (within ×2), as a slip of its level moves them; the table would need two unit slips');
     const finding = comparisonFinding(cl, { curveSide: sides.get(cl) });
     expect(finding.culprit).toBe('timecourse');
     expect(finding.suspected_cause).toMatch(/^×10 .*— the curve/);
@@ -129,7 +129,12 @@ describe('curve level causes', () => {
     expect(curveSides([cl, vd], molarMass).size).toBe(0);
     // A Cmax beyond ×2 of the level the CL names: no side.
     expect(curveSides([comparison('cmax', 0.0000245, 0.00007), cl], molarMass).size).toBe(0);
-    // A time factor is no level: an AUC ×60 (minutes as hours) beside a CL ×1/60 of another slip names no side.
-    expect(curveSides([comparison('auc_inf', 2.879, 0.04729), comparison('clearance', 0.0926, 6.34)], molarMass).size).toBe(0);
+    // A time factor (the curve's time axis: minutes as hours) moves its AUCs and CL against each other, not its Cmax or V.
+    const timeAuc = comparison('auc_inf', 2.879, 0.04729);
+    const timeCl = comparison('clearance', 0.0926, 6.34);
+    const timeV = comparison('vd', 0.9, 60);
+    const time = curveSides([timeAuc, timeCl, timeV], molarMass);
+    expect([...time.keys()]).toEqual([timeAuc, timeCl]);
+    expect(time.get(timeCl)).toMatch(/its auc_inf and its clearance are off it ×60 and ×0\.0167 \(within ×2\), as a slip of its time axis moves them/);
   });
 });
