@@ -86,6 +86,16 @@ function blamesByRecord(findings: readonly Finding[]): Blames {
   return { outputs, timecourses, doses };
 }
 
+/**
+ * The dosing a finding's slip may sit in: its intervention, or (a calculated volume, physiology.ts) `details.dose_pk`,
+ * kept out of the intervention so that the finding's id stays (finding-id.ts).
+ */
+export function doseOf(f: Finding): number | null {
+  if (f.intervention_pk != null) return f.intervention_pk;
+  const pk = f.details?.dose_pk;
+  return typeof pk === 'number' ? pk : null;
+}
+
 /** Whether two findings name factors of one size (within ×CORROBORATION_FACTOR, either way round). */
 function sameSizedFactor(a: Finding, b: Finding): boolean {
   const bs = causeFactors(b).map((x) => Math.abs(Math.log(x)));
@@ -103,7 +113,7 @@ function settleOpen(f: Finding, blames: Blames): { culprit: Culprit; evidence: F
   const candidates: [Culprit, Finding[]][] = [
     ['output', f.output_pk === null ? [] : others(blames.outputs.get(f.output_pk))],
     ['timecourse', f.subset_pk === null ? [] : others(blames.timecourses.get(f.subset_pk))],
-    ['dose', f.intervention_pk == null ? [] : others(blames.doses.get(f.intervention_pk))],
+    ['dose', doseOf(f) === null ? [] : others(blames.doses.get(doseOf(f) as number))],
   ];
   const blamed = candidates.filter(([, evidence]) => evidence.length > 0);
   return blamed.length === 1 ? { culprit: blamed[0][0], evidence: blamed[0][1] } : null;

@@ -7,6 +7,7 @@
  */
 import type { Dataset } from '../data/dataset.js';
 import type { Finding } from '../qa/finding.js';
+import { doseOf } from '../qa/corroborate.js';
 
 /** The API resources a record id is served under. */
 export type RecordResource = 'outputs' | 'subsets' | 'interventions' | 'groups' | 'individuals';
@@ -108,7 +109,10 @@ export function recordsOf(f: Finding): RecordRef[] {
 const CULPRIT_TEXT: Record<string, (f: Finding) => string> = {
   output: (f) => `the reported output${f.output_pk !== null ? ` ${f.output_pk}` : ''}`,
   timecourse: (f) => `the timecourse${f.subset_pk !== null ? ` ${f.subset_pk}` : ''}`,
-  dose: (f) => `the dose${f.intervention_pk != null ? ` (intervention ${f.intervention_pk})` : ''}`,
+  dose: (f) => {
+    const pk = doseOf(f);
+    return `the dose${pk !== null ? ` (intervention ${pk})` : ''}`;
+  },
 };
 
 /** The record most likely to fix, in words; null when the checks could not tell. */

@@ -69,6 +69,18 @@ describe('corroborate: the record to fix, read across the checks', () => {
     const pair = { ...excess, kind: 'within-study' as const, details: { ...excess.details, pair_record: 'timecourse:6' } };
     expect(corroborate([pair, doseLow])[0]).toBe(pair);
   });
+  it("reads a calculated volume's dose from details.dose_pk, and keeps its intervention (its id) as it was", () => {
+    // A calculated V ×0.0135 the plasma volume (a 10 mg/kg dose curated as 10 mg): the curve's level or the dose, per kg ×1/89.
+    const volume = major({ kind: 'physiology', output_pk: 11, subset_pk: 5, measurement_type: 'vd', ratio: 0.0135, details: { cause_factors: [1 / 89], dose_pk: 7 } });
+    const dosePerKg = major({ kind: 'dose-label', intervention_pk: 7, measurement_type: 'dosing', culprit: 'dose', ratio: 1 / 70, details: { cause_factors: [1 / 70] } });
+    const [settled] = corroborate([volume, dosePerKg]);
+    expect(settled.culprit).toBe('dose');
+    expect(settled.intervention_pk ?? null).toBeNull();
+    expect(settled.suspected_cause).toBe('the dose is the record to fix: dose-label finds it off by a factor of that size');
+    // Without the dose named, the dose cannot be blamed.
+    expect(corroborate([{ ...volume, details: { cause_factors: [1 / 89] } }, dosePerKg])[0].culprit ?? null).toBeNull();
+  });
+
   it("replaces a curve-level cause's open side with the one found", () => {
     const curveCause = { ...cmaxLow, suspected_cause: `the 2 reported values (cmax, auc_inf) are ×0.1 the timecourse's level alike (CL and V inversely): ×1/10${EITHER_SIDE}` };
     const [settled] = corroborate([curveCause, curveHigh]);

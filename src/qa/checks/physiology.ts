@@ -148,13 +148,16 @@ export function volumeFinding(ctx: QaContext, p: ParameterValue): Finding | null
   const severity: Severity = cause ? 'major' : 'minor';
   const o = p.output;
   const plasmaText = perKg ? `${PLASMA_L_PER_KG} L/kg` : `${fmt(plasma)} L (${PLASMA_L_PER_KG} L/kg, ${weightText(weight as { kg: number; curated: boolean })})`;
+  // A calculated volume's dose, a record its slip may sit in (corroborate.ts reads `dose_pk`): in details, not as
+  // intervention_pk, which is part of the finding's id (finding-id.ts) and stays what it was.
+  const own = p.source === 'reported' ? [] : ctx.dosingOfSet(o.intervention_pks).filter((d) => dosesItself(d.substance, p.substance));
   return finding({
     kind: 'physiology', severity, study_sid: o.study_sid, study_name: o.study_name, subset_pk: ctx.curveOf(p), output_pk: o.pk,
     measurement_type: o.measurement_type, subject: p.subject, reported: p.value, reported_unit: p.unit, recomputed: plasma,
     // A calculated volume is its curve's and dose's (V = dose/(AUC·λz)): either may hold the slip.
     recomputed_unit: p.unit, ratio, culprit: p.source === 'reported' ? 'output' : null, suspected_cause: causes.text,
     message: `${p.source} ${o.measurement_type} ${fmt(p.value)} ${p.unit} is ×${fmt(ratio)} the plasma volume ${plasmaText}: an apparent volume cannot be smaller than the plasma`,
-    details: { rule: 'volume-below-plasma', source: p.source, cause_kinds: causes.kinds, cause_factors: causes.factors },
+    details: { rule: 'volume-below-plasma', source: p.source, cause_kinds: causes.kinds, cause_factors: causes.factors, ...(own.length === 1 ? { dose_pk: own[0].pk } : {}) },
   });
 }
 

@@ -192,6 +192,19 @@ describe('physiology: salts and single concentrations', () => {
     expect(about(findings, vd)).toMatchObject([{ details: { rule: 'volume-below-plasma' } }]);
     expect(about(findings, metabolite)).toEqual([]);
   });
+
+  it("names a calculated volume's dose in details.dose_pk (a record its slip may sit in), not as its intervention", () => {
+    // 30 mg, 70 kg: plasma 2.8 L. A calculated V of 0.04 L (a 30 mg/kg dose curated as 30 mg gives V ×1/70) is ×0.0143.
+    const groups = [group(1, [characteristic('weight', 70, 'kilogram')])];
+    const interventions = [dosing(1, 0.03, 'gram', { substance: 'codeine' })];
+    const vd = output({ measurement_type: 'vd', unit: 'liter', mean: 0.04, substance: 'codeine', calculated: true });
+    const [f] = about(run([vd], { groups, interventions }), vd);
+    expect(f).toMatchObject({ severity: 'major', culprit: null, details: { rule: 'volume-below-plasma', source: 'calculated', dose_pk: 1 } });
+    expect(f.intervention_pk ?? null).toBeNull();
+    // A reported volume is its own record: no dose named.
+    const reported = output({ measurement_type: 'vd', unit: 'liter', mean: 0.04, substance: 'codeine' });
+    expect(about(run([reported], { groups, interventions }), reported)[0].details?.dose_pk).toBeUndefined();
+  });
 });
 
 describe('physiology: AUC above dose · t½ / (ln 2 · plasma volume)', () => {
