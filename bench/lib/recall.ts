@@ -61,7 +61,8 @@ export interface CopyScore {
 /** Intervention pks a finding names, where a check gives them (the Finding columns have none today). */
 function interventionsNamed(f: Finding): number[] {
   const loose = f as unknown as Record<string, unknown>;
-  const named = [loose.intervention_pk, ...(Array.isArray(loose.intervention_pks) ? loose.intervention_pks : [])];
+  // A calculated volume's dose is named in details (corroborate.ts `doseOf`), its intervention kept for its id.
+  const named = [loose.intervention_pk, f.details?.dose_pk, ...(Array.isArray(loose.intervention_pks) ? loose.intervention_pks : [])];
   return named.filter((pk): pk is number => typeof pk === 'number');
 }
 

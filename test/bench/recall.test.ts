@@ -64,6 +64,9 @@ describe('blamesRight: the record a pointing major says to fix', () => {
     const doseSlip = slip('A', 'dose ×10', { interventions: [7], pointOutputs: [30] });
     expect(blamesRight(major({ study_sid: 'A', output_pk: 30, intervention_pk: 7, culprit: 'dose' }), doseSlip)).toBe(true);
     expect(blamesRight(major({ study_sid: 'A', output_pk: 30, culprit: 'output' }), doseSlip)).toBe(false);
+    // A calculated volume names its dose in details (its intervention kept for its id).
+    expect(blamesRight(major({ study_sid: 'A', output_pk: 30, culprit: 'dose', details: { dose_pk: 7 } }), doseSlip)).toBe(true);
+    expect(blamesRight(major({ study_sid: 'A', output_pk: 30, culprit: 'dose', details: { dose_pk: 8 } }), doseSlip)).toBe(false);
   });
   it('counts the pointing majors by what they blame, per slip and per class', () => {
     const fresh = [major({ study_sid: 'A', subset_pk: 5, output_pk: 30, culprit: 'timecourse' }), major({ study_sid: 'A', subset_pk: 5, output_pk: 31, culprit: 'output' })];
