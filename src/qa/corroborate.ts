@@ -21,7 +21,8 @@
  * ×CORROBORATION_FACTOR; which way round depends on the check), that record
  * is the one to fix.
  */
-import { EITHER_SIDE } from './curve-cause.js';
+import { EITHER_SIDE, LEVEL_EXPONENT } from './curve-cause.js';
+import type { ReportedParameter } from './tolerances.js';
 import type { Culprit, Finding } from './finding.js';
 
 /**
@@ -152,12 +153,19 @@ export function corroborate(findings: readonly Finding[]): Finding[] {
     }
     if (f.ratio === null || !(f.ratio > 0) || f.ratio === 1) return f;
     const r = f.ratio;
+    // A CL or V recomputed from the curve moves against its level (CL = dose/AUC): a curve high by c gives r = c, a
+    // dose high by d gives r = 1/d. A Cmax, an AUC or a t½ moves with the curve (or its time axis) and not with the dose.
+    const inverse = LEVEL_EXPONENT[f.measurement_type as ReportedParameter] === -1;
+    const dosePk = inverse ? doseOf(f) : null;
     const onOutput = f.output_pk === null ? [] : (blames.outputs.get(f.output_pk) ?? []).filter((e) => findsOffBy(e, r));
-    const onCurve = f.subset_pk === null ? [] : (blames.timecourses.get(f.subset_pk) ?? []).filter((e) => findsOffBy(e, 1 / r));
-    if ((onOutput.length > 0) === (onCurve.length > 0)) return f;
-    const culprit: Culprit = onOutput.length > 0 ? 'output' : 'timecourse';
-    const evidence = culprit === 'output' ? onOutput : onCurve;
-    const which = culprit === 'output' ? `the reported value (×${fmt(r)} its curve)` : `the curve (×${fmt(1 / r)} the reported value)`;
+    const onCurve = f.subset_pk === null ? [] : (blames.timecourses.get(f.subset_pk) ?? []).filter((e) => findsOffBy(e, inverse ? r : 1 / r));
+    const onDose = dosePk === null ? [] : (blames.doses.get(dosePk) ?? []).filter((e) => findsOffBy(e, 1 / r));
+    const found = ([['output', onOutput], ['timecourse', onCurve], ['dose', onDose]] as const).filter(([, evidence]) => evidence.length > 0);
+    if (found.length !== 1) return f;
+    const [culprit, evidence] = found[0];
+    const curveBy = inverse ? r : 1 / r;
+    const which =
+      culprit === 'output' ? `the reported value (×${fmt(r)} its curve)` : culprit === 'timecourse' ? `the curve (×${fmt(curveBy)} ${inverse ? 'the level the reported value implies' : 'the reported value'})` : `the dose (×${fmt(1 / r)} the dose the reported value implies)`;
     const text = `${which} is the record to fix: ${kindsOf(evidence)} find${evidence.length === 1 ? 's' : ''} it off by the same factor`;
     return settle(f, culprit, text, evidence.map((e) => e.kind));
   });

@@ -4,7 +4,7 @@ import type { SuspectedCause } from './causes.js';
 import { SEVERITY_OF } from './classify.js';
 import type { CalculatedRow, CalculatedStatus } from './calculated.js';
 import type { Comparison } from './compare-reported.js';
-import type { CurveLevelCause } from './curve-cause.js';
+import { LEVEL_EXPONENT, type CurveLevelCause } from './curve-cause.js';
 import { finding, type Finding, type Severity } from './finding.js';
 
 const fmt = (x: number | null) => (x === null ? '–' : String(+x.toPrecision(4)));
@@ -57,6 +57,8 @@ export function comparisonFinding(c: Comparison, across: { dose?: SuspectedCause
       body_weight_kg: c.bodyWeightKg,
       cause_kinds: causes.map((k) => k.kind),
       cause_factors: causes.map((k) => k.factor),
+      // A CL or V recomputed from the curve divides its dose: the dose is a record its slip may sit in (corroborate.ts).
+      ...(LEVEL_EXPONENT[c.parameter] === -1 && c.timecourse.dosingPks.length === 1 ? { dose_pk: c.timecourse.dosingPks[0] } : {}),
     },
   });
 }

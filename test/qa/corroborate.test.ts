@@ -69,6 +69,25 @@ describe('corroborate: the record to fix, read across the checks', () => {
     const pair = { ...excess, kind: 'within-study' as const, details: { ...excess.details, pair_record: 'timecourse:6' } };
     expect(corroborate([pair, doseLow])[0]).toBe(pair);
   });
+  it('reads a CL or V against its curve inversely, and its dose as a third record it may sit in', () => {
+    // A CL ×10 its recomputation (output 12, curve 5, dose 7): the CL typed a decade high, the curve a decade high
+    // (CL = dose/AUC recomputed a decade low), or the dose a decade low.
+    const clHigh = major({ output_pk: 12, subset_pk: 5, measurement_type: 'clearance', ratio: 10, details: { cause_factors: [10], dose_pk: 7 } });
+    const [byCurve] = corroborate([clHigh, curveHigh]);
+    expect(byCurve.culprit).toBe('timecourse');
+    expect(byCurve.suspected_cause).toBe('the curve (×10 the level the reported value implies) is the record to fix: group-members finds it off by the same factor');
+    // The curve low does not explain a CL high.
+    expect(corroborate([clHigh, { ...curveHigh, ratio: 0.09, details: { cause_factors: [0.1] } }])[0]).toBe(clHigh);
+    const doseLow = major({ kind: 'reference-range', intervention_pk: 7, measurement_type: 'dosing', culprit: 'dose', ratio: 0.09, details: { cause_factors: [0.1] } });
+    const [byDose] = corroborate([clHigh, doseLow]);
+    expect(byDose.culprit).toBe('dose');
+    expect(byDose.suspected_cause).toBe('the dose (×0.1 the dose the reported value implies) is the record to fix: reference-range finds it off by the same factor');
+    // Curve and dose both blamed: open. A Cmax's dose is no record of its recomputation.
+    expect(corroborate([clHigh, curveHigh, doseLow])[0]).toBe(clHigh);
+    const cmax = major({ output_pk: 13, subset_pk: 5, measurement_type: 'cmax', ratio: 0.1, details: { cause_factors: [0.1], dose_pk: 7 } });
+    expect(corroborate([cmax, doseLow])[0]).toBe(cmax);
+  });
+
   it("reads a calculated volume's dose from details.dose_pk, and keeps its intervention (its id) as it was", () => {
     // A calculated V ×0.0135 the plasma volume (a 10 mg/kg dose curated as 10 mg): the curve's level or the dose, per kg ×1/89.
     const volume = major({ kind: 'physiology', output_pk: 11, subset_pk: 5, measurement_type: 'vd', ratio: 0.0135, details: { cause_factors: [1 / 89], dose_pk: 7 } });
