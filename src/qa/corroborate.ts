@@ -136,37 +136,83 @@ export function settle(f: Finding, culprit: Culprit, reason: string, by: readonl
 }
 
 /**
+ * Open majors that share one record, settled on it: a reported AUC above its Cmax × interval (plausibility: the AUC
+ * or the Cmax) and a reported-vs-recomputed major on one of those two outputs (the value or its curve; open, or
+ * settled on the value already) whose ratio,
+ * undone on that output, brings the AUC within Cmax × interval too. One slip in that output explains both; a slip in
+ * the curve does not touch the two reported values, nor one in the other output the curve's comparison. Returns the
+ * findings to settle with their text, by finding.
+ */
+function sharedRecords(findings: readonly Finding[]): Map<Finding, string> {
+  // Open, or settled on the value already (then the plausibility finding follows it).
+  const openComparisons = new Map<number, Finding>();
+  for (const f of findings) {
+    if (f.kind === 'reported-vs-recomputed' && f.severity === 'major' && (!f.culprit || f.culprit === 'output') && f.output_pk !== null && f.ratio !== null && f.ratio > 0) openComparisons.set(f.output_pk, f);
+  }
+  const settled = new Map<Finding, string>();
+  for (const f of findings) {
+    if (f.kind !== 'plausibility' || f.severity !== 'major' || f.culprit || f.details?.rule !== 'auc-above-cmax-times-interval') continue;
+    const q = f.ratio;
+    const cmaxPk = f.details?.cmax_output_pk;
+    if (q === null || !(q > 1) || f.output_pk === null || typeof cmaxPk !== 'number') continue;
+    // The AUC ×r its curve (r ≥ q: undone, the AUC is within the bound), or the Cmax ×r its curve (r ≤ 1/q).
+    const onAuc = openComparisons.get(f.output_pk);
+    const onCmax = openComparisons.get(cmaxPk);
+    const aucFits = onAuc !== undefined && (onAuc.ratio as number) >= q;
+    const cmaxFits = onCmax !== undefined && (onCmax.ratio as number) <= 1 / q;
+    if (aucFits === cmaxFits) continue;
+    const comparison = (aucFits ? onAuc : onCmax) as Finding;
+    const which = aucFits ? 'the AUC' : 'the Cmax';
+    const text = `${which} is the record to fix: it is ×${fmt(comparison.ratio as number)} its curve and puts the AUC at ×${fmt(q)} Cmax × interval; one slip in it explains both, one in the curve or in the other value only one`;
+    // The plausibility finding is the AUC's (its output_pk): named only when the AUC is the one.
+    if (aucFits) settled.set(f, text);
+    if (!comparison.culprit) settled.set(comparison, text);
+  }
+  return settled;
+}
+
+/**
  * The findings with each undecided major settled where the other checks blame exactly one of its records by its
- * factor (see the header); the others unchanged, in order.
+ * factor (see the header), or where two open majors share one record (`sharedRecords`); the others unchanged, in order.
  */
 export function corroborate(findings: readonly Finding[]): Finding[] {
   const blames = blamesByRecord(findings);
-  return findings.map((f) => {
-    if (f.severity !== 'major' || f.culprit) return f;
-    if (!SETTLED.has(f.kind)) {
-      // A pair of arms names both records (within-study `pair_record`): either may hold the slip, and says so.
-      if (OPEN_BY_DESIGN.has(f.kind) || f.details?.pair_record !== undefined) return f;
-      const settled = settleOpen(f, blames);
-      if (!settled) return f;
-      const text = `${RECORD_WORDS[settled.culprit]} is the record to fix: ${kindsOf(settled.evidence)} find${settled.evidence.length === 1 ? 's' : ''} it off by a factor of that size`;
-      return settle(f, settled.culprit, text, settled.evidence.map((e) => e.kind));
-    }
-    if (f.ratio === null || !(f.ratio > 0) || f.ratio === 1) return f;
-    const r = f.ratio;
-    // A CL or V recomputed from the curve moves against its level (CL = dose/AUC): a curve high by c gives r = c, a
-    // dose high by d gives r = 1/d. A Cmax, an AUC or a t½ moves with the curve (or its time axis) and not with the dose.
-    const inverse = LEVEL_EXPONENT[f.measurement_type as ReportedParameter] === -1;
-    const dosePk = inverse ? doseOf(f) : null;
-    const onOutput = f.output_pk === null ? [] : (blames.outputs.get(f.output_pk) ?? []).filter((e) => findsOffBy(e, r));
-    const onCurve = f.subset_pk === null ? [] : (blames.timecourses.get(f.subset_pk) ?? []).filter((e) => findsOffBy(e, inverse ? r : 1 / r));
-    const onDose = dosePk === null ? [] : (blames.doses.get(dosePk) ?? []).filter((e) => findsOffBy(e, 1 / r));
-    const found = ([['output', onOutput], ['timecourse', onCurve], ['dose', onDose]] as const).filter(([, evidence]) => evidence.length > 0);
-    if (found.length !== 1) return f;
-    const [culprit, evidence] = found[0];
-    const curveBy = inverse ? r : 1 / r;
-    const which =
-      culprit === 'output' ? `the reported value (×${fmt(r)} its curve)` : culprit === 'timecourse' ? `the curve (×${fmt(curveBy)} ${inverse ? 'the level the reported value implies' : 'the reported value'})` : `the dose (×${fmt(1 / r)} the dose the reported value implies)`;
-    const text = `${which} is the record to fix: ${kindsOf(evidence)} find${evidence.length === 1 ? 's' : ''} it off by the same factor`;
-    return settle(f, culprit, text, evidence.map((e) => e.kind));
+  const settled = findings.map((f) => settleByOthers(f, blames));
+  // Then the majors still open that share one record.
+  const shared = sharedRecords(settled);
+  if (shared.size === 0) return settled;
+  return settled.map((f) => {
+    const text = shared.get(f);
+    return text === undefined ? f : settle(f, 'output', text, [f.kind === 'plausibility' ? 'reported-vs-recomputed' : 'plausibility']);
   });
+}
+
+/** A finding settled by the majors that blame one of its records (see the header), or the finding unchanged. */
+function settleByOthers(f: Finding, blames: Blames): Finding {
+  if (f.severity !== 'major' || f.culprit) return f;
+  if (!SETTLED.has(f.kind)) {
+    // A pair of arms names both records (within-study `pair_record`): either may hold the slip, and says so.
+    if (OPEN_BY_DESIGN.has(f.kind) || f.details?.pair_record !== undefined) return f;
+    const settled = settleOpen(f, blames);
+    if (!settled) return f;
+    const text = `${RECORD_WORDS[settled.culprit]} is the record to fix: ${kindsOf(settled.evidence)} find${settled.evidence.length === 1 ? 's' : ''} it off by a factor of that size`;
+    return settle(f, settled.culprit, text, settled.evidence.map((e) => e.kind));
+  }
+  if (f.ratio === null || !(f.ratio > 0) || f.ratio === 1) return f;
+  const r = f.ratio;
+  // A CL or V recomputed from the curve moves against its level (CL = dose/AUC): a curve high by c gives r = c, a
+  // dose high by d gives r = 1/d. A Cmax, an AUC or a t½ moves with the curve (or its time axis) and not with the dose.
+  const inverse = LEVEL_EXPONENT[f.measurement_type as ReportedParameter] === -1;
+  const dosePk = inverse ? doseOf(f) : null;
+  const onOutput = f.output_pk === null ? [] : (blames.outputs.get(f.output_pk) ?? []).filter((e) => findsOffBy(e, r));
+  const onCurve = f.subset_pk === null ? [] : (blames.timecourses.get(f.subset_pk) ?? []).filter((e) => findsOffBy(e, inverse ? r : 1 / r));
+  const onDose = dosePk === null ? [] : (blames.doses.get(dosePk) ?? []).filter((e) => findsOffBy(e, 1 / r));
+  const found = ([['output', onOutput], ['timecourse', onCurve], ['dose', onDose]] as const).filter(([, evidence]) => evidence.length > 0);
+  if (found.length !== 1) return f;
+  const [culprit, evidence] = found[0];
+  const curveBy = inverse ? r : 1 / r;
+  const which =
+    culprit === 'output' ? `the reported value (×${fmt(r)} its curve)` : culprit === 'timecourse' ? `the curve (×${fmt(curveBy)} ${inverse ? 'the level the reported value implies' : 'the reported value'})` : `the dose (×${fmt(1 / r)} the dose the reported value implies)`;
+  const text = `${which} is the record to fix: ${kindsOf(evidence)} find${evidence.length === 1 ? 's' : ''} it off by the same factor`;
+  return settle(f, culprit, text, evidence.map((e) => e.kind));
 }

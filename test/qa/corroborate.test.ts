@@ -88,6 +88,23 @@ describe('corroborate: the record to fix, read across the checks', () => {
     expect(corroborate([cmax, doseLow])[0]).toBe(cmax);
   });
 
+  it('settles an AUC above its Cmax × interval and its own comparison on the AUC, the one record both may sit in', () => {
+    // AUC0–24 (output 20) ×60 its curve (5) and ×9.9 Cmax (output 21) × 24 h: an AUC in mg·min/L curated as mg·h/L.
+    const auc = major({ output_pk: 20, subset_pk: 5, measurement_type: 'auc_end', ratio: 61, details: { cause_factors: [60] } });
+    const bound = major({ kind: 'plausibility', output_pk: 20, measurement_type: 'auc_end', ratio: 9.9, details: { rule: 'auc-above-cmax-times-interval', cmax_output_pk: 21 } });
+    const [a, b] = corroborate([auc, bound]);
+    expect([a.culprit, b.culprit]).toEqual(['output', 'output']);
+    expect(b.suspected_cause).toBe('the AUC is the record to fix: it is ×61 its curve and puts the AUC at ×9.9 Cmax × interval; one slip in it explains both, one in the curve or in the other value only one');
+    expect(b.details?.culprit_by).toEqual(['reported-vs-recomputed']);
+    // The AUC only ×5 its curve does not undo ×9.9: both open. The Cmax ×1/12 its curve: its comparison, not the AUC's finding.
+    expect(corroborate([{ ...auc, ratio: 5 }, bound]).map((f) => f.culprit ?? null)).toEqual([null, null]);
+    const cmax = major({ output_pk: 21, subset_pk: 5, measurement_type: 'cmax', ratio: 1 / 12, details: { cause_factors: [0.1] } });
+    expect(corroborate([cmax, bound]).map((f) => f.culprit ?? null)).toEqual(['output', null]);
+    // A comparison settled on its curve by others leaves the AUC's finding open.
+    const curveOff = major({ kind: 'group-members', subset_pk: 5, measurement_type: 'concentration', culprit: 'timecourse', ratio: 1 / 60, details: { cause_factors: [1 / 60] } });
+    expect(corroborate([auc, bound, curveOff]).map((f) => f.culprit ?? null)).toEqual(['timecourse', null, 'timecourse']);
+  });
+
   it("reads a calculated volume's dose from details.dose_pk, and keeps its intervention (its id) as it was", () => {
     // A calculated V ×0.0135 the plasma volume (a 10 mg/kg dose curated as 10 mg): the curve's level or the dose, per kg ×1/89.
     const volume = major({ kind: 'physiology', output_pk: 11, subset_pk: 5, measurement_type: 'vd', ratio: 0.0135, details: { cause_factors: [1 / 89], dose_pk: 7 } });
