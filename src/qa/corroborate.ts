@@ -23,6 +23,7 @@
  */
 import { EITHER_SIDE, LEVEL_EXPONENT } from './curve-cause.js';
 import type { ReportedParameter } from './tolerances.js';
+import { AUC_CMAX_LOWEST } from './checks/plausibility.js';
 import type { Culprit, Finding } from './finding.js';
 
 /**
@@ -139,7 +140,8 @@ export function settle(f: Finding, culprit: Culprit, reason: string, by: readonl
  * Open majors that share one record, settled on it: a reported AUC above its Cmax × interval (plausibility: the AUC
  * or the Cmax) and a reported-vs-recomputed major on one of those two outputs (the value or its curve; open, or
  * settled on the value already) whose ratio,
- * undone on that output, brings the AUC within Cmax × interval too. One slip in that output explains both; a slip in
+ * undone on that output, brings the AUC within Cmax × interval too (and not below the plausibility check's
+ * lowest AUC / (Cmax · t)). One slip in that output explains both; a slip in
  * the curve does not touch the two reported values, nor one in the other output the curve's comparison. Returns the
  * findings to settle with their text, by finding.
  */
@@ -155,11 +157,14 @@ function sharedRecords(findings: readonly Finding[]): Map<Finding, string> {
     const q = f.ratio;
     const cmaxPk = f.details?.cmax_output_pk;
     if (q === null || !(q > 1) || f.output_pk === null || typeof cmaxPk !== 'number') continue;
-    // The AUC ×r its curve (r ≥ q: undone, the AUC is within the bound), or the Cmax ×r its curve (r ≤ 1/q).
+    // The AUC ×r its curve (undone: q / r), or the Cmax ×r its curve (undone: q · r).
     const onAuc = openComparisons.get(f.output_pk);
     const onCmax = openComparisons.get(cmaxPk);
-    const aucFits = onAuc !== undefined && (onAuc.ratio as number) >= q;
-    const cmaxFits = onCmax !== undefined && (onCmax.ratio as number) <= 1 / q;
+    // Undone, the slip must bring AUC / (Cmax · t) into the window the plausibility check names factors for: a Cmax
+    // ×1/1939 its curve (the curve ×1000) undone would put the AUC at ×0.0012 its Cmax × interval, no fit.
+    const fits = (undone: number) => undone > AUC_CMAX_LOWEST && undone <= 1;
+    const aucFits = onAuc !== undefined && fits(q / (onAuc.ratio as number));
+    const cmaxFits = onCmax !== undefined && fits(q * (onCmax.ratio as number));
     if (aucFits === cmaxFits) continue;
     const comparison = (aucFits ? onAuc : onCmax) as Finding;
     const which = aucFits ? 'the AUC' : 'the Cmax';

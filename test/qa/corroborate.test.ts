@@ -100,6 +100,8 @@ describe('corroborate: the record to fix, read across the checks', () => {
     expect(corroborate([{ ...auc, ratio: 5 }, bound]).map((f) => f.culprit ?? null)).toEqual([null, null]);
     const cmax = major({ output_pk: 21, subset_pk: 5, measurement_type: 'cmax', ratio: 1 / 12, details: { cause_factors: [0.1] } });
     expect(corroborate([cmax, bound]).map((f) => f.culprit ?? null)).toEqual(['output', null]);
+    // A Cmax ×1/1939 its curve (the curve ×1000): undone, the AUC would be ×0.005 its Cmax × interval, no fit.
+    expect(corroborate([{ ...cmax, ratio: 1 / 1939 }, bound]).map((f) => f.culprit ?? null)).toEqual([null, null]);
     // A comparison settled on its curve by others leaves the AUC's finding open.
     const curveOff = major({ kind: 'group-members', subset_pk: 5, measurement_type: 'concentration', culprit: 'timecourse', ratio: 1 / 60, details: { cause_factors: [1 / 60] } });
     expect(corroborate([auc, bound, curveOff]).map((f) => f.culprit ?? null)).toEqual(['timecourse', null, 'timecourse']);
