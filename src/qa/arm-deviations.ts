@@ -6,7 +6,6 @@
  */
 import { ALIKE_FACTOR } from './arm-biology.js';
 import type { QaContext } from './context.js';
-import { mayBeAdultHuman } from './population.js';
 import { curveLevels, MIN_ARMS, PAIR_ARMS, poolDeviations, type Deviation } from './study-pools.js';
 import { Numbering } from './study-ids.js';
 import { studyItems, WIDER_FACTORS, type StudyItem } from './study-items.js';
@@ -153,7 +152,7 @@ function populationNumbers(ctx: QaContext): (record: SubjectFields) => number {
   return (record) => {
     const subject = record.individual_pk != null ? -record.individual_pk - 1 : (record.group_pk ?? Number.MAX_SAFE_INTEGER);
     let id = bySubject.get(subject);
-    if (id === undefined) bySubject.set(subject, (id = numbering.of([`${mayBeAdultHuman(ctx.dataset, record)}\u0001${ctx.subjectMarks(record).join('\u0001')}`])));
+    if (id === undefined) bySubject.set(subject, (id = numbering.of([`${ctx.mayBeAdultHuman(record)}\u0001${ctx.subjectMarks(record).join('\u0001')}`])));
     return id;
   };
 }

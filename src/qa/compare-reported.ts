@@ -13,7 +13,6 @@ import { conversionFactorOrNull, productFactorOrNull } from '../units/convert.js
 import { ADULT_BODY_WEIGHT_KG, TYPICAL_BODY_WEIGHT_KG, unitFactorCause, unknownWeightPerKgCause, type SuspectedCause } from './causes.js';
 import { classify, type ComparisonContext, type Verdict } from './classify.js';
 import type { RecordKind } from './coverage.js';
-import { mayBeAdultHuman } from './population.js';
 import type { RecomputedTimecourse, RecomputedValue } from './recompute.js';
 import { expectedDisagreement, reportedWindow, windowAuc } from './reported-interval.js';
 import { DOSE_PROPORTIONAL, FACTOR_TOLERANCE, isReportedParameter, type ReportedParameter } from './tolerances.js';
@@ -28,6 +27,7 @@ export interface ComparisonSources {
   matchKey(fields: LinkKeyFields): string;
   molarMass(substance: string | null): number | null;
   bodyWeightKg(record: { group_pk: number | null; individual_pk: number | null }): number | null;
+  mayBeAdultHuman(record: { group_pk: number | null; individual_pk: number | null }): boolean;
   examined(kind: RecordKind, pk: number, check: string): void;
   notExamined(kind: RecordKind, pk: number, check: string, reason: string): void;
 }
@@ -390,7 +390,7 @@ export function compareAll(ctx: ComparisonSources): Comparison[] {
     for (const output of outputs) {
       if (!isReportedParameter(output.measurement_type)) continue;
       const bodyWeightKg = ctx.bodyWeightKg(output);
-      const context = { molarMass: ctx.molarMass(output.substance), bodyWeightKg, unweighedAdult: bodyWeightKg === null && mayBeAdultHuman(ctx.dataset, output) };
+      const context = { molarMass: ctx.molarMass(output.substance), bodyWeightKg, unweighedAdult: bodyWeightKg === null && ctx.mayBeAdultHuman(output) };
       const parameter = output.measurement_type;
       const best = bestComparison(
         candidates

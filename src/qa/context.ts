@@ -35,7 +35,7 @@ import { CoverageLog, type RecordKind } from './coverage.js';
 import { finding, type Finding } from './finding.js';
 import { MatchKeys } from './match-keys.js';
 import { parameterValues, type ParameterValue } from './parameters.js';
-import { marksPopulation, subjectMarks } from './population.js';
+import { marksPopulation, mayBeAdultHuman, subjectMarks } from './population.js';
 import { doseInfo, pkdbValuesBySubset, standardRecomputation, type ParameterValues, type RecomputedTimecourse, type StandardRecomputation } from './recompute.js';
 import { isDose } from './dose-units.js';
 
@@ -82,6 +82,8 @@ export interface QaContext {
    * an individual whose own characteristica mark nothing has its group's list (the same list).
    */
   subjectMarks(record: { group_pk: number | null; individual_pk: number | null }): readonly string[];
+  /** Whether a record's subject may be taken for an adult human (population.ts `mayBeAdultHuman`), one answer per subject for the run. */
+  mayBeAdultHuman(record: { group_pk: number | null; individual_pk: number | null }): boolean;
   /** The normed doses of an intervention set (dose-units.ts `isDose`: a dosing, or a qualitative dosing with an amount). */
   dosingOfSet(interventionPks: readonly number[]): InterventionRecord[];
   /**
@@ -153,6 +155,11 @@ function recomputeTimecourse(dataset: Dataset, tc: TimecourseRecord, pkdb: Param
   };
 }
 
+/** A record's subject as a number, for per-subject caches: a group as its pk, an individual as −pk − 1; null for none. */
+function subjectNumber(record: { group_pk: number | null; individual_pk: number | null }): number | null {
+  return record.group_pk != null ? record.group_pk : record.individual_pk != null ? -record.individual_pk - 1 : null;
+}
+
 /** Prepares the context once; never throws on bad data (a failing step is a finding in `findings`). */
 export function prepareContext(dataset: Dataset, options: QaContextOptions = {}): QaContext {
   const tables = dataset.tables;
@@ -189,7 +196,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
   // label text built and hashed per ask cost more than the weights.
   const weights = new Map<number, number | null>();
   const bodyWeightKg = (record: { group_pk: number | null; individual_pk: number | null }): number | null => {
-    const key = record.group_pk != null ? record.group_pk : record.individual_pk != null ? -record.individual_pk - 1 : null;
+    const key = subjectNumber(record);
     if (key === null) return null;
     const known = weights.get(key);
     if (known !== undefined) return known;
@@ -201,6 +208,15 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     }
     weights.set(key, weight);
     return weight;
+  };
+  // By subject as a number, as the weights: asked per value by the range, comparison, physiology and within-study steps.
+  const adults = new Map<number, boolean>();
+  const adultHuman = (record: { group_pk: number | null; individual_pk: number | null }): boolean => {
+    const key = subjectNumber(record);
+    if (key === null) return mayBeAdultHuman(dataset, record);
+    let known = adults.get(key);
+    if (known === undefined) adults.set(key, (known = mayBeAdultHuman(dataset, record)));
+    return known;
   };
   // Marks by group (records of a group), and by individual then group (records of an individual).
   const groupMarks = new Map<number | null, readonly string[]>();
@@ -283,6 +299,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     dosingOfSet,
     curveOf,
     subjectMarks: marksOf,
+    mayBeAdultHuman: adultHuman,
     // Plain functions, so that checks may pass `ctx.examined` around.
     examined: (kind, pk, check) => coverage.examined(kind, pk, check),
     notExamined: (kind, pk, check, reason) => coverage.notExamined(kind, pk, check, reason),

@@ -19,7 +19,6 @@ import type { RecordKind } from './coverage.js';
 import type { QaContext } from './context.js';
 import { wideLevelSamples } from './level-samples.js';
 import { ADULT_BODY_WEIGHT_KG } from './causes.js';
-import { mayBeAdultHuman } from './population.js';
 import { contradicted, FEW_STUDIES, FEW_STUDIES_Z, individual, INSIDE_Z, judge, OUTSIDE_Z, SMALL_FACTOR, SMALL_FACTOR_Z, wideVerdict, type RangeVerdict, type ZInSpread } from './range-verdict.js';
 import { armValues, leaveOneStudyOut, MIN_STUDIES, robustReference, type Reference } from './reference-stats.js';
 import { PER_KG, PER_KG_DOSE, rangeSamples, sampleLabel, STRATUM_POPULATION_FIELD, STRATUM_SEPARATOR, STRATUM_UNIT_FIELD, type RangeSample, type Unplaced } from './reference-samples.js';
@@ -124,12 +123,7 @@ export function rangeRun(ctx: QaContext): RangeRun {
   const unweighedByRecord: Record<RecordKind, Map<number, UnweighedJudgment>> = { output: new Map(), timecourse: new Map(), dosing: new Map() };
   for (const j of unweighed) unweighedByRecord[j.sample.record].set(j.sample.pk, j);
   // Adults only: a neonate's absolute clearance is ×1/300 an adult's (its weight and maturation), more than any population.
-  const adults = new Map<string | null, boolean>();
-  const adult = (s: RangeSample) => {
-    let known = adults.get(s.subject);
-    if (known === undefined) adults.set(s.subject, (known = mayBeAdultHuman(ctx.dataset, subjectFields(s.subject))));
-    return known;
-  };
+  const adult = (s: RangeSample) => ctx.mayBeAdultHuman(subjectFields(s.subject));
   const anyPopulation = fallbackJudgments(byStratum.values(), (s) => unreferenced(s) && adult(s), anyPopulationKey, 'every population', (v, ref) => wideVerdict(v, ref, 'both'), ownCurve);
   const levels = groupByStratum(wideLevelSamples(ctx));
   const anyDose = fallbackJudgments(levels.values(), unreferenced, (s) => s.stratum, 'every dose and population', (v, ref) => wideVerdict(v, ref, 'upward'), ownCurve);
@@ -191,7 +185,7 @@ function unweighedJudgments(
       references.set(absolute, (refs = { loso: leaveOneStudyOut(arms), all: robustReference(arms) }));
     }
     for (const s of list) {
-      if (!judged(s) || (kgPower === -1 && s.dose === null) || !mayBeAdultHuman(ctx.dataset, subjectFields(s.subject))) continue;
+      if (!judged(s) || (kgPower === -1 && s.dose === null) || !ctx.mayBeAdultHuman(subjectFields(s.subject))) continue;
       const ref = refs.loso.has(s.study) ? (refs.loso.get(s.study) ?? null) : refs.all;
       if (ref === null) continue;
       const typical = { ...s, value: s.value * TYPICAL_ADULT_KG ** kgPower, unit };

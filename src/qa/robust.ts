@@ -26,7 +26,7 @@ export function median(values: readonly number[]): number {
   // A typed array sorts numerically without a comparator call per pair.
   reserve(values.length);
   let n = 0;
-  for (const v of values) if (Number.isFinite(v)) scratch[n++] = v;
+  for (let k = 0; k < values.length; k++) if (Number.isFinite(values[k])) scratch[n++] = values[k];
   return scratchMedian(n);
 }
 

@@ -45,7 +45,6 @@ import { ADULT_BODY_WEIGHT_KG, slipFactors, type SuspectedCause } from '../cause
 import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { canonicalUnit, type ParameterValue } from '../parameters.js';
-import { mayBeAdultHuman } from '../population.js';
 import { dosesItself } from '../substance-relations.js';
 
 const CHECK = 'physiology';
@@ -93,7 +92,7 @@ export function boundWeight(ctx: QaContext, subject: Subject, curated: number | 
 const ADULT_CACHE = new WeakMap<QaContext, Map<string, { kg: number; curated: boolean } | null>>();
 
 function assumedAdult(ctx: QaContext, subject: Subject): { kg: number; curated: boolean } | null {
-  return mayBeAdultHuman(ctx.dataset, subject) ? { kg: ADULT_BODY_WEIGHT_KG[0], curated: false } : null;
+  return ctx.mayBeAdultHuman(subject) ? { kg: ADULT_BODY_WEIGHT_KG[0], curated: false } : null;
 }
 
 function weightText(w: { kg: number; curated: boolean }): string {
