@@ -23,14 +23,11 @@
  */
 import { EITHER_SIDE, LEVEL_EXPONENT } from './curve-cause.js';
 import type { ReportedParameter } from './tolerances.js';
-import { AUC_CMAX_LOWEST } from './checks/plausibility.js';
-import type { Culprit, Finding } from './finding.js';
+import { doseOf, type Culprit, type Finding } from './finding.js';
+import { CORROBORATION_FACTOR, sharedRecords } from './shared-record.js';
 
-/**
- * How far apart the two factors may lie: a group's reported Cmax against its mean curve carries up to ×1.5 of its
- * own (tolerances.ts `ordinaryExcess`), and a reference finding's ratio is against the other studies' median.
- */
-export const CORROBORATION_FACTOR = 2;
+export { CORROBORATION_FACTOR };
+
 
 /** The kinds whose undecided majors are settled here: a reported value against its own curve. */
 const SETTLED: ReadonlySet<Finding['kind']> = new Set(['reported-vs-recomputed']);
@@ -88,15 +85,6 @@ function blamesByRecord(findings: readonly Finding[]): Blames {
   return { outputs, timecourses, doses };
 }
 
-/**
- * The dosing a finding's slip may sit in: its intervention, or (a calculated volume, physiology.ts) `details.dose_pk`,
- * kept out of the intervention so that the finding's id stays (finding-id.ts).
- */
-export function doseOf(f: Finding): number | null {
-  if (f.intervention_pk != null) return f.intervention_pk;
-  const pk = f.details?.dose_pk;
-  return typeof pk === 'number' ? pk : null;
-}
 
 /** Whether two findings name factors of one size (within ×CORROBORATION_FACTOR, either way round). */
 function sameSizedFactor(a: Finding, b: Finding): boolean {
@@ -136,45 +124,6 @@ export function settle(f: Finding, culprit: Culprit, reason: string, by: readonl
   return { ...f, culprit, suspected_cause: cause ? `${cause} — ${reason}` : reason, details: { ...f.details, culprit_by: [...new Set(by)] } };
 }
 
-/**
- * Open majors that share one record, settled on it: a reported AUC above its Cmax × interval (plausibility: the AUC
- * or the Cmax) and a reported-vs-recomputed major on one of those two outputs (the value or its curve; open, or
- * settled on the value already) whose ratio,
- * undone on that output, brings the AUC within Cmax × interval too (and not below the plausibility check's
- * lowest AUC / (Cmax · t)). One slip in that output explains both; a slip in
- * the curve does not touch the two reported values, nor one in the other output the curve's comparison. Returns the
- * findings to settle with their text, by finding.
- */
-function sharedRecords(findings: readonly Finding[]): Map<Finding, string> {
-  // Open, or settled on the value already (then the plausibility finding follows it).
-  const openComparisons = new Map<number, Finding>();
-  for (const f of findings) {
-    if (f.kind === 'reported-vs-recomputed' && f.severity === 'major' && (!f.culprit || f.culprit === 'output') && f.output_pk !== null && f.ratio !== null && f.ratio > 0) openComparisons.set(f.output_pk, f);
-  }
-  const settled = new Map<Finding, string>();
-  for (const f of findings) {
-    if (f.kind !== 'plausibility' || f.severity !== 'major' || f.culprit || f.details?.rule !== 'auc-above-cmax-times-interval') continue;
-    const q = f.ratio;
-    const cmaxPk = f.details?.cmax_output_pk;
-    if (q === null || !(q > 1) || f.output_pk === null || typeof cmaxPk !== 'number') continue;
-    // The AUC ×r its curve (undone: q / r), or the Cmax ×r its curve (undone: q · r).
-    const onAuc = openComparisons.get(f.output_pk);
-    const onCmax = openComparisons.get(cmaxPk);
-    // Undone, the slip must bring AUC / (Cmax · t) into the window the plausibility check names factors for: a Cmax
-    // ×1/1939 its curve (the curve ×1000) undone would put the AUC at ×0.0012 its Cmax × interval, no fit.
-    const fits = (undone: number) => undone > AUC_CMAX_LOWEST && undone <= 1;
-    const aucFits = onAuc !== undefined && fits(q / (onAuc.ratio as number));
-    const cmaxFits = onCmax !== undefined && fits(q * (onCmax.ratio as number));
-    if (aucFits === cmaxFits) continue;
-    const comparison = (aucFits ? onAuc : onCmax) as Finding;
-    const which = aucFits ? 'the AUC' : 'the Cmax';
-    const text = `${which} is the record to fix: it is ×${fmt(comparison.ratio as number)} its curve and puts the AUC at ×${fmt(q)} Cmax × interval; one slip in it explains both, one in the curve or in the other value only one`;
-    // The plausibility finding is the AUC's (its output_pk): named only when the AUC is the one.
-    if (aucFits) settled.set(f, text);
-    if (!comparison.culprit) settled.set(comparison, text);
-  }
-  return settled;
-}
 
 /**
  * The findings with each undecided major settled where the other checks blame exactly one of its records by its
@@ -187,8 +136,8 @@ export function corroborate(findings: readonly Finding[]): Finding[] {
   const shared = sharedRecords(settled);
   if (shared.size === 0) return settled;
   return settled.map((f) => {
-    const text = shared.get(f);
-    return text === undefined ? f : settle(f, 'output', text, [f.kind === 'plausibility' ? 'reported-vs-recomputed' : 'plausibility']);
+    const s = shared.get(f);
+    return s === undefined ? f : settle(f, s.culprit, s.text, s.by);
   });
 }
 

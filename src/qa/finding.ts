@@ -124,3 +124,13 @@ export function finding(fields: Pick<Finding, 'kind' | 'severity' | 'message'> &
     ...fields,
   };
 }
+
+/**
+ * The dosing a finding's slip may sit in: its intervention, or `details.dose_pk` where naming it as the intervention
+ * would change the finding's id (finding-id.ts): a calculated volume's dose, a CL's or V's recomputation's dose.
+ */
+export function doseOf(f: Pick<Finding, 'intervention_pk' | 'details'>): number | null {
+  if (f.intervention_pk != null) return f.intervention_pk;
+  const pk = f.details?.dose_pk;
+  return typeof pk === 'number' ? pk : null;
+}

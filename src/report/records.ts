@@ -6,8 +6,7 @@
  * `/api/v1/<resource>/<pk>/`, studies by sid).
  */
 import type { Dataset } from '../data/dataset.js';
-import type { Finding } from '../qa/finding.js';
-import { doseOf } from '../qa/corroborate.js';
+import { doseOf, type Finding } from '../qa/finding.js';
 
 /** The API resources a record id is served under. */
 export type RecordResource = 'outputs' | 'subsets' | 'interventions' | 'groups' | 'individuals';

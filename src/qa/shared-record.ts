@@ -1,0 +1,153 @@
+/**
+ * Open majors that share one record (corroborate.ts runs this after the majors that blame a record outright). Each
+ * open major names the records its slip may sit in, each off by a factor: a reported value against its own curve
+ * (the value off by r, the curve by 1/r — by r for a CL or V, whose recomputation divides the dose, which may be off
+ * by 1/r), a pair of arms (one arm off by r, or the other by 1/r). Where one record off by one factor (within
+ * ×CORROBORATION_FACTOR) explains open majors of two or more kinds, and no other record explains two, one slip in
+ * it explains them all while a slip in any other explains only one: that record is the one to fix (a curve ×1000
+ * that its reported Cmax and its sibling arm both put apart). Majors of one kind do not count twice: a Cmax and an
+ * AUC off one curve alike may share the table's concentration unit (curve-cause.ts).
+ *
+ * And a reported AUC above its Cmax × interval (plausibility: the AUC or the Cmax) with a reported-vs-recomputed
+ * major on one of those two outputs (open, or settled on the value already) whose ratio, undone on that output,
+ * brings the AUC within Cmax × interval — and not below the plausibility check's lowest AUC / (Cmax · t): one slip
+ * in that output explains both, one in the curve or the other value only one.
+ */
+import { AUC_CMAX_LOWEST } from './checks/plausibility.js';
+import { LEVEL_EXPONENT } from './curve-cause.js';
+import { doseOf, type Culprit, type Finding } from './finding.js';
+import type { ReportedParameter } from './tolerances.js';
+
+/**
+ * How far apart the two factors may lie: a group's reported Cmax against its mean curve carries up to ×1.5 of its
+ * own (tolerances.ts `ordinaryExcess`), and a reference finding's ratio is against the other studies' median.
+ */
+export const CORROBORATION_FACTOR = 2;
+
+/** A settlement: the record to fix, why, and the kinds of finding that told it. */
+export interface SharedSettlement {
+  culprit: Culprit;
+  text: string;
+  by: string[];
+}
+
+const fmt = (x: number) => String(+x.toPrecision(3));
+
+const RECORD_WORDS: Record<Culprit, string> = { output: 'the reported value', timecourse: 'the curve', dose: 'the dose' };
+const CULPRIT_OF: Record<string, Culprit> = { output: 'output', timecourse: 'timecourse', dosing: 'dose' };
+
+/** One record (`output:12`, `timecourse:5`, `dosing:7`) off by `factor` (curated ÷ true). */
+interface Hypothesis {
+  record: string;
+  factor: number;
+}
+
+
+/** The records an open major's slip may sit in, each with the factor it would be off by; none for other kinds. */
+function hypotheses(f: Finding): Hypothesis[] {
+  const r = f.ratio;
+  if (r === null || !(r > 0) || !Number.isFinite(r) || r === 1) return [];
+  if (f.kind === 'reported-vs-recomputed') {
+    const inverse = LEVEL_EXPONENT[f.measurement_type as ReportedParameter] === -1;
+    const dose = inverse ? doseOf(f) : null;
+    return [
+      ...(f.output_pk !== null ? [{ record: `output:${f.output_pk}`, factor: r }] : []),
+      ...(f.subset_pk !== null ? [{ record: `timecourse:${f.subset_pk}`, factor: inverse ? r : 1 / r }] : []),
+      ...(dose !== null ? [{ record: `dosing:${dose}`, factor: 1 / r }] : []),
+    ];
+  }
+  const own = f.details?.record;
+  const pair = f.details?.pair_record;
+  if (f.kind === 'within-study' && typeof own === 'string' && typeof pair === 'string') {
+    return [
+      { record: own, factor: r },
+      { record: pair, factor: 1 / r },
+    ];
+  }
+  return [];
+}
+
+/** Whether the finding's own fields point at the record (its culprit can only name one of those). */
+function pointsAt(f: Finding, record: string): boolean {
+  const [kind, pkText] = [record.slice(0, record.lastIndexOf(':')), Number(record.slice(record.lastIndexOf(':') + 1))];
+  if (kind === 'output') return f.output_pk === pkText;
+  if (kind === 'timecourse') return f.subset_pk === pkText;
+  return kind === 'dosing' && doseOf(f) === pkText;
+}
+
+const sameSlip = (a: number, b: number) => Math.sign(Math.log(a)) === Math.sign(Math.log(b)) && Math.abs(Math.log(a / b)) <= Math.log(CORROBORATION_FACTOR);
+
+/** Open majors settled on the one record a single slip would explain them by (see the header). */
+function oneSlipForSeveral(findings: readonly Finding[]): Map<Finding, SharedSettlement> {
+  const byRecord = new Map<string, { f: Finding; factor: number }[]>();
+  for (const f of findings) {
+    if (f.severity !== 'major' || f.culprit) continue;
+    for (const h of hypotheses(f)) {
+      const list = byRecord.get(h.record);
+      if (list) list.push({ f, factor: h.factor });
+      else byRecord.set(h.record, [{ f, factor: h.factor }]);
+    }
+  }
+  // Per finding, the records on which a slip of its factor explains majors of two or more kinds.
+  const explained = new Map<Finding, { record: string; factor: number; others: Finding[] }[]>();
+  for (const [record, list] of byRecord) {
+    if (list.length < 2) continue;
+    for (const { f, factor } of list) {
+      const others = list.filter((o) => o.f !== f && o.f.kind !== f.kind && sameSlip(o.factor, factor)).map((o) => o.f);
+      if (others.length === 0) continue;
+      const known = explained.get(f);
+      if (known) known.push({ record, factor, others });
+      else explained.set(f, [{ record, factor, others }]);
+    }
+  }
+  const settled = new Map<Finding, SharedSettlement>();
+  for (const [f, records] of explained) {
+    if (records.length !== 1 || !pointsAt(f, records[0].record)) continue;
+    const { record, factor, others } = records[0];
+    const culprit = CULPRIT_OF[record.slice(0, record.lastIndexOf(':'))];
+    const kinds = [...new Set(others.map((o) => o.kind))];
+    settled.set(f, {
+      culprit,
+      text: `${RECORD_WORDS[culprit]} is the record to fix: one slip in it (×${fmt(factor)}) explains this finding and the open ${kinds.join(' and ')} finding${others.length === 1 ? '' : 's'} on it too, one in any other of their records only one`,
+      by: kinds,
+    });
+  }
+  return settled;
+}
+
+/** An AUC above its Cmax × interval and the comparison of one of the two with its curve (see the header). */
+function aucAboveCmax(findings: readonly Finding[]): Map<Finding, SharedSettlement> {
+  // Open, or settled on the value already (then the plausibility finding follows it).
+  const comparisons = new Map<number, Finding>();
+  for (const f of findings) {
+    if (f.kind === 'reported-vs-recomputed' && f.severity === 'major' && (!f.culprit || f.culprit === 'output') && f.output_pk !== null && f.ratio !== null && f.ratio > 0) comparisons.set(f.output_pk, f);
+  }
+  const settled = new Map<Finding, SharedSettlement>();
+  for (const f of findings) {
+    if (f.kind !== 'plausibility' || f.severity !== 'major' || f.culprit || f.details?.rule !== 'auc-above-cmax-times-interval') continue;
+    const q = f.ratio;
+    const cmaxPk = f.details?.cmax_output_pk;
+    if (q === null || !(q > 1) || f.output_pk === null || typeof cmaxPk !== 'number') continue;
+    // Undone, the slip must bring AUC / (Cmax · t) into the window the plausibility check names factors for: a Cmax
+    // ×1/1939 its curve (the curve ×1000) undone would put the AUC at ×0.0012 its Cmax × interval, no fit.
+    const fits = (undone: number) => undone > AUC_CMAX_LOWEST && undone <= 1;
+    const onAuc = comparisons.get(f.output_pk);
+    const onCmax = comparisons.get(cmaxPk);
+    const aucFits = onAuc !== undefined && fits(q / (onAuc.ratio as number));
+    const cmaxFits = onCmax !== undefined && fits(q * (onCmax.ratio as number));
+    if (aucFits === cmaxFits) continue;
+    const comparison = (aucFits ? onAuc : onCmax) as Finding;
+    const text = `${aucFits ? 'the AUC' : 'the Cmax'} is the record to fix: it is ×${fmt(comparison.ratio as number)} its curve and puts the AUC at ×${fmt(q)} Cmax × interval; one slip in it explains both, one in the curve or in the other value only one`;
+    // The plausibility finding is the AUC's (its output_pk): named only when the AUC is the one.
+    if (aucFits) settled.set(f, { culprit: 'output', text, by: ['reported-vs-recomputed'] });
+    if (!comparison.culprit) settled.set(comparison, { culprit: 'output', text, by: ['plausibility'] });
+  }
+  return settled;
+}
+
+/** The open majors (and plausibility findings following a settled comparison) that share one record, settled on it. */
+export function sharedRecords(findings: readonly Finding[]): Map<Finding, SharedSettlement> {
+  const settled = aucAboveCmax(findings);
+  for (const [f, s] of oneSlipForSeveral(findings)) if (!settled.has(f)) settled.set(f, s);
+  return settled;
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { finding, type Finding } from '../../src/qa/finding.js';
+import { sharedRecords } from '../../src/qa/shared-record.js';
+
+const major = (fields: Partial<Finding>): Finding => finding({ kind: 'reported-vs-recomputed', severity: 'major', message: 'm', study_sid: 'S', ...fields });
+
+/** A curve (timecourse 5) ×1000: its reported Cmax (output 10) ×0.00087 of it, and its arm ×904 the only other arm (timecourse 6). */
+const cmax = major({ output_pk: 10, subset_pk: 5, measurement_type: 'cmax', ratio: 0.00087, details: { cause_factors: [0.001] } });
+const pair = major({ kind: 'within-study', subset_pk: 5, measurement_type: 'concentration', ratio: 904, details: { record: 'timecourse:5', pair_record: 'timecourse:6', cause_factors: [1000] } });
+
+describe('sharedRecords: one slip for several open majors', () => {
+  it('names the one record whose slip explains open majors of two kinds: the curve its Cmax and its sibling arm both put apart', () => {
+    const settled = sharedRecords([cmax, pair]);
+    expect(settled.get(cmax)).toEqual({
+      culprit: 'timecourse',
+      text: 'the curve is the record to fix: one slip in it (×1150) explains this finding and the open within-study finding on it too, one in any other of their records only one',
+      by: ['within-study'],
+    });
+    expect(settled.get(pair)?.culprit).toBe('timecourse');
+  });
+
+  it('needs the same slip (within ×2, the same way) and two kinds: a Cmax and an AUC off one curve alike may share the table\'s unit', () => {
+    expect(sharedRecords([cmax, { ...pair, ratio: 1 / 904 }]).size).toBe(0);
+    expect(sharedRecords([cmax, { ...pair, ratio: 300 }]).size).toBe(0);
+    const auc = major({ output_pk: 11, subset_pk: 5, measurement_type: 'auc_inf', ratio: 0.001, details: { cause_factors: [0.001] } });
+    expect(sharedRecords([cmax, auc]).size).toBe(0);
+  });
+
+  it('reads a CL against its curve inversely and names its dose, and leaves decided findings and records a finding does not point at alone', () => {
+    // A dose (dosing 7) ×1/10: the CL ×10 its recomputation (dose ×1/10), and a pair of arms' CL ×10 apart.
+    const cl = major({ output_pk: 12, subset_pk: 5, measurement_type: 'clearance', ratio: 10, details: { cause_factors: [10], dose_pk: 7 } });
+    const clPair = major({ kind: 'within-study', output_pk: 12, measurement_type: 'clearance', ratio: 9, details: { record: 'output:12', pair_record: 'output:13', cause_factors: [10] } });
+    // Both point at output 12 (×10) and the CL also at the curve (×10) and the dose (×0.1): output 12 alone is shared.
+    expect(sharedRecords([cl, clPair]).get(cl)?.culprit).toBe('output');
+    // The partner of a pair is no record the pair's finding points at: its own finding (here none) would name it.
+    const other = major({ output_pk: 13, subset_pk: 8, measurement_type: 'clearance', ratio: 1 / 9, details: { cause_factors: [0.1] } });
+    const settled = sharedRecords([clPair, other]);
+    expect(settled.get(other)?.culprit).toBe('output');
+    expect(settled.has(clPair)).toBe(false);
+    expect(sharedRecords([{ ...cmax, culprit: 'output' }, pair]).size).toBe(0);
+  });
+});
