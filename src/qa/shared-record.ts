@@ -2,7 +2,9 @@
  * Open majors that share one record (corroborate.ts runs this after the majors that blame a record outright). Each
  * open major names the records its slip may sit in, each off by a factor: a reported value against its own curve
  * (the value off by r, the curve by 1/r — by r for a CL or V, whose recomputation divides the dose, which may be off
- * by 1/r), a pair of arms (one arm off by r, or the other by 1/r). Where one record off by one factor (within
+ * by 1/r), a pair of arms (one arm off by r, or the other by 1/r), a value above what its dose can give or a volume
+ * below the plasma volume (physiology: the value, or a calculated one's curve, or the dose, off by at least the
+ * bound's factor). Where one record off by one factor (within
  * ×CORROBORATION_FACTOR) explains open majors of two or more kinds, and no other record explains two, one slip in
  * it explains them all while a slip in any other explains only one: that record is the one to fix (a curve ×1000
  * that its reported Cmax and its sibling arm both put apart). Majors of one kind do not count twice: a Cmax and an
@@ -36,10 +38,14 @@ const fmt = (x: number) => String(+x.toPrecision(3));
 const RECORD_WORDS: Record<Culprit, string> = { output: 'the reported value', timecourse: 'the curve', dose: 'the dose' };
 const CULPRIT_OF: Record<string, Culprit> = { output: 'output', timecourse: 'timecourse', dosing: 'dose' };
 
-/** One record (`output:12`, `timecourse:5`, `dosing:7`) off by `factor` (curated ÷ true). */
+/**
+ * One record (`output:12`, `timecourse:5`, `dosing:7`) off by `factor` (curated ÷ true), or by at least that much
+ * (`atLeast`: a bound broken by ×q, which a slip of ×q or more, that way, explains).
+ */
 interface Hypothesis {
   record: string;
   factor: number;
+  atLeast?: boolean;
 }
 
 
@@ -54,6 +60,18 @@ function hypotheses(f: Finding): Hypothesis[] {
       ...(f.output_pk !== null ? [{ record: `output:${f.output_pk}`, factor: r }] : []),
       ...(f.subset_pk !== null ? [{ record: `timecourse:${f.subset_pk}`, factor: inverse ? r : 1 / r }] : []),
       ...(dose !== null ? [{ record: `dosing:${dose}`, factor: 1 / r }] : []),
+    ];
+  }
+  if (f.kind === 'physiology') {
+    // A value above what its dose can give (q > 1), or a volume below the plasma volume (q < 1): the value's record
+    // (a calculated one's curve, whose level moves a volume the other way) or the dose, by at least q.
+    const value = f.details?.value_record;
+    const dose = doseOf(f);
+    const volume = f.details?.rule === 'volume-below-plasma';
+    const onCurve = typeof value === 'string' && value.startsWith('timecourse:');
+    return [
+      ...(typeof value === 'string' ? [{ record: value, factor: volume && onCurve ? 1 / r : r, atLeast: true }] : []),
+      ...(dose !== null ? [{ record: `dosing:${dose}`, factor: volume ? r : 1 / r, atLeast: true }] : []),
     ];
   }
   const own = f.details?.record;
@@ -75,26 +93,39 @@ function pointsAt(f: Finding, record: string): boolean {
   return kind === 'dosing' && doseOf(f) === pkText;
 }
 
-const sameSlip = (a: number, b: number) => Math.sign(Math.log(a)) === Math.sign(Math.log(b)) && Math.abs(Math.log(a / b)) <= Math.log(CORROBORATION_FACTOR);
+/** Whether one slip explains both: the same way, of one size (within ×CORROBORATION_FACTOR), or at least a bound's. */
+function sameSlip(a: Hypothesis, b: Hypothesis): boolean {
+  const la = Math.log(a.factor);
+  const lb = Math.log(b.factor);
+  if (Math.sign(la) !== Math.sign(lb)) return false;
+  // Two bounds say only which way: no size to share.
+  if (a.atLeast && b.atLeast) return false;
+  if (a.atLeast) return Math.abs(lb) >= Math.abs(la);
+  if (b.atLeast) return Math.abs(la) >= Math.abs(lb);
+  return Math.abs(la - lb) <= Math.log(CORROBORATION_FACTOR);
+}
 
 /** Open majors settled on the one record a single slip would explain them by (see the header). */
 function oneSlipForSeveral(findings: readonly Finding[]): Map<Finding, SharedSettlement> {
-  const byRecord = new Map<string, { f: Finding; factor: number }[]>();
+  const byRecord = new Map<string, { f: Finding; h: Hypothesis }[]>();
   for (const f of findings) {
     if (f.severity !== 'major' || f.culprit) continue;
     for (const h of hypotheses(f)) {
       const list = byRecord.get(h.record);
-      if (list) list.push({ f, factor: h.factor });
-      else byRecord.set(h.record, [{ f, factor: h.factor }]);
+      if (list) list.push({ f, h });
+      else byRecord.set(h.record, [{ f, h }]);
     }
   }
   // Per finding, the records on which a slip of its factor explains majors of two or more kinds.
   const explained = new Map<Finding, { record: string; factor: number; others: Finding[] }[]>();
   for (const [record, list] of byRecord) {
     if (list.length < 2) continue;
-    for (const { f, factor } of list) {
-      const others = list.filter((o) => o.f !== f && o.f.kind !== f.kind && sameSlip(o.factor, factor)).map((o) => o.f);
-      if (others.length === 0) continue;
+    for (const { f, h } of list) {
+      const matching = list.filter((o) => o.f !== f && o.f.kind !== f.kind && sameSlip(o.h, h));
+      if (matching.length === 0) continue;
+      // The slip's size: an exact factor's (this finding's, or the first other's where this one is a bound).
+      const factor = h.atLeast ? (matching.find((o) => !o.h.atLeast)?.h.factor ?? h.factor) : h.factor;
+      const others = matching.map((o) => o.f);
       const known = explained.get(f);
       if (known) known.push({ record, factor, others });
       else explained.set(f, [{ record, factor, others }]);

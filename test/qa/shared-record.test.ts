@@ -39,4 +39,20 @@ describe('sharedRecords: one slip for several open majors', () => {
     expect(settled.has(clPair)).toBe(false);
     expect(sharedRecords([{ ...cmax, culprit: 'output' }, pair]).size).toBe(0);
   });
+
+  it('reads a physiology bound as a slip of at least its size: the curve above what its dose can give and ×953 its sibling arm', () => {
+    // Timecourse 5's highest point ×11 the most its dose (dosing 7) can give: the curve ×11 or more high, or the dose ×1/11 or less.
+    const excess = major({ kind: 'physiology', subset_pk: 5, intervention_pk: 7, measurement_type: 'concentration', ratio: 11, details: { rule: 'concentration-above-dose-per-plasma', dose_pk: 7, value_record: 'timecourse:5' } });
+    const settled = sharedRecords([excess, { ...pair, ratio: 953 }]);
+    expect(settled.get(excess)?.culprit).toBe('timecourse');
+    expect(settled.get(excess)?.text).toMatch(/one slip in it \(×953\) explains/);
+    // A pair only ×5 apart is below the bound's ×11: no shared slip. Nor the other way round.
+    expect(sharedRecords([excess, { ...pair, ratio: 5 }]).size).toBe(0);
+    expect(sharedRecords([excess, { ...pair, ratio: 1 / 953 }]).size).toBe(0);
+    // A calculated volume below the plasma volume (×0.1): its curve ×10 or more high, or its dose ×0.1 or less.
+    const volume = major({ kind: 'physiology', output_pk: 30, subset_pk: 5, measurement_type: 'vd', ratio: 0.1, details: { rule: 'volume-below-plasma', source: 'calculated', dose_pk: 7, value_record: 'timecourse:5' } });
+    expect(sharedRecords([volume, { ...pair, ratio: 953 }]).get(volume)?.culprit).toBe('timecourse');
+    const doseLow = major({ output_pk: 12, subset_pk: 9, measurement_type: 'clearance', ratio: 50, details: { cause_factors: [70], dose_pk: 7 } });
+    expect(sharedRecords([volume, doseLow]).get(volume)?.culprit).toBe('dose');
+  });
 });

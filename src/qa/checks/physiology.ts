@@ -156,8 +156,18 @@ export function volumeFinding(ctx: QaContext, p: ParameterValue): Finding | null
     // A calculated volume is its curve's and dose's (V = dose/(AUC·λz)): either may hold the slip.
     recomputed_unit: p.unit, ratio, culprit: p.source === 'reported' ? 'output' : null, suspected_cause: causes.text,
     message: `${p.source} ${o.measurement_type} ${fmt(p.value)} ${p.unit} is ×${fmt(ratio)} the plasma volume ${plasmaText}: an apparent volume cannot be smaller than the plasma`,
-    details: { rule: 'volume-below-plasma', source: p.source, cause_kinds: causes.kinds, cause_factors: causes.factors, ...(own.length === 1 ? { dose_pk: own[0].pk } : {}) },
+    details: { rule: 'volume-below-plasma', source: p.source, value_record: valueRecord(ctx, p), cause_kinds: causes.kinds, cause_factors: causes.factors, ...(own.length === 1 ? { dose_pk: own[0].pk } : {}) },
   });
+}
+
+/**
+ * The record a bounded value is off in, besides its dose (shared-record.ts reads it): a reported output itself, a
+ * stored calculated one its curve.
+ */
+function valueRecord(ctx: QaContext, p: ParameterValue): string | null {
+  if (p.source === 'reported') return `output:${p.output.pk}`;
+  const curve = ctx.curveOf(p);
+  return curve === null ? null : `timecourse:${curve}`;
 }
 
 /** Whether the set doses the measured substance (the parameter is not a metabolite's). */
@@ -216,7 +226,7 @@ interface Excess {
   weightKg: number | null;
 }
 
-function excessFinding(ctx: QaContext, e: Excess, base: Partial<Finding>, what: string, culprit: Culprit | null, doseToo: boolean): Finding {
+function excessFinding(ctx: QaContext, e: Excess, base: Partial<Finding>, what: string, culprit: Culprit | null, doseToo: boolean, own: Culprit): Finding {
   const ratio = e.value / e.ceiling;
   const mass = ctx.molarMass(e.dose.substance);
   const ownCause = fixingCause(slipFactors('cmax', { molarMass: mass, bodyWeightKg: null }), ratio, true);
@@ -229,7 +239,7 @@ function excessFinding(ctx: QaContext, e: Excess, base: Partial<Finding>, what: 
     kind: 'physiology', severity, ...base, recomputed: e.ceiling, recomputed_unit: 'gram / liter', ratio,
     culprit, intervention_pk: e.dose.pk, suspected_cause: causes.text,
     message: `${what} ${fmt(e.value)} g/L is ×${fmt(ratio)} the most a single dose can give, ${e.text} = ${fmt(e.ceiling)} g/L${doseToo ? ' (a reported Cmax and a timecourse of the same subject both exceed it: the dose?)' : ''}`,
-    details: { rule: 'concentration-above-dose-per-plasma', dose_pk: e.dose.pk, cause_kinds: causes.kinds, cause_factors: causes.factors },
+    details: { rule: 'concentration-above-dose-per-plasma', dose_pk: e.dose.pk, value_record: own === 'output' ? `output:${base.output_pk}` : base.subset_pk != null ? `timecourse:${base.subset_pk}` : null, cause_kinds: causes.kinds, cause_factors: causes.factors },
   });
 }
 
@@ -305,7 +315,7 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     const doseToo = others.some((v) => Math.abs(Math.log(v / excess.value)) <= Math.log(MARGIN));
     // A witness within the dose's reach vouches for the dose: the value is what moved.
     const vouched = others.some((v) => v <= excess.ceiling * MARGIN);
-    return excessFinding(ctx, excess, base, what, doseToo ? 'dose' : vouched ? own : null, doseToo);
+    return excessFinding(ctx, excess, base, what, doseToo ? 'dose' : vouched ? own : null, doseToo, own);
   });
 }
 
@@ -375,7 +385,7 @@ export function aucFindings(ctx: QaContext, baseline: ReadonlySet<string>): Find
       reported_unit: p.unit, recomputed: bound, recomputed_unit: p.unit, ratio, culprit: halfFix || p.source !== 'reported' ? null : 'output', intervention_pk: dose.pk,
       suspected_cause: causes.text,
       message: `${p.source} ${o.measurement_type} ${fmt(value)} g·h/L is ×${fmt(ratio)} the most a single dose can give with t½ ${fmt(thalf)} h (output ${half.output.pk}): ${ceiling.text} × t½ / ln 2 = ${fmt(bound)} g·h/L`,
-      details: { rule: 'auc-above-dose-per-plasma-clearance', dose_pk: dose.pk, thalf_output_pk: half.output.pk, cause_kinds: causes.kinds, cause_factors: causes.factors },
+      details: { rule: 'auc-above-dose-per-plasma-clearance', dose_pk: dose.pk, thalf_output_pk: half.output.pk, value_record: valueRecord(ctx, p), cause_kinds: causes.kinds, cause_factors: causes.factors },
     }));
   }
   return findings;
