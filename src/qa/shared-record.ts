@@ -4,7 +4,8 @@
  * (the value off by r, the curve by 1/r — by r for a CL or V, whose recomputation divides the dose, which may be off
  * by 1/r), a pair of arms (one arm off by r, or the other by 1/r), a value above what its dose can give or a volume
  * below the plasma volume (physiology: the value, or a calculated one's curve, or the dose, off by at least the
- * bound's factor). Where one record off by one factor (within
+ * bound's factor), a value that cannot be (plausibility: the value, or one of the two values an inequality
+ * holds), a PK identity that cannot tell its odd one out (any of its values, or the dose). Where one record off by one factor (within
  * ×CORROBORATION_FACTOR) explains open majors of two or more kinds, and no other record explains two, one slip in
  * it explains them all while a slip in any other explains only one: that record is the one to fix (a curve ×1000
  * that its reported Cmax and its sibling arm both put apart). Majors of one kind do not count twice: a Cmax and an
@@ -74,6 +75,8 @@ function hypotheses(f: Finding): Hypothesis[] {
       ...(dose !== null ? [{ record: `dosing:${dose}`, factor: volume ? r : 1 / r, atLeast: true }] : []),
     ];
   }
+  if (f.kind === 'plausibility') return plausibilityHypotheses(f, r);
+  if (f.kind === 'pk-identity') return identityHypotheses(f, r);
   const own = f.details?.record;
   const pair = f.details?.pair_record;
   if (f.kind === 'within-study' && typeof own === 'string' && typeof pair === 'string') {
@@ -83,6 +86,49 @@ function hypotheses(f: Finding): Hypothesis[] {
     ];
   }
   return [];
+}
+
+/** The first factor a finding names (`details.cause_factors`), or null. */
+function firstFactor(f: Finding): number | null {
+  const factors = f.details?.cause_factors;
+  const x = Array.isArray(factors) ? factors[0] : undefined;
+  return typeof x === 'number' && x > 0 ? x : null;
+}
+
+/**
+ * A plausibility major: a value that cannot be, off by the factor it names (a tmax 1 min after an oral dose ×1/60);
+ * an AUC∞ below AUClast (AUC∞ low or AUClast high, by at least the ratio).
+ */
+function plausibilityHypotheses(f: Finding, r: number): Hypothesis[] {
+  if (f.output_pk === null) return [];
+  const rule = f.details?.rule;
+  // An AUC above Cmax × interval has its own rule (`aucAboveCmax`: a slip that overshoots the window is none).
+  if (rule === 'auc-above-cmax-times-interval') return [];
+  const other = rule === 'auc-inf-below-auc-end' ? f.details?.auc_end_output_pk : undefined;
+  if (typeof other === 'number') {
+    return [
+      { record: `output:${f.output_pk}`, factor: r, atLeast: true },
+      { record: `output:${other}`, factor: 1 / r, atLeast: true },
+    ];
+  }
+  const factor = firstFactor(f);
+  return factor === null ? [] : [{ record: `output:${f.output_pk}`, factor }];
+}
+
+/**
+ * A PK identity major that cannot tell its odd one out: its value (`output_pk`) or one of its `details.candidates`
+ * (another output, or the dose), each off by the factor that would reconcile the identity.
+ */
+function identityHypotheses(f: Finding, r: number): Hypothesis[] {
+  const list: Hypothesis[] = f.output_pk !== null ? [{ record: `output:${f.output_pk}`, factor: r }] : [];
+  const candidates = f.details?.candidates;
+  if (!Array.isArray(candidates)) return list;
+  for (const c of candidates as { output_pk?: unknown; intervention_pk?: unknown; factor?: unknown }[]) {
+    if (typeof c.factor !== 'number' || !(c.factor > 0)) continue;
+    if (typeof c.output_pk === 'number') list.push({ record: `output:${c.output_pk}`, factor: c.factor });
+    else if (typeof c.intervention_pk === 'number') list.push({ record: `dosing:${c.intervention_pk}`, factor: c.factor });
+  }
+  return list;
 }
 
 /** Whether the finding's own fields point at the record (its culprit can only name one of those). */

@@ -55,4 +55,23 @@ describe('sharedRecords: one slip for several open majors', () => {
     const doseLow = major({ output_pk: 12, subset_pk: 9, measurement_type: 'clearance', ratio: 50, details: { cause_factors: [70], dose_pk: 7 } });
     expect(sharedRecords([volume, doseLow]).get(volume)?.culprit).toBe('dose');
   });
+
+  it('reads a plausibility value that cannot be and a PK identity that cannot tell its odd one out', () => {
+    // Chan1997-like: a tmax of 290 h, ×58 its curve's 5 h and after its last sample (48 h), ×60 named.
+    const tmax = major({ output_pk: 40, subset_pk: 9, measurement_type: 'tmax', ratio: 58, details: { cause_factors: [60] } });
+    const late = major({ kind: 'plausibility', output_pk: 40, measurement_type: 'tmax', ratio: 6.04, details: { rule: 'tmax-after-last-sample', cause_factors: [60, 24] } });
+    const both = sharedRecords([tmax, late]);
+    expect([both.get(tmax)?.culprit, both.get(late)?.culprit]).toEqual(['output', 'output']);
+    // An AUC∞ below its AUClast by ×58 (AUC∞ low by at least that, or AUClast high) and the AUC∞ ×0.0172 its curve: the AUC∞.
+    const below = major({ kind: 'plausibility', output_pk: 41, measurement_type: 'auc_inf', ratio: 0.0172, details: { rule: 'auc-inf-below-auc-end', auc_end_output_pk: 42 } });
+    const aucInf = major({ output_pk: 41, subset_pk: 9, measurement_type: 'auc_inf', ratio: 0.0172, details: { cause_factors: [1 / 60] } });
+    expect(sharedRecords([below, aucInf]).get(below)?.culprit).toBe('output');
+    // One of CL, t½, Vz off (the identity names Vz first, t½ ×1/60 among its candidates) and the t½ ×1/60 its curve: the t½.
+    const identity = major({ kind: 'pk-identity', output_pk: 43, measurement_type: 'vd', ratio: 26, details: { candidates: [{ slot: 'thalf', output_pk: 44, intervention_pk: null, factor: 1 / 60 }, { slot: 'clearance', output_pk: 45, intervention_pk: null, factor: 1 / 26 }] } });
+    const thalf = major({ output_pk: 44, subset_pk: 9, measurement_type: 'thalf', ratio: 0.0167, details: { cause_factors: [1 / 60] } });
+    const settled = sharedRecords([identity, thalf]);
+    expect(settled.get(thalf)?.culprit).toBe('output');
+    // The identity's own output is Vz: it cannot name the t½ (its id would change), and stays open.
+    expect(settled.has(identity)).toBe(false);
+  });
 });
