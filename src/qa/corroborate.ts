@@ -24,7 +24,7 @@
 import { EITHER_SIDE, LEVEL_EXPONENT } from './curve-cause.js';
 import type { ReportedParameter } from './tolerances.js';
 import { doseOf, type Culprit, type Finding } from './finding.js';
-import { CORROBORATION_FACTOR, sharedRecords } from './shared-record.js';
+import { CORROBORATION_FACTOR, RECORD_WORDS, sharedRecords } from './shared-record.js';
 
 export { CORROBORATION_FACTOR };
 
@@ -91,8 +91,6 @@ function sameSizedFactor(a: Finding, b: Finding): boolean {
   const bs = causeFactors(b).map((x) => Math.abs(Math.log(x)));
   return causeFactors(a).some((x) => bs.some((y) => Math.abs(Math.abs(Math.log(x)) - y) <= Math.log(CORROBORATION_FACTOR)));
 }
-
-const RECORD_WORDS: Record<Culprit, string> = { output: 'the reported value', timecourse: 'the curve', dose: 'the dose' };
 
 /**
  * An undecided major that names the records its slip may sit in (its output, its curve, its dose) settled by the

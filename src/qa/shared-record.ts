@@ -5,10 +5,10 @@
  * by 1/r), a pair of arms (one arm off by r, or the other by 1/r), a value above what its dose can give or a volume
  * below the plasma volume (physiology: the value, or a calculated one's curve, or the dose, off by at least the
  * bound's factor), a value that cannot be (plausibility: the value, or one of the two values an inequality
- * holds), a PK identity that cannot tell its odd one out (any of its values, or the dose). Where one record off by one factor (within
- * ×CORROBORATION_FACTOR) explains open majors of two or more kinds, and no other record explains two, one slip in
- * it explains them all while a slip in any other explains only one: that record is the one to fix (a curve ×1000
- * that its reported Cmax and its sibling arm both put apart). Majors of one kind do not count twice: a Cmax and an
+ * holds), a PK identity that cannot tell its odd one out (any of its values, or the dose). Where one record off by
+ * one factor (within ×CORROBORATION_FACTOR) explains open majors of two or more kinds, and no other record explains
+ * two, one slip in it explains them all while a slip in any other explains only one: that record is the one to fix
+ * (a curve ×1000 that its reported Cmax and its sibling arm both put apart). Majors of one kind do not count twice: a Cmax and an
  * AUC off one curve alike may share the table's concentration unit (curve-cause.ts).
  *
  * And a reported AUC above its Cmax × interval (plausibility: the AUC or the Cmax) with a reported-vs-recomputed
@@ -36,7 +36,8 @@ export interface SharedSettlement {
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
-const RECORD_WORDS: Record<Culprit, string> = { output: 'the reported value', timecourse: 'the curve', dose: 'the dose' };
+export /** The record a culprit names, in words. */
+export const RECORD_WORDS: Record<Culprit, string> = { output: 'the reported value', timecourse: 'the curve', dose: 'the dose' };
 const CULPRIT_OF: Record<string, Culprit> = { output: 'output', timecourse: 'timecourse', dosing: 'dose' };
 
 /**
@@ -48,7 +49,6 @@ interface Hypothesis {
   factor: number;
   atLeast?: boolean;
 }
-
 
 /** The records an open major's slip may sit in, each with the factor it would be off by; none for other kinds. */
 function hypotheses(f: Finding): Hypothesis[] {
