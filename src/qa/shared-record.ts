@@ -36,7 +36,7 @@ export interface SharedSettlement {
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
-export /** The record a culprit names, in words. */
+/** The record a culprit names, in words. */
 export const RECORD_WORDS: Record<Culprit, string> = { output: 'the reported value', timecourse: 'the curve', dose: 'the dose' };
 const CULPRIT_OF: Record<string, Culprit> = { output: 'output', timecourse: 'timecourse', dosing: 'dose' };
 
