@@ -84,6 +84,14 @@ function plausibilityFinding(p: ParameterValue, severity: Severity, rule: string
   });
 }
 
+/**
+ * The record a value that cannot be is fixed in: a reported value itself; a stored calculated one's curve (a
+ * negative calculated tmax is a pre-dose sample that was the curve's highest).
+ */
+function ownRecord(p: ParameterValue): Pick<Finding, 'culprit'> {
+  return { culprit: p.source === 'reported' ? 'output' : p.output.subset_pk !== null ? 'timecourse' : null };
+}
+
 /** Negative or zero values of quantities that cannot be. */
 export function signFinding(p: ParameterValue): Finding | null {
   const type = p.measurement_type;
@@ -95,10 +103,11 @@ export function signFinding(p: ParameterValue): Finding | null {
     const where = type === 'tmax' ? ' (before the dose: the highest sample was a pre-dose baseline?)' : '';
     return plausibilityFinding(p, 'major', 'negative', `${what}${fmt(v)} ${p.unit ?? ''} is negative${where}: impossible`, {
       suspected_cause: type === 'tmax' ? 'pre-dose sample taken as the peak' : 'a minus sign curated with the value (a dash, or a change from baseline?)',
+      ...ownRecord(p),
     });
   }
   if (p.value === 0 && STRICTLY_POSITIVE.has(type)) {
-    return plausibilityFinding(p, 'major', 'zero', `is 0 ${p.unit ?? ''}: impossible for a ${type}`);
+    return plausibilityFinding(p, 'major', 'zero', `is 0 ${p.unit ?? ''}: impossible for a ${type}`, ownRecord(p));
   }
   if (p.value === 0 && ZERO_IS_MINOR.has(type)) {
     return plausibilityFinding(p, 'minor', 'zero', `is 0 ${p.unit ?? ''}: below the limit of quantification?`);
@@ -119,6 +128,7 @@ export function fractionFinding(p: ParameterValue): Finding | null {
   return plausibilityFinding(p, 'major', 'fraction-above-1', `${what} is a fraction above 1: impossible`, {
     ratio: high,
     suspected_cause: percent ? `×100: a percentage (${fmt(high)} %) curated as a fraction` : null,
+    ...ownRecord(p),
     details: { cause_kinds: percent ? ['unit-factor'] : [], cause_factors: percent ? [100] : [] },
   });
 }

@@ -79,6 +79,8 @@ describe('plausibility: fractions', () => {
     expect(about(findings, recovery)).toMatchObject([{ severity: 'minor' }]);
     expect(about(findings, binding)).toMatchObject([{ severity: 'major', suspected_cause: null }]); // 313 is no percentage either
     expect(about(findings, negative)).toMatchObject([{ severity: 'major', details: { rule: 'negative' } }]);
+    // A reported value that cannot be is the record to fix.
+    expect([fu, binding, negative].map((o) => about(findings, o)[0].culprit)).toEqual(['output', 'output', 'output']);
   });
 });
 
@@ -131,7 +133,8 @@ describe('plausibility: tmax', () => {
     const calcNegative = output({ calculated: true, output_type: null, measurement_type: 'tmax', unit: 'hour', value: -0.5, subset_pk: 1 });
     const calcEarly = output({ calculated: true, output_type: null, measurement_type: 'tmax', unit: 'hour', value: 0.5, subset_pk: 2, substance: 'y', intervention_pks: [3] });
     const findings = run([calcNegative, calcEarly], [negative, early], [dosing(1), { ...dosing(3, '1'), substance: 'y' }]);
-    expect(about(findings, calcNegative)).toMatchObject([{ severity: 'major', details: { rule: 'negative', source: 'calculated' } }]);
+    // A stored calculated tmax before the dose is its curve's: a pre-dose sample was its highest.
+    expect(about(findings, calcNegative)).toMatchObject([{ severity: 'major', culprit: 'timecourse', details: { rule: 'negative', source: 'calculated' } }]);
     expect(about(findings, calcEarly)).toMatchObject([{ severity: 'major', recomputed: 1, details: { rule: 'tmax-before-dose' } }]);
   });
 });
