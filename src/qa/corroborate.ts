@@ -9,9 +9,10 @@
  * they find off (`Finding.culprit`). Where a major of theirs finds exactly one
  * of the two off, by the same factor (within ×CORROBORATION_FACTOR) and the
  * way round that explains the ratio (a reported value ×r its curve: the value
- * off by r, or the curve off by 1/r), that record is the one to fix and the
- * finding says so and by which checks. Where both are found off, or neither,
- * the finding stays undecided.
+ * off by r, or the curve off by 1/r; for a CL or V, whose recomputation divides
+ * the dose, the curve off by r or the dose by 1/r, a third record), that record
+ * is the one to fix and the finding says so and by which checks. Where several
+ * are found off, or none, the finding stays undecided.
  *
  * Other undecided majors name the records that may hold their slip: a value
  * per dose or a concentration above what its dose can give is off in itself
@@ -20,14 +21,16 @@
  * the curve's siblings) by a factor of the size the finding names (within
  * ×CORROBORATION_FACTOR; which way round depends on the check), that record
  * is the one to fix.
+ *
+ * Last, the majors still open that share one record are settled on it
+ * (shared-record.ts: one slip in it explains them all).
  */
 import { EITHER_SIDE, LEVEL_EXPONENT } from './curve-cause.js';
-import type { ReportedParameter } from './tolerances.js';
 import { doseOf, type Culprit, type Finding } from './finding.js';
 import { CORROBORATION_FACTOR, RECORD_WORDS, sharedRecords } from './shared-record.js';
+import type { ReportedParameter } from './tolerances.js';
 
 export { CORROBORATION_FACTOR };
-
 
 /** The kinds whose undecided majors are settled here: a reported value against its own curve. */
 const SETTLED: ReadonlySet<Finding['kind']> = new Set(['reported-vs-recomputed']);
@@ -85,7 +88,6 @@ function blamesByRecord(findings: readonly Finding[]): Blames {
   return { outputs, timecourses, doses };
 }
 
-
 /** Whether two findings name factors of one size (within ×CORROBORATION_FACTOR, either way round). */
 function sameSizedFactor(a: Finding, b: Finding): boolean {
   const bs = causeFactors(b).map((x) => Math.abs(Math.log(x)));
@@ -121,7 +123,6 @@ export function settle(f: Finding, culprit: Culprit, reason: string, by: readonl
   const cause = f.suspected_cause?.endsWith(EITHER_SIDE) ? f.suspected_cause.slice(0, -EITHER_SIDE.length) : f.suspected_cause;
   return { ...f, culprit, suspected_cause: cause ? `${cause} — ${reason}` : reason, details: { ...f.details, culprit_by: [...new Set(by)] } };
 }
-
 
 /**
  * The findings with each undecided major settled where the other checks blame exactly one of its records by its
