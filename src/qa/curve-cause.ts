@@ -116,8 +116,8 @@ export const SIDE_RATIO_SPREAD = 2;
 
 /**
  * The side of the majors of a curve that are off it one level both ways, beyond the common-factor rule above: a level
- * factor f (a unit prefix or molar ↔ mass, as `levelSlip`; or a time factor, then AUCs and CL only) that one of them names, and majors in both directions whose ratios put the curve's
- * level within ×2 of it — Cmax or AUC ×f, CL or V ×1/f (a V carries its λz extrapolation, a group's Cmax its members'
+ * factor f (a unit prefix or molar ↔ mass, as `levelSlip`; or a time factor, then AUCs and CL only) that one of them
+ * names, and majors in both directions whose ratios put the curve's level within ×2 of it — Cmax or AUC ×f, CL or V ×1/f (a V carries its λz extrapolation, a group's Cmax its members'
  * peaks: Cmax ×1/5.8, AUC ×1/8.1, CL ×9.6 and V ×8.9 of one curve ×10, CL and V naming ×10). The curve, by the
  * header's reasoning: a dose slip moves CL and V alone, a table's concentration unit Cmax and AUC alone. The text to
  * append to each, by comparison; majors of one direction only are left alone.
