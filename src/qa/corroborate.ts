@@ -25,12 +25,22 @@
  * Last, the majors still open that share one record are settled on it
  * (shared-record.ts: one slip in it explains them all).
  */
+import { nearFactor, TIME_FACTORS } from './causes.js';
 import { EITHER_SIDE, LEVEL_EXPONENT } from './curve-cause.js';
 import { doseOf, type Culprit, type Finding } from './finding.js';
 import { CORROBORATION_FACTOR, RECORD_WORDS, sharedRecords } from './shared-record.js';
 import type { ReportedParameter } from './tolerances.js';
 
 export { CORROBORATION_FACTOR };
+
+/** Parameters a curve's time axis does not move: its level alone (Cmax) or both its level and its time (V = CL/λz). */
+const LEVEL_ONLY: ReadonlySet<string> = new Set(['cmax', 'vd', 'vd_ss']);
+
+/** Whether a finding names only time factors (×60, ×24, ×1440 or their inverse): a slip of a time axis. */
+function timeSlip(f: Finding): boolean {
+  const factors = causeFactors(f);
+  return factors.length > 0 && factors.every((x) => TIME_FACTORS.some((t) => nearFactor(x, t) || nearFactor(x, 1 / t)));
+}
 
 /** The kinds whose undecided majors are settled here: a reported value against its own curve. */
 const SETTLED: ReadonlySet<Finding['kind']> = new Set(['reported-vs-recomputed']);
@@ -158,7 +168,9 @@ function settleByOthers(f: Finding, blames: Blames): Finding {
   const inverse = LEVEL_EXPONENT[f.measurement_type as ReportedParameter] === -1;
   const dosePk = inverse ? doseOf(f) : null;
   const onOutput = f.output_pk === null ? [] : (blames.outputs.get(f.output_pk) ?? []).filter((e) => findsOffBy(e, r));
-  const onCurve = f.subset_pk === null ? [] : (blames.timecourses.get(f.subset_pk) ?? []).filter((e) => findsOffBy(e, inverse ? r : 1 / r));
+  // A curve's time axis (minutes as hours) moves its AUCs, CL and t½, not its Cmax or V (= CL/λz): no witness for those.
+  const levelOnly = LEVEL_ONLY.has(f.measurement_type ?? '');
+  const onCurve = f.subset_pk === null ? [] : (blames.timecourses.get(f.subset_pk) ?? []).filter((e) => findsOffBy(e, inverse ? r : 1 / r) && !(levelOnly && timeSlip(e)));
   const onDose = dosePk === null ? [] : (blames.doses.get(dosePk) ?? []).filter((e) => findsOffBy(e, 1 / r));
   const found = ([['output', onOutput], ['timecourse', onCurve], ['dose', onDose]] as const).filter(([, evidence]) => evidence.length > 0);
   if (found.length !== 1) return f;

@@ -86,6 +86,11 @@ describe('corroborate: the record to fix, read across the checks', () => {
     expect(corroborate([clHigh, curveHigh, doseLow])[0]).toBe(clHigh);
     const cmax = major({ output_pk: 13, subset_pk: 5, measurement_type: 'cmax', ratio: 0.1, details: { cause_factors: [0.1], dose_pk: 7 } });
     expect(corroborate([cmax, doseLow])[0]).toBe(cmax);
+    // A curve's time axis ×60 moves its CL (×60 its recomputation) but not its V (= CL/λz): no witness for the V.
+    const timeAxis = major({ kind: 'time-axis', subset_pk: 5, measurement_type: 'concentration', culprit: 'timecourse', ratio: 60, details: { cause_factors: [60] } });
+    const v = major({ output_pk: 14, subset_pk: 5, measurement_type: 'vd', ratio: 70, details: { cause_factors: [70] } });
+    const cl60 = major({ output_pk: 15, subset_pk: 5, measurement_type: 'clearance', ratio: 60, details: { cause_factors: [60] } });
+    expect(corroborate([v, cl60, timeAxis]).map((f) => f.culprit ?? null)).toEqual([null, 'timecourse', 'timecourse']);
   });
 
   it('settles an AUC above its Cmax × interval and its own comparison on the AUC, the one record both may sit in', () => {
