@@ -47,6 +47,9 @@ export const TAU_BAND: readonly [number, number] = [1 / 20, 20];
 export const RENAL_BAND: readonly [number, number] = [1 / 2, 2];
 
 export type Slot = 'clearance' | 'clearance_renal' | 'recovery' | 'auc_inf' | 'cmax' | 'thalf' | 'kel' | 'vd' | 'vd_ss' | 'mrt' | 'dose';
+
+/** Slots whose recomputation from a curve divides the dose (CL = dose/AUC, V = CL/λz): see `explain`. */
+const DOSE_DIVIDED: ReadonlySet<Slot> = new Set(['clearance', 'vd', 'vd_ss']);
 /** `iv`: bolus or short injection; `infusion`: a constant-rate IV infusion (MRT then includes half its duration). */
 export type RouteClass = 'iv' | 'infusion' | 'extravascular' | null;
 
@@ -276,8 +279,11 @@ export function explain(instances: readonly Instance[]): Explanation | null {
     const candidate = candidateFor(node, evidence);
     if (candidate) candidates.push(candidate);
   }
-  // Of several candidates, the one its own timecourse also disagrees with.
-  const suspects = candidates.filter((c) => c.node.suspect);
+  // Of several candidates, the one its own timecourse also disagrees with — but a CL's or V's recomputation from its
+  // curve divides the same dose: beside the dose as a candidate, its disagreement tells the two apart no more than
+  // the identity does (a dose ×10 makes the CL ×1/10 its recomputation too).
+  const doseCandidate = candidates.some((c) => c.node.slot === 'dose');
+  const suspects = candidates.filter((c) => c.node.suspect && !(doseCandidate && DOSE_DIVIDED.has(c.node.slot)));
   if (candidates.length > 1 && suspects.length === 1) candidates = suspects;
   const kind = candidates.length === 1 ? 'odd-one-out' : candidates.length > 1 ? 'ambiguous' : 'unexplained';
   return { kind, candidates, disagreeing, agreeing };
