@@ -90,6 +90,21 @@ describe('identities: the odd one out', () => {
     expect(s.candidates[0].node.slot).toBe('thalf');
   });
 
+  it("does not let a CL's disagreement with its curve single it out beside the dose: its recomputation divides the same dose", () => {
+    // CL 1 L/h, AUC∞ 0.01 g·h/L, dose 0.1 g curated as 1 g (×10): CL = dose/AUC∞ is off ×1/10, and the CL ×1/10 its
+    // recomputation from the curve (which divides the slipped dose) — no more evidence against the CL than against the dose.
+    const cl = node('clearance', 1, { suspect: true });
+    const dose = node('dose', 1);
+    const e = explain(instancesOf([cl, node('auc_inf', 0.01, { anchored: true }), dose], 'iv', null))!;
+    expect(e.kind).toBe('ambiguous');
+    expect(e.candidates.map((c) => c.node.slot).sort()).toEqual(['clearance', 'dose']);
+    // An AUC∞ off its own curve is evidence of its own (its recomputation has no dose in it).
+    const auc = node('auc_inf', 0.001, { suspect: true });
+    const f = explain(instancesOf([node('clearance', 10), auc, node('dose', 0.1)], 'iv', null))!;
+    expect(f.kind).toBe('odd-one-out');
+    expect(f.candidates[0].node).toBe(auc);
+  });
+
   it('bounds: AUC∞/Cmax against t½ gives an interval, not a factor', () => {
     // Cmax 0.002 g/L, t½ 3.5 h, AUC∞ 0.01 g·h/L: r = 0.01 · ln 2 / (0.002 · 3.5) = 0.99; Cmax ×1/1000 makes r = 990.
     const cmax = node('cmax', 0.000002);
