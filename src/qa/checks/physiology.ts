@@ -45,6 +45,8 @@ import { ADULT_BODY_WEIGHT_KG, slipFactors, type SuspectedCause } from '../cause
 import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { canonicalUnit, type ParameterValue } from '../parameters.js';
+import { ownJudgment, rangeRun } from '../range-run.js';
+import { INSIDE_Z } from '../range-verdict.js';
 import { dosesItself } from '../substance-relations.js';
 
 const CHECK = 'physiology';
@@ -271,6 +273,14 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     if (!w) witnesses.set(key, (w = { tc: [], cmax: [] }));
     w[list].push(value);
   };
+  /** Per dosing, the subjects (keys) with a bounded record, and whether any of those records is within its reach. */
+  const dosings = new Map<number, { keys: Set<string>; within: boolean }>();
+  const boundedRecord = (dosePk: number, key: string, value: number, ceiling: number) => {
+    let d = dosings.get(dosePk);
+    if (!d) dosings.set(dosePk, (d = { keys: new Set(), within: false }));
+    d.keys.add(key);
+    if (value <= ceiling * MARGIN) d.within = true;
+  };
   const pending: { key: string; excess: Excess; base: Partial<Finding>; what: string; own: Culprit; against: 'tc' | 'cmax' }[] = [];
   for (const rt of ctx.timecourses) {
     const tc = rt.tc;
@@ -283,6 +293,7 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     ctx.examined('timecourse', tc.subset_pk, CHECK);
     ctx.examined('dosing', dose.pk, CHECK);
     witness(rt.key, 'tc', highest);
+    boundedRecord(dose.pk, rt.key, highest, ceiling.ceiling);
     if (highest <= ceiling.ceiling * MARGIN) continue;
     pending.push({
       key: rt.key, own: 'timecourse', against: 'cmax', what: `the highest point of timecourse ${tc.subset_pk}`,
@@ -302,6 +313,7 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     // A calculated Cmax is its curve's highest point again: no witness of its own, and its curve is the one to fix.
     const reported = p.source === 'reported';
     if (reported) witness(p.key, 'cmax', value);
+    boundedRecord(dose.pk, p.key, value, ceiling.ceiling);
     if (value <= ceiling.ceiling * MARGIN) continue;
     pending.push({
       key: p.key, own: reported ? 'output' : 'timecourse', against: reported ? 'tc' : 'cmax', what: `${p.source} ${p.measurement_type}`,
@@ -315,8 +327,28 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     const doseToo = others.some((v) => Math.abs(Math.log(v / excess.value)) <= Math.log(MARGIN));
     // A witness within the dose's reach vouches for the dose: the value is what moved.
     const vouched = others.some((v) => v <= excess.ceiling * MARGIN);
-    return excessFinding(ctx, excess, base, what, doseToo ? 'dose' : vouched ? own : null, doseToo, own);
+    const f = excessFinding(ctx, excess, base, what, doseToo ? 'dose' : vouched ? own : null, doseToo, own);
+    if (doseToo || vouched) return f;
+    const everySubject = everySubjectAbove(ctx, excess.dose.pk, dosings.get(excess.dose.pk));
+    return everySubject ? { ...f, culprit: 'dose', suspected_cause: `${f.suspected_cause ?? ''}${f.suspected_cause ? ' — ' : ''}${everySubject}` } : f;
   });
+}
+
+/** Fewest subjects of one dosing whose every bounded record must exceed its ceiling for the dose to be named. */
+export const DOSE_SUBJECTS = 2;
+
+/**
+ * Why the dose is the record to fix when every bounded record of DOSE_SUBJECTS or more subjects of one dosing lies
+ * above what it can give and the other studies' doses of the substance put it low (robust z below −INSIDE_Z): one
+ * dose curated too small (a 10 mg/kg dose curated as 10 mg) rather than every subject's curve off alike; null
+ * otherwise. A typical dose (or one without a reference) leaves it open: a study's curves curated in one wrong
+ * unit exceed it alike too.
+ */
+function everySubjectAbove(ctx: QaContext, dosePk: number, d: { keys: Set<string>; within: boolean } | undefined): string | null {
+  if (!d || d.within || d.keys.size < DOSE_SUBJECTS) return null;
+  const own = ownJudgment(rangeRun(ctx), `dosing:${dosePk}`);
+  if (own === null || !(own.z < -INSIDE_Z)) return null;
+  return `the dose is the record to fix: every record of its ${d.keys.size} subjects lies above what it can give, and the other studies' doses put it low (robust z ${fmt(own.z)})`;
 }
 
 /**

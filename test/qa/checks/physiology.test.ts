@@ -163,6 +163,33 @@ describe('physiology: concentrations above dose / plasma volume', () => {
   });
 });
 
+describe('physiology: every subject of one dosing above what it can give', () => {
+  // Seven other studies dose x at 80–200 mg: the dose reference (reference-samples.ts) for study T1's dosing.
+  const others = [0.08, 0.1, 0.1, 0.12, 0.15, 0.2, 0.1].map((value, k) => dosing(50 + k, value, 'gram', { study_sid: `O${k}`, study_name: `O${k}` }));
+  const groups = [group(1, [characteristic('weight', 70, 'kilogram')]), group(2, [characteristic('weight', 70, 'kilogram')])];
+  // Two groups' curves peaking at 0.0015 and 0.0018 g/L: within what 100 mg can give (0.0357 g/L), far above 1.4 mg's (0.0005 g/L).
+  const curves = () => [timecourse(60, [0, 1, 2, 4], [0, 0.0015, 0.001, 0.0005], 1), timecourse(61, [0, 1, 2, 4], [0, 0.0018, 0.0012, 0.0006], 2)];
+  const curveFindings = (findings: Finding[]) => findings.filter((f) => f.subset_pk !== null && f.output_pk === null);
+
+  it('names the dose when the other studies put it low: a 20 mg/kg dose curated as 1.4 mg', () => {
+    const findings = run([], { groups, timecourses: curves(), interventions: [dosing(1, 0.0014), ...others] });
+    const excess = curveFindings(findings);
+    expect(excess).toHaveLength(2);
+    for (const f of excess) {
+      expect(f).toMatchObject({ severity: 'major', culprit: 'dose', intervention_pk: 1 });
+      expect(f.suspected_cause).toMatch(/the dose is the record to fix: every record of its 2 subjects lies above what it can give, and the other studies' doses put it low \(robust z -/);
+    }
+  });
+
+  it('leaves it open for a typical dose (every curve in one wrong unit exceeds it alike) and for one subject alone', () => {
+    const high = [timecourse(60, [0, 1, 2, 4], [0, 1.5, 1, 0.5], 1), timecourse(61, [0, 1, 2, 4], [0, 1.8, 1.2, 0.6], 2)];
+    const typical = curveFindings(run([], { groups, timecourses: high, interventions: [dosing(1, 0.1), ...others] }));
+    expect(typical.map((f) => f.culprit ?? null)).toEqual([null, null]);
+    const alone = curveFindings(run([], { groups, timecourses: curves().slice(0, 1), interventions: [dosing(1, 0.0014), ...others] }));
+    expect(alone.map((f) => f.culprit ?? null)).toEqual([null]);
+  });
+});
+
 describe('physiology: saliva', () => {
   it('bounds a saliva concentration by the same dose / plasma volume, but not a saliva AUC or urine', () => {
     // 100 mg, 70 kg: ceiling 0.0357 g/L; saliva Cmax 5 g/L (caffeine 5 mg/L curated ×1000) is ×140
