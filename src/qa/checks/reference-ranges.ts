@@ -184,16 +184,15 @@ export function sharedDoseSlips(values: readonly PerDoseJudgment[]): Map<number,
   };
   const slips = new Map<number, number>();
   for (const [pk, list] of byDose) {
-    // None of its values in line, and two or more of them (of two substances, or a table's and a curve's) off.
-    if (list.length < 2 || list.some((v) => Math.abs(v.z) <= INSIDE_Z)) continue;
-    const substances = new Set(list.map((v) => v.substance));
-    const apart = substances.size >= 2 || (list.some((v) => v.record === 'output') && list.some((v) => v.record === 'timecourse'));
-    if (!apart || !studyInLine(list[0].study, pk)) continue;
-    // Every value named alike; or off alike by a dose's unit slip whatever each names (one of them naming a factor).
     const named = list.filter((v) => v.factor !== null);
-    const first = named[0]?.factor ?? null;
-    const alike = first !== null && named.length === list.length && named.every((v) => Math.abs(Math.log((v.factor as number) / first)) <= Math.log1p(FACTOR_TOLERANCE));
-    const doseFactor = alike ? 1 / (first as number) : named.length > 0 ? commonDoseFactor(list) : null;
+    if (named.length < 2 || named.length !== list.length) continue;
+    const first = named[0].factor as number;
+    const alike = named.every((v) => Math.abs(Math.log((v.factor as number) / first)) <= Math.log1p(FACTOR_TOLERANCE));
+    const substances = new Set(named.map((v) => v.substance));
+    const apart = substances.size >= 2 || (named.some((v) => v.record === 'output') && named.some((v) => v.record === 'timecourse'));
+    if (!apart || !studyInLine(named[0].study, pk)) continue;
+    // Named alike, or off alike by a dose's unit slip whatever each names.
+    const doseFactor = alike ? 1 / first : commonDoseFactor(named);
     if (doseFactor !== null) slips.set(pk, doseFactor);
   }
   return slips;
