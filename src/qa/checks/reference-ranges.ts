@@ -129,39 +129,12 @@ export interface PerDoseJudgment {
   substance: string | null;
   z: number;
   factor: number | null;
-  /** ln(value ÷ the reference's median): how far off it is, whichever factor it names. */
-  deviation?: number;
-}
-
-/** A dose's unit slips a common deviation of its values per dose is read against (×10, ×1000, ×10⁶, either way). */
-const DOSE_UNIT_FACTORS: readonly number[] = [10, 1000, 1e6];
-
-/**
- * The dose's factor that explains values per dose off alike (their deviations within ×2 of each other, their mean
- * within ×2 of the factor's inverse), or null: values of a dose ×10 that name ×1/24 or ×1/29.9 each (a small factor
- * is no name alone) are ×1/16 alike.
- */
-function commonDoseFactor(values: readonly PerDoseJudgment[]): number | null {
-  const deviations = values.map((v) => v.deviation);
-  if (deviations.some((d) => d === undefined || !Number.isFinite(d))) return null;
-  const ds = deviations as number[];
-  if (Math.max(...ds) - Math.min(...ds) > Math.log(2)) return null;
-  const mean = ds.reduce((a, b) => a + b, 0) / ds.length;
-  let best: number | null = null;
-  for (const f of DOSE_UNIT_FACTORS) {
-    for (const factor of [f, 1 / f]) {
-      // A dose ×f leaves its values per dose ×1/f.
-      const miss = Math.abs(mean + Math.log(factor));
-      if (miss <= Math.log(2) && (best === null || miss < Math.abs(mean + Math.log(best)))) best = factor;
-    }
-  }
-  return best;
 }
 
 /**
  * Dosings whose values per dose point at the dose rather than at themselves: values of two or more substances given
  * by it (a drug and its metabolite), or a reported value and a curve (a table and a figure, curated apart), are off by
- * one factor (named alike, or off alike by a dose's unit slip: `commonDoseFactor`), none of its values per dose is in line, and a value per
+ * one factor, none of its values per dose is in line, and a value per
  * dose of another dosing of the same study is (so the study's concentrations are not all in one wrong unit). Returns
  * the dose's factor (the inverse of the values'), by dosing pk. Oh2012: midazolam and 1-hydroxymidazolam per dose
  * ×1/1000 the other studies', after a curated 0.1 g dose whose curve is a microdose's; caffeine of the
@@ -190,10 +163,7 @@ export function sharedDoseSlips(values: readonly PerDoseJudgment[]): Map<number,
     const alike = named.every((v) => Math.abs(Math.log((v.factor as number) / first)) <= Math.log1p(FACTOR_TOLERANCE));
     const substances = new Set(named.map((v) => v.substance));
     const apart = substances.size >= 2 || (named.some((v) => v.record === 'output') && named.some((v) => v.record === 'timecourse'));
-    if (!apart || !studyInLine(named[0].study, pk)) continue;
-    // Named alike, or off alike by a dose's unit slip whatever each names.
-    const doseFactor = alike ? 1 / first : commonDoseFactor(named);
-    if (doseFactor !== null) slips.set(pk, doseFactor);
+    if (alike && apart && studyInLine(named[0].study, pk)) slips.set(pk, 1 / first);
   }
   return slips;
 }
@@ -269,7 +239,7 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
     ctx.examined(s.record, s.pk, CHECK);
     if (s.record !== 'dosing' && s.dose !== null) {
       ctx.examined('dosing', s.dose.pk, CHECK);
-      perDose.push({ dosePk: s.dose.pk, record: s.record, study: s.study, substance: s.substance, z: verdict.z, factor: verdict.classification === 'slip' ? (verdict.cause?.factor ?? null) : null, deviation: verdict.z * ref.spread });
+      perDose.push({ dosePk: s.dose.pk, record: s.record, study: s.study, substance: s.substance, z: verdict.z, factor: verdict.classification === 'slip' ? (verdict.cause?.factor ?? null) : null });
       const zs = normalised.get(s.dose.pk) ?? [];
       zs.push({ z: verdict.z, spread: ref.spread });
       normalised.set(s.dose.pk, zs);

@@ -388,15 +388,6 @@ describe('reference-range: a dose both of its substances point at', () => {
     // Every dosing of the study off alike: the concentrations' unit as likely as the dose.
     expect(sharedDoseSlips([judgment(1, 'midazolam', -30, 1 / 1000), judgment(1, '1-hydroxymidazolam', -28, 1 / 1000), judgment(2, 'caffeine', -30, 1 / 1000)]).size).toBe(0);
   });
-
-  it('names a dose ×10 whose values per dose are off alike though each names another factor (a small ×10 is no name alone)', () => {
-    // A codeine dose ×10: codeine's Cmax per dose ×1/15.9 (naming ×1/29.9, molar) and its glucuronide's AUC ×1/16.9 (naming ×1/24).
-    const off = [{ ...judgment(1, 'codeine', -6, 1 / 29.9), deviation: Math.log(1 / 15.9) }, { ...judgment(1, 'codeine-6-glucuronide', -5, 1 / 24), deviation: Math.log(1 / 16.9) }];
-    expect([...sharedDoseSlips([...off, judgment(2, 'caffeine', 0.3, null)])]).toEqual([[1, 10]]);
-    // Deviations more than ×2 apart, or a mean beyond ×2 of any dose unit slip (×1/40 alike): none.
-    expect(sharedDoseSlips([off[0], { ...off[1], deviation: Math.log(1 / 40) }, judgment(2, 'caffeine', 0.3, null)]).size).toBe(0);
-    expect(sharedDoseSlips([{ ...off[0], deviation: Math.log(1 / 40) }, { ...off[1], deviation: Math.log(1 / 42) }, judgment(2, 'caffeine', 0.3, null)]).size).toBe(0);
-  });
 });
 
 describe('reference-range: fractions', () => {
