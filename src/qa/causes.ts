@@ -66,6 +66,12 @@ export const SCALE_FACTORS: readonly ScaleFactor[] = [
 /** The factors of SCALE_FACTORS that are a time unit's (×60, ×24, ×1440): a time axis slipped by one moves AUCs and half-lives, not levels. */
 export const TIME_FACTORS: readonly number[] = SCALE_FACTORS.filter((sf) => sf.applies === TIME_DEPENDENT).map((sf) => sf.factor);
 
+/** Whether a factor is a time unit's, either way round (×60 or ×1/60, within FACTOR_TOLERANCE). */
+export function isTimeFactor(factor: number): boolean {
+  const up = Math.max(factor, 1 / factor);
+  return TIME_FACTORS.some((t) => nearFactor(up, t));
+}
+
 export type CauseKind = 'unit-factor' | 'per-kg' | 'dose' | 'molar-mass';
 
 /** Options of the cause functions: `tolerance` widens each factor's own (never narrows it). */

@@ -25,7 +25,7 @@
  * Last, the majors still open that share one record are settled on it
  * (shared-record.ts: one slip in it explains them all).
  */
-import { nearFactor, TIME_FACTORS } from './causes.js';
+import { isTimeFactor } from './causes.js';
 import { EITHER_SIDE, LEVEL_EXPONENT } from './curve-cause.js';
 import { doseOf, type Culprit, type Finding } from './finding.js';
 import { CORROBORATION_FACTOR, RECORD_WORDS, sharedRecords } from './shared-record.js';
@@ -39,7 +39,7 @@ const LEVEL_ONLY: ReadonlySet<string> = new Set(['cmax', 'vd', 'vd_ss']);
 /** Whether a finding names only time factors (×60, ×24, ×1440 or their inverse): a slip of a time axis. */
 function timeSlip(f: Finding): boolean {
   const factors = causeFactors(f);
-  return factors.length > 0 && factors.every((x) => TIME_FACTORS.some((t) => nearFactor(x, t) || nearFactor(x, 1 / t)));
+  return factors.length > 0 && factors.every(isTimeFactor);
 }
 
 /** The kinds whose undecided majors are settled here: a reported value against its own curve. */

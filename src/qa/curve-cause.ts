@@ -26,7 +26,7 @@
  * or AUC, and from a slip in one reported value, which leaves the others in
  * line: neither gives a common factor over several parameters.
  */
-import { exactMolarCause, molarMassCause, nearFactor, TIME_FACTORS, unitFactorCause, type SuspectedCause } from './causes.js';
+import { exactMolarCause, isTimeFactor, molarMassCause, unitFactorCause, type SuspectedCause } from './causes.js';
 import type { Comparison } from './compare-reported.js';
 import type { ReportedParameter } from './tolerances.js';
 import { pushTo } from '../data/records.js';
@@ -139,7 +139,7 @@ export function curveSides(comparisons: readonly Comparison[], molarMass: (subst
     const mass = molarMass(group[0].output.substance);
     const named = group.flatMap((c) => c.verdict.causes.filter((k) => LEVEL_KINDS.has(k.kind)).map((k) => (LEVEL_EXPONENT[c.parameter] as number) * Math.log(k.factor)));
     for (const level of named) {
-      const time = TIME_FACTORS.some((f) => nearFactor(Math.exp(Math.abs(level)), f));
+      const time = isTimeFactor(Math.exp(level));
       if (!time && levelSlip(Math.exp(level), mass) === null) continue;
       const off = group.filter((c) => !sides.has(c) && (!time || TIME_SCALED.has(c.parameter)) && Math.abs(levelOf(c) - level) <= backs);
       const direct = [...new Set(off.filter((c) => LEVEL_EXPONENT[c.parameter] === 1).map((c) => c.parameter))];

@@ -48,6 +48,9 @@ export type FindingKind =
 
 export type Culprit = 'output' | 'timecourse' | 'dose';
 
+/** The culprit that names a record of each kind (coverage.ts `RecordKind`: a dosing is the dose). */
+export const CULPRIT_OF_RECORD = { output: 'output', timecourse: 'timecourse', dosing: 'dose' } as const satisfies Record<string, Culprit>;
+
 export interface Finding {
   /**
    * Stable id (`F-` + 12 hex digits) from the kind, the record ids and the

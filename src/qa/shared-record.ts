@@ -18,7 +18,7 @@
  */
 import { AUC_CMAX_LOWEST } from './checks/plausibility.js';
 import { LEVEL_EXPONENT } from './curve-cause.js';
-import { doseOf, type Culprit, type Finding } from './finding.js';
+import { CULPRIT_OF_RECORD, doseOf, type Culprit, type Finding } from './finding.js';
 import type { ReportedParameter } from './tolerances.js';
 
 /**
@@ -38,7 +38,6 @@ const fmt = (x: number) => String(+x.toPrecision(3));
 
 /** The record a culprit names, in words. */
 export const RECORD_WORDS: Record<Culprit, string> = { output: 'the reported value', timecourse: 'the curve', dose: 'the dose' };
-const CULPRIT_OF: Record<string, Culprit> = { output: 'output', timecourse: 'timecourse', dosing: 'dose' };
 
 /**
  * One record (`output:12`, `timecourse:5`, `dosing:7`) off by `factor` (curated ÷ true), or by at least that much
@@ -181,7 +180,7 @@ function oneSlipForSeveral(findings: readonly Finding[]): Map<Finding, SharedSet
   for (const [f, records] of explained) {
     if (records.length !== 1 || !pointsAt(f, records[0].record)) continue;
     const { record, factor, others } = records[0];
-    const culprit = CULPRIT_OF[record.slice(0, record.lastIndexOf(':'))];
+    const culprit = CULPRIT_OF_RECORD[record.slice(0, record.lastIndexOf(':')) as keyof typeof CULPRIT_OF_RECORD];
     const kinds = [...new Set(others.map((o) => o.kind))];
     settled.set(f, {
       culprit,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   exactMolarCause,
+  isTimeFactor,
   MIN_MOLAR_FACTOR,
   molarMassCause,
   molarMassSlips,
@@ -138,5 +139,12 @@ describe('nearestCause', () => {
     expect(nearestCause(Math.log(1 / 55), causes, 2, Math.log(1.25))?.factor).toBe(1 / 60);
     expect(nearestCause(Math.log(9), causes, 30, Math.log(3))).toBeNull(); // ×10 is below the smallest factor named
     expect(nearestCause(Math.log(250), causes, 2, Math.log(3))).toBeNull(); // ×1000 is ×4 away
+  });
+});
+
+describe('isTimeFactor', () => {
+  it('tells a time unit\'s factor either way round, within 5 %, and nothing else', () => {
+    expect([60, 1 / 60, 24, 1 / 24, 1440, 58.5].map(isTimeFactor)).toEqual([true, true, true, true, true, true]);
+    expect([10, 1000, 1 / 1000, 70, 50, 16.7].map(isTimeFactor)).toEqual([false, false, false, false, false, false]);
   });
 });

@@ -151,14 +151,14 @@ export function volumeFinding(ctx: QaContext, p: ParameterValue): Finding | null
   const plasmaText = perKg ? `${PLASMA_L_PER_KG} L/kg` : `${fmt(plasma)} L (${PLASMA_L_PER_KG} L/kg, ${weightText(weight as { kg: number; curated: boolean })})`;
   // A calculated volume's dose, a record its slip may sit in (corroborate.ts reads `dose_pk`): in details, not as
   // intervention_pk, which is part of the finding's id (finding-id.ts) and stays what it was.
-  const own = p.source === 'reported' ? [] : ctx.dosingOfSet(o.intervention_pks).filter((d) => dosesItself(d.substance, p.substance));
+  const doses = p.source === 'reported' ? [] : ctx.dosingOfSet(o.intervention_pks).filter((d) => dosesItself(d.substance, p.substance));
   return finding({
     kind: 'physiology', severity, study_sid: o.study_sid, study_name: o.study_name, subset_pk: ctx.curveOf(p), output_pk: o.pk,
     measurement_type: o.measurement_type, subject: p.subject, reported: p.value, reported_unit: p.unit, recomputed: plasma,
     // A calculated volume is its curve's and dose's (V = dose/(AUC·λz)): either may hold the slip.
     recomputed_unit: p.unit, ratio, culprit: p.source === 'reported' ? 'output' : null, suspected_cause: causes.text,
     message: `${p.source} ${o.measurement_type} ${fmt(p.value)} ${p.unit} is ×${fmt(ratio)} the plasma volume ${plasmaText}: an apparent volume cannot be smaller than the plasma`,
-    details: { rule: 'volume-below-plasma', source: p.source, value_record: valueRecord(ctx, p), cause_kinds: causes.kinds, cause_factors: causes.factors, ...(own.length === 1 ? { dose_pk: own[0].pk } : {}) },
+    details: { rule: 'volume-below-plasma', source: p.source, value_record: valueRecord(ctx, p), cause_kinds: causes.kinds, cause_factors: causes.factors, ...(doses.length === 1 ? { dose_pk: doses[0].pk } : {}) },
   });
 }
 
@@ -228,7 +228,7 @@ interface Excess {
   weightKg: number | null;
 }
 
-function excessFinding(ctx: QaContext, e: Excess, base: Partial<Finding>, what: string, culprit: Culprit | null, doseToo: boolean, own: Culprit): Finding {
+function excessFinding(ctx: QaContext, e: Excess, base: Partial<Finding>, what: string, culprit: Culprit | null, doseToo: boolean, valueRecord: string | null): Finding {
   const ratio = e.value / e.ceiling;
   const mass = ctx.molarMass(e.dose.substance);
   const ownCause = fixingCause(slipFactors('cmax', { molarMass: mass, bodyWeightKg: null }), ratio, true);
@@ -241,7 +241,7 @@ function excessFinding(ctx: QaContext, e: Excess, base: Partial<Finding>, what: 
     kind: 'physiology', severity, ...base, recomputed: e.ceiling, recomputed_unit: 'gram / liter', ratio,
     culprit, intervention_pk: e.dose.pk, suspected_cause: causes.text,
     message: `${what} ${fmt(e.value)} g/L is ×${fmt(ratio)} the most a single dose can give, ${e.text} = ${fmt(e.ceiling)} g/L${doseToo ? ' (a reported Cmax and a timecourse of the same subject both exceed it: the dose?)' : ''}`,
-    details: { rule: 'concentration-above-dose-per-plasma', dose_pk: e.dose.pk, value_record: own === 'output' ? `output:${base.output_pk}` : base.subset_pk != null ? `timecourse:${base.subset_pk}` : null, cause_kinds: causes.kinds, cause_factors: causes.factors },
+    details: { rule: 'concentration-above-dose-per-plasma', dose_pk: e.dose.pk, value_record: valueRecord, cause_kinds: causes.kinds, cause_factors: causes.factors },
   });
 }
 
@@ -281,7 +281,7 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     d.keys.add(key);
     if (value <= ceiling * MARGIN) d.within = true;
   };
-  const pending: { key: string; excess: Excess; base: Partial<Finding>; what: string; own: Culprit; against: 'tc' | 'cmax' }[] = [];
+  const pending: { key: string; excess: Excess; base: Partial<Finding>; what: string; own: Culprit; record: string | null; against: 'tc' | 'cmax' }[] = [];
   for (const rt of ctx.timecourses) {
     const tc = rt.tc;
     if (rt.key === null || !ctx.reported(tc.study_sid) || !CONCENTRATION_TISSUES.has(tc.tissue ?? '') || baseline.has(`${tc.study_sid}|${rt.substance}`)) continue;
@@ -296,7 +296,7 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     boundedRecord(dose.pk, rt.key, highest, ceiling.ceiling);
     if (highest <= ceiling.ceiling * MARGIN) continue;
     pending.push({
-      key: rt.key, own: 'timecourse', against: 'cmax', what: `the highest point of timecourse ${tc.subset_pk}`,
+      key: rt.key, own: 'timecourse', record: `timecourse:${tc.subset_pk}`, against: 'cmax', what: `the highest point of timecourse ${tc.subset_pk}`,
       excess: { value: highest, ceiling: ceiling.ceiling, text: ceiling.text, dose, weightKg: ctx.bodyWeightKg(tc) },
       base: { study_sid: tc.study_sid, study_name: tc.study_name, subset_pk: tc.subset_pk, measurement_type: 'concentration', reported: highest, reported_unit: 'gram / liter' },
     });
@@ -316,18 +316,18 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     boundedRecord(dose.pk, p.key, value, ceiling.ceiling);
     if (value <= ceiling.ceiling * MARGIN) continue;
     pending.push({
-      key: p.key, own: reported ? 'output' : 'timecourse', against: reported ? 'tc' : 'cmax', what: `${p.source} ${p.measurement_type}`,
+      key: p.key, own: reported ? 'output' : 'timecourse', record: valueRecord(ctx, p), against: reported ? 'tc' : 'cmax', what: `${p.source} ${p.measurement_type}`,
       excess: { value, ceiling: ceiling.ceiling, text: ceiling.text, dose, weightKg: p.bodyWeightKg },
       base: { study_sid: o.study_sid, study_name: o.study_name, subset_pk: ctx.curveOf(p), output_pk: o.pk, measurement_type: p.measurement_type, subject: p.subject, reported: value, reported_unit: p.unit },
     });
   }
-  return pending.map(({ key, excess, base, what, own, against }) => {
+  return pending.map(({ key, excess, base, what, own, record, against }) => {
     const others = (witnesses.get(key) as { tc: number[]; cmax: number[] })[against];
     // The two agree within ×MARGIN: then the dose, not the curve or the value, is what moved.
     const doseToo = others.some((v) => Math.abs(Math.log(v / excess.value)) <= Math.log(MARGIN));
     // A witness within the dose's reach vouches for the dose: the value is what moved.
     const vouched = others.some((v) => v <= excess.ceiling * MARGIN);
-    const f = excessFinding(ctx, excess, base, what, doseToo ? 'dose' : vouched ? own : null, doseToo, own);
+    const f = excessFinding(ctx, excess, base, what, doseToo ? 'dose' : vouched ? own : null, doseToo, record);
     if (doseToo || vouched) return f;
     const everySubject = everySubjectAbove(ctx, excess.dose.pk, dosings.get(excess.dose.pk));
     return everySubject ? { ...f, culprit: 'dose', suspected_cause: `${f.suspected_cause ?? ''}${f.suspected_cause ? ' — ' : ''}${everySubject}` } : f;

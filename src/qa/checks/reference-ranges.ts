@@ -50,7 +50,7 @@
 import type { SuspectedCause } from '../causes.js';
 import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
-import { finding, type Finding } from '../finding.js';
+import { CULPRIT_OF_RECORD, finding, type Finding } from '../finding.js';
 import { rangeRun, type WidePool } from '../range-run.js';
 import { doseOutBy, doseVouched, FEW_STUDIES_Z, INSIDE_Z, OUTSIDE_Z, zTimes, type RangeVerdict, type ZInSpread } from '../range-verdict.js';
 import type { Reference } from '../reference-stats.js';
@@ -168,8 +168,6 @@ export function sharedDoseSlips(values: readonly PerDoseJudgment[]): Map<number,
   return slips;
 }
 
-const CULPRIT = { output: 'output', timecourse: 'timecourse', dosing: 'dose' } as const;
-
 /** The verdict with the dose's factor (×1/f on a value per dose) named first: the factor the value names itself may be another. */
 function doseFirst(verdict: RangeVerdict, doseFactor: number): RangeVerdict {
   const cause: SuspectedCause = { kind: 'dose', factor: 1 / doseFactor, text: `×${fmt(1 / doseFactor)} (its dose ×${fmt(doseFactor)})` };
@@ -188,7 +186,7 @@ function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, dos
   const cause = verdict.cause;
   const back = cause ? `; undoing ${cause.text.split(' (')[0]} brings it to ${fmt(s.value / cause.factor)}` : '';
   const causes = verdict.alternatives.map((c) => c.text).join(', or ');
-  const culprit = doseSlip ? 'dose' : CULPRIT[s.record];
+  const culprit = doseSlip ? 'dose' : CULPRIT_OF_RECORD[s.record];
   return finding({
     kind: 'reference-range',
     check: `${CHECK}/${s.record}`,

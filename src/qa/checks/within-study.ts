@@ -51,7 +51,7 @@
  * oral dose below its fellows' (`lateAbsorber`): one subject's level may still be rising from near zero.
  */
 import type { QaCheck } from '../check.js';
-import { nearFactor, TIME_FACTORS } from '../causes.js';
+import { isTimeFactor } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
@@ -134,7 +134,7 @@ export function curveAgrees(lead: Deviation, slip: SlipFactorMatch, devs: readon
   if (!curve || lead === curve || lead.item.source !== 'calculated') return true;
   if (lead.item.measure !== 'cmax' && !lead.item.measure.startsWith('auc')) return true;
   const lnf = Math.log(slip.factor);
-  if (lead.item.measure !== 'cmax' && TIME_FACTORS.some((t) => nearFactor(Math.max(slip.factor, 1 / slip.factor), t))) return true;
+  if (lead.item.measure !== 'cmax' && isTimeFactor(slip.factor)) return true;
   // One-sided: a curve whose level moves further than the factor (a hyperinsulinaemic group's insulin, ×3 its
   // fellows' between the peaks, then ×10) is no evidence against it; one that stays short of it is.
   return Math.sign(curve.d) === Math.sign(lnf) && Math.abs(curve.d) >= Math.abs(lnf) - Math.max(BACK_K * curve.s, MIN_BACK);
