@@ -83,19 +83,12 @@ interface Subject {
  */
 export function boundWeight(ctx: QaContext, subject: Subject, curated: number | null): { kg: number; curated: boolean } | null {
   if (curated !== null && curated > 0) return { kg: curated, curated: true };
-  let cache = ADULT_CACHE.get(ctx);
-  if (!cache) ADULT_CACHE.set(ctx, (cache = new Map()));
-  const label = `${subject.group_pk}|${subject.individual_pk}`;
-  if (!cache.has(label)) cache.set(label, assumedAdult(ctx, subject));
-  return cache.get(label) as { kg: number; curated: boolean } | null;
+  // The context answers once per subject whether an adult may be assumed.
+  return ctx.mayBeAdultHuman(subject) ? ASSUMED_ADULT : null;
 }
 
-/** Per run, per subject: the adult weight assumed, or null (a child, another species). */
-const ADULT_CACHE = new WeakMap<QaContext, Map<string, { kg: number; curated: boolean } | null>>();
-
-function assumedAdult(ctx: QaContext, subject: Subject): { kg: number; curated: boolean } | null {
-  return ctx.mayBeAdultHuman(subject) ? { kg: ADULT_BODY_WEIGHT_KG[0], curated: false } : null;
-}
+/** The weight assumed for an unweighed adult: the lowest adult weight, so that a bound it breaks is broken for anyone. */
+const ASSUMED_ADULT: Readonly<{ kg: number; curated: boolean }> = Object.freeze({ kg: ADULT_BODY_WEIGHT_KG[0], curated: false });
 
 function weightText(w: { kg: number; curated: boolean }): string {
   return w.curated ? `body weight ${fmt(w.kg)} kg` : `body weight not curated: the lowest adult weight ${w.kg} kg`;
