@@ -24,7 +24,10 @@ if (!existsSync(entry)) {
   process.stderr.write('pkdb: no build found; run `npm run build` first\n');
   process.exit(2);
 }
-const { main, oneShotProcess } = await import(pathToFileURL(entry).href);
+const { main, oneShotProcess, ignoreClosedPipes } = await import(pathToFileURL(entry).href);
 // This process runs one command and exits: batch commands may tune V8 for that (src/cli/batch-tuning.ts).
 oneShotProcess();
+// `pkdb qa --json | head`: a reader that stops early is no crash (src/cli/main.ts).
+ignoreClosedPipes(process.stdout);
+ignoreClosedPipes(process.stderr);
 process.exitCode = await main(process.argv.slice(2));

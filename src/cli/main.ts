@@ -55,7 +55,19 @@ export async function main(argv: string[]): Promise<number> {
 
 export { UsageError, oneShotProcess };
 
+/**
+ * A reader that stops early (`pkdb qa --json | head`) closes the pipe: what is left to print is dropped, and the
+ * command still finishes its files and ends with its own exit code, not a stack trace from an unhandled EPIPE.
+ */
+export function ignoreClosedPipes(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   oneShotProcess();
+  ignoreClosedPipes(process.stdout);
+  ignoreClosedPipes(process.stderr);
   process.exitCode = await main(process.argv.slice(2));
 }

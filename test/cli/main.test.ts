@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 
@@ -25,5 +28,17 @@ describe('pkdb CLI', () => {
     } finally {
       process.stderr.write = write;
     }
+  });
+});
+
+describe('pkdb CLI in a pipeline', () => {
+  it('finishes with its own exit code when the reader closes the pipe early (`pkdb … --json | true`)', () => {
+    const bin = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'pkdb.js');
+    const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'pkdb-fixtures.zip');
+    const run = spawnSync('bash', ['-c', 'set -o pipefail; "$0" "$1" summary --export "$2" --json | true; echo "exit ${PIPESTATUS[0]}" >&2', process.execPath, bin, fixtures], {
+      encoding: 'utf8',
+    });
+    expect(run.stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(run.stderr).toMatch(/exit 0/);
   });
 });
