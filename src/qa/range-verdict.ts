@@ -8,7 +8,8 @@
  * - slip: outside, and a slip factor f (causes.ts `slipFactors`) with |ln f| ≥ OUTSIDE_Z·s (a factor the natural
  *   spread cannot imitate) brings it back to |ln(v/f) − m| ≤ INSIDE_Z·s (INSIDE_Z_WEAK·s for a factor of less than
  *   2·OUTSIDE_Z·s) — or, far out (|z| ≥ FEW_STUDIES_Z), among the values two other studies reach; the closest such
- *   factor is named, the others that fit as alternatives. A reference of fewer than FEW_STUDIES studies needs
+ *   factor is named, the others that fit as alternatives. Farther out (|z| ≥ FAR_Z), where no factor fits so, one
+ *   that undone leaves the value no longer outside (|z| ≤ OUTSIDE_Z) is named. A reference of fewer than FEW_STUDIES studies needs
  *   |z| ≥ FEW_STUDIES_Z; a small unit factor (×10) SMALL_FACTOR_STUDIES studies and |z| ≥ SMALL_FACTOR_Z, and a
  *   group's value (not an individual's: `individual`) — though named after a molar factor of ×10–20 next to it that
  *   names the slip (paracetamol's ×15.1: a decimal slip is as likely); an IV
@@ -46,6 +47,13 @@ export const SMALL_FACTOR_Z = 6;
  */
 export const FEW_STUDIES = 8;
 export const FEW_STUDIES_Z = 8;
+/**
+ * Farther out still (|z| ≥ FAR_Z: ×23 off the median at the floor spread of ×1.3 per z), no value of the reference's
+ * population lies there, and a factor that undone leaves the value no longer outside (|z| ≤ OUTSIDE_Z) explains it
+ * better than nothing does: named when no factor fits by the rules above (a simvastatin tmax of 190 h, z 17: 3.2 h,
+ * z 3.2, with ×60 undone). Not the other studies' extremes: a value landing near the lowest would turn on one study.
+ */
+export const FAR_Z = 12;
 /** An IV bolus Cmax depends on how soon the first sample was taken: below ×100 no factor is named. */
 export const BOLUS_CMAX_FACTOR = 100;
 
@@ -93,6 +101,8 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
   const fitting: { cause: SuspectedCause; distance: number }[] = [];
   // Small unit factors that fit but may not name a slip alone (see below): named beside a molar factor next to them.
   const companions: SuspectedCause[] = [];
+  // Factors that land a value beyond FAR_Z within the other studies' range (see FAR_Z), when nothing fits closer.
+  const farFits: { cause: SuspectedCause; distance: number }[] = [];
   if (ref.studies < FEW_STUDIES && Math.abs(z) < FEW_STUDIES_Z) return { classification: 'outside', z, cause: null, alternatives: [] };
   for (const cause of slipFactors(sample.family, { molarMass: sample.molarMass, bodyWeightKg: sample.bodyWeightKg })) {
     const lnf = Math.log(cause.factor);
@@ -110,7 +120,11 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
     // Far out (|z| ≥ FEW_STUDIES_Z), a factor that lands among the values two or more other studies reach explains it
     // as well as one landing near the median (simvastatin 80 g: ×1000 gives 80 mg, the top of its dose range).
     const amongOthers = Math.abs(z) >= FEW_STUDIES_Z && v - lnf >= ref.secondMin && v - lnf <= ref.secondMax;
-    if (distance > inside * ref.spread && !amongOthers) continue;
+    if (distance > inside * ref.spread && !amongOthers) {
+      // Only where no factor fits as above: the far rule names no alternatives beside a better fit.
+      if (alone && Math.abs(z) >= FAR_Z && distance <= OUTSIDE_Z * ref.spread) farFits.push({ cause, distance });
+      continue;
+    }
     if (!alone) {
       companions.push(cause);
       continue;
@@ -118,6 +132,9 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
     // Two factors within FACTOR_TOLERANCE of each other are one explanation: the first named (the unit factor) stays.
     if (fitting.some((f) => Math.abs(Math.log(f.cause.factor / cause.factor)) <= Math.log1p(FACTOR_TOLERANCE))) continue;
     fitting.push({ cause, distance });
+  }
+  if (fitting.length === 0 && companions.length === 0) {
+    for (const far of farFits) if (!fitting.some((f) => Math.abs(Math.log(f.cause.factor / far.cause.factor)) <= Math.log1p(FACTOR_TOLERANCE))) fitting.push(far);
   }
   fitting.sort((a, b) => a.distance - b.distance);
   const alternatives = fitting.map((f) => f.cause);

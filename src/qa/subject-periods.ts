@@ -93,3 +93,28 @@ export function repeatsElsewhere(lead: Deviation, index: PeriodIndex): boolean {
   }
   return false;
 }
+
+/** A twin in line: within ×2 of the other arms' centre (arm-biology.ts IN_LINE). */
+export const TWIN_IN_LINE = Math.log(2);
+
+/**
+ * Whether the same subject's other record of the lead's measure in the lead's own arm — a value the study reports
+ * twice for one condition (a table and a figure, two analyses of one occasion), the same base and source — lies in
+ * line with the other arms (within TWIN_IN_LINE) while the lead lies beyond `outlier` of it and the factor brings it
+ * back within `back`: the subject is typical there, so no biology of it (a poor metaboliser, an unmarked disease)
+ * puts the lead off, and the lead alone holds the slip. With one other period the subject's level elsewhere cannot
+ * tell (`ownLevel` needs MIN_PERIODS); its twin can, being the same quantity. Its words, or null.
+ */
+export function twinConvicts(lead: Deviation, factor: number, arm: readonly Deviation[], outlier: number, back: number): string | null {
+  const subject = lead.item.subject;
+  if (subject === null) return null;
+  for (const twin of arm) {
+    if (twin.item.record === lead.item.record || twin.item.subject !== subject || twin.item.base !== lead.item.base || twin.item.source !== lead.item.source) continue;
+    if (Math.abs(twin.d) > TWIN_IN_LINE) continue;
+    const residual = lead.d - twin.d;
+    if (Math.abs(residual) < outlier || Math.abs(residual - Math.log(factor)) > back) continue;
+    const fmt = (x: number) => String(+x.toPrecision(3));
+    return `the same ${subject}'s other ${twin.item.type} of this arm (${twin.item.record}) lies in line, at ×${fmt(Math.exp(twin.d))} the centre, and this record ×${fmt(Math.exp(residual))} that value`;
+  }
+  return null;
+}

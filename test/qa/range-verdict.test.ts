@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { doseOutBy, dosesDoubt, doseVouched, INSIDE_Z, judge, OUTSIDE_Z } from '../../src/qa/range-verdict.js';
+import { doseOutBy, dosesDoubt, doseVouched, FAR_Z, INSIDE_Z, judge, OUTSIDE_Z } from '../../src/qa/range-verdict.js';
 import { SPREAD_FLOOR } from '../../src/qa/reference-stats.js';
 import { arm } from '../helpers/reference-studies.js';
 
@@ -35,6 +35,20 @@ describe('range-verdict: the verdict on one value', () => {
     // nearer in (z 7 < 8): 190 mg, ×10 gives 19 mg, among the others (from 18 mg) but 0.74 from the median: no factor
     const nearer = 0.04 * Math.exp(7 * SPREAD_FLOOR);
     expect(judge({ value: nearer, family: 'dose' as never, molarMass: null, bodyWeightKg: null, dose: null }, { ...doses, secondMin: Math.log(0.018) })).toMatchObject({ classification: 'outside', cause: null });
+  });
+
+  it('farther out (|z| ≥ FAR_Z = 12), names a factor that undone leaves the value within OUTSIDE_Z, when nothing fits closer', () => {
+    // tmax of 12 studies: median 1.22 h, spread ln 1.35 = 0.3, second extremes 0.5–2.5 h. A tmax of 190 h:
+    // z = ln(190/1.22)/0.3 = 16.8. ×60 undone gives 3.17 h: ln(3.17/1.22)/0.3 = z 3.18, more than INSIDE_Z from the
+    // median and above the second-highest study's 2.5 h, but no longer outside (≤ OUTSIDE_Z): named, as FAR_Z allows.
+    const tmax = { median: Math.log(1.22), spread: Math.log(1.35), studies: 12, arms: 14, min: Math.log(0.38), max: Math.log(3.92), secondMin: Math.log(0.5), secondMax: Math.log(2.5) };
+    const v = judge({ value: 190, family: 'tmax', molarMass: null, bodyWeightKg: null, dose: null }, tmax);
+    expect(v.z).toBeCloseTo(Math.log(190 / 1.22) / Math.log(1.35), 6);
+    expect(FAR_Z).toBe(12);
+    expect(v).toMatchObject({ classification: 'slip', cause: { factor: 60 } });
+    expect(v.alternatives).toHaveLength(1);
+    // 250 h: z 17.7, and ×60 undone 4.17 h is z 4.1, still outside (×24: z 7.1; ×1440: z −6.5): no factor.
+    expect(judge({ value: 250, family: 'tmax', molarMass: null, bodyWeightKg: null, dose: null }, tmax)).toMatchObject({ classification: 'outside', cause: null });
   });
 
   it('does not name a factor the spread could imitate: ×10 needs ln 10 ≥ OUTSIDE_Z × spread', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_PERIODS, ownLevel, ownPeriodsConvict, periodIndex, repeatsElsewhere } from '../../src/qa/subject-periods.js';
+import { MIN_PERIODS, ownLevel, ownPeriodsConvict, periodIndex, repeatsElsewhere, twinConvicts } from '../../src/qa/subject-periods.js';
 import type { Deviation } from '../../src/qa/study-pools.js';
 
 /** A deviation of `subject` in pool `pool` (one condition) of base 7, at ×ratio its pool's centre, spread s = 0.3. */
@@ -55,5 +55,25 @@ describe('subject-periods: a deviation the subject repeats in another period', (
     expect(repeatsElsewhere(high, periodIndex([[high], [dev('group:5', 2, 1)]]))).toBe(false);
     // another subject, or another record of the same pool, is no other period
     expect(repeatsElsewhere(high, periodIndex([[high], [dev('group:6', 2, 8)], [dev('group:5', 1, 8, 'output:y')]]))).toBe(false);
+  });
+});
+
+describe("subject-periods: the same subject's other record of the measure in the same arm", () => {
+  const twinOf = (subject: string | null, ratio: number, record: string, source = 'reported') =>
+    ({ item: { subject, pool: 1, base: 7, record, source, type: 'auc_inf' }, d: Math.log(ratio), s: 0.3 }) as unknown as Deviation;
+  it('convicts a record ×22.3 off its centre whose twin lies in line (×0.917): residual ×24.3, ×24 brings it back', () => {
+    const lead = twinOf('individual:3742', 22.3, 'output:81380');
+    const twin = twinOf('individual:3742', 0.917, 'output:81185');
+    expect(twinConvicts(lead, 24, [twin], OUTLIER, BACK)).toBe(
+      "the same individual:3742's other auc_inf of this arm (output:81185) lies in line, at ×0.917 the centre, and this record ×24.3 that value",
+    );
+  });
+  it('not when the twin is off too (×6: the subject), is another subject\'s, another source, or the factor does not bring it back', () => {
+    const lead = twinOf('individual:1', 22.3, 'output:1');
+    expect(twinConvicts(lead, 24, [twinOf('individual:1', 6, 'output:2')], OUTLIER, BACK)).toBeNull();
+    expect(twinConvicts(lead, 24, [twinOf('individual:2', 1, 'output:2')], OUTLIER, BACK)).toBeNull();
+    expect(twinConvicts(lead, 24, [twinOf('individual:1', 1, 'output:2', 'calculated')], OUTLIER, BACK)).toBeNull();
+    expect(twinConvicts(lead, 10, [twinOf('individual:1', 1, 'output:2')], OUTLIER, BACK)).toBeNull();
+    expect(twinConvicts(twinOf(null, 22.3, 'output:1'), 24, [twinOf(null, 1, 'output:2')], OUTLIER, BACK)).toBeNull();
   });
 });

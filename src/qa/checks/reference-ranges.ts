@@ -16,7 +16,8 @@
  *   it back to |ln(v/f) − m| ≤ INSIDE_Z·s (INSIDE_Z_WEAK·s for a factor of
  *   less than 2·OUTSIDE_Z·s) — or, far out (|z| ≥ FEW_STUDIES_Z), among the
  *   values two other studies reach (secondMin…secondMax); the closest such
- *   factor is named, the others that fit as alternatives;
+ *   factor is named, the others that fit as alternatives; farther out
+ *   (|z| ≥ FAR_Z), where none fits so, one that leaves it no longer outside;
  *   a reference of fewer than FEW_STUDIES studies needs |z| ≥ FEW_STUDIES_Z;
  *   a small unit factor (×10) needs SMALL_FACTOR_STUDIES studies and |z| ≥ SMALL_FACTOR_Z, an IV bolus Cmax a factor of
  *   at least ×100 (the first sample's time decides it);

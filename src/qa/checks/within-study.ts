@@ -34,8 +34,8 @@
  * are major only when another record of the arm that biology would move along
  * with it is in line (an AUC ×10 with the same arm's CL or t½ in line cannot be
  * physiology), when the same subject lies at its own level in two other
- * periods of the study and this record alone is the factor off it
- * (subject-periods.ts), when the dose is the culprit, when the arm's siblings are
+ * periods of the study and this record alone is the factor off it, or its other record of the same measure in this
+ * arm lies in line (subject-periods.ts), when the dose is the culprit, when the arm's siblings are
  * of its population and agree (ALIKE_FACTOR), or when its level is off but its
  * half-life in line among subjects of one population (`eliminationInLine`);
  * otherwise minor. A record whose
@@ -60,7 +60,7 @@ import { ALIKE_PAIR_FACTOR, armDeviations, BIG_FACTOR } from '../arm-deviations.
 import { ALIKE_ARMS, ALIKE_FACTOR, ALIKE_K, describeDeviation, eliminationInLine, hoursAfterOralDoseOf, identityExplains, IN_LINE, lateAbsorber, metaboliteOf, poorMetaboliser, sameDose } from '../arm-biology.js';
 import type { Deviation } from '../study-pools.js';
 import type { ItemMeasure } from '../study-items.js';
-import { ownPeriodsConvict, periodIndex, repeatsElsewhere, type PeriodIndex } from '../subject-periods.js';
+import { ownPeriodsConvict, periodIndex, repeatsElsewhere, twinConvicts, type PeriodIndex } from '../subject-periods.js';
 
 /** Thresholds on the log scale (see the header). */
 export const OUTLIER_K = 3;
@@ -240,6 +240,8 @@ export interface ArmEvidence {
   /** The other studies place the record in range and its correction out (range-run.ts `referenceRefutes`). */
   refutes?: Backing;
   periods?: PeriodsConvict;
+  /** The same subject's other record of the measure in this arm is in line and the lead the factor off it (subject-periods.ts `twinConvicts`). */
+  twin?: (lead: Deviation, factor: number, others: readonly Deviation[]) => string | null;
   /** The subject lies at that level in another period too (subject-periods.ts `repeatsElsewhere`). */
   repeats?: (lead: Deviation) => boolean;
   /** The item measures a substance none of its interventions gives. */
@@ -252,7 +254,7 @@ export interface ArmEvidence {
 export function armFindings(
   arm: readonly Deviation[],
   {
-    molarMassOf = () => null, backs = () => null, refutes = () => null, periods = () => null, repeats = () => false,
+    molarMassOf = () => null, backs = () => null, refutes = () => null, periods = () => null, twin = () => null, repeats = () => false,
     metabolite = () => false, hoursAfterOralDose = () => null,
   }: ArmEvidence = {},
 ): Finding[] {
@@ -327,7 +329,7 @@ export function armFindings(
       const referenced = off.lead.item.source === 'reported' || off.lead.item.measure === 'curve' || off.lead.item.measure === 'cmax';
       const ordinary = others.every((d) => Math.abs(d.d) <= IN_LINE);
       const backing = referenced && ordinary ? backs(off.record, off.slip.factor, sign > 0 ? 'more' : sign < 0 ? 'less' : 'unknown') : null;
-      const own = backing ? null : periods(off.lead, off.slip.factor);
+      const own = backing ? null : (periods(off.lead, off.slip.factor) ?? twin(off.lead, off.slip.factor, others));
       // Groups of one population by every curated trait, the arm ×10 or more off tightly agreeing siblings: a design that
       // meant them to differ would have marked how (a disease, a genotype, a co-medication is a condition of its own pool).
       // Not for a subject at that level in another period too: its own biology (subject-periods.ts `repeatsElsewhere`);
@@ -393,9 +395,11 @@ export const withinStudyCheck: QaCheck = {
     const repeats = (lead: Deviation) => repeatsElsewhere(lead, (index ??= periodIndex(byArm.values())));
     const periods: PeriodsConvict = (lead, factor) =>
       ownPeriodsConvict(lead, factor, (index ??= periodIndex(byArm.values())), Math.max(OUTLIER_K * lead.s, MIN_OUTLIER), Math.max(BACK_K * lead.s, MIN_BACK));
+    const twin = (lead: Deviation, factor: number, others: readonly Deviation[]) =>
+      twinConvicts(lead, factor, others, Math.max(OUTLIER_K * lead.s, MIN_OUTLIER), Math.max(BACK_K * lead.s, MIN_BACK));
     for (const arm of byArm.values()) {
       markExamined(ctx, arm);
-      for (const f of armFindings(arm, { molarMassOf, backs, refutes, periods, repeats, metabolite, hoursAfterOralDose })) {
+      for (const f of armFindings(arm, { molarMassOf, backs, refutes, periods, twin, repeats, metabolite, hoursAfterOralDose })) {
         if (f.culprit === 'output' && f.output_pk !== null && named.has(f.output_pk)) continue;
         const pair = f.details?.pair_record as string | undefined;
         if (pair !== undefined) {

@@ -291,6 +291,21 @@ describe('within-study: a subject at its own level in its other periods', () => 
   });
 });
 
+describe("within-study: a subject's own other record of the measure", () => {
+  it('names an AUC ×24 major when the same group reports the AUC twice and the other lies in line, minor without it', () => {
+    // Four groups of different populations (their agreement alone convicts nobody), AUC∞ 20 mg·h/L × level; group 4's
+    // AUC∞ reported twice (a table and a figure), one ×24.
+    const level = [1, 1.3, 0.8, 1.1];
+    const groups = [group(1), group(2, 'cirrhosis'), group(3, 'obesity'), group(4, 'renal impairment')];
+    const auc = (g: number, slip = 1) => output(g, 1, 'auc_inf', 'milligram * hour / liter', 20 * level[g - 1] * slip);
+    const slipped = auc(4, 24);
+    expect(run([auc(1), auc(2), auc(3), slipped], [dosing(1, 0.1)], [], groups)).toMatchObject([{ severity: 'minor', output_pk: slipped.pk }]);
+    const findings = run([auc(1), auc(2), auc(3), slipped, auc(4)], [dosing(1, 0.1)], [], groups);
+    expect(findings).toMatchObject([{ severity: 'major', culprit: 'output', output_pk: slipped.pk, details: { factor: 24 } }]);
+    expect(findings[0].message).toMatch(/while the same group:4's other auc_inf of this arm \(output:\d+\) lies in line, at ×1\.1 the centre, and this record ×24 that value$/);
+  });
+});
+
 describe('within-study: which arm of a pair holds the slip', () => {
   const pairFinding = (record: string, factor: number, check: string) =>
     ({ kind: 'within-study', check, culprit: null, message: 'm', details: { record, factor } }) as unknown as Finding;
