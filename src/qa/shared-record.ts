@@ -4,8 +4,8 @@
  * (the value off by r, the curve by 1/r — by r for a CL or V, whose recomputation divides the dose, which may be off
  * by 1/r), a pair of arms (one arm off by r, or the other by 1/r), a value above what its dose can give or a volume
  * below the plasma volume (physiology: the value, or a calculated one's curve, or the dose, off by at least the
- * bound's factor), a value that cannot be (plausibility: the value, or one of the two values an inequality
- * holds), a PK identity that cannot tell its odd one out (any of its values, or the dose). Where one record off by
+ * bound's factor), two curves of one profile (curve-pair: either), a value that cannot be (plausibility: the
+ * value, or one of the two values an inequality holds), a PK identity that cannot tell its odd one out (any of its values, or the dose). Where one record off by
  * one factor (within ×CORROBORATION_FACTOR) explains open majors of two or more kinds, and no other record explains
  * two, one slip in it explains them all while a slip in any other explains only one: that record is the one to fix
  * (a curve ×1000 that its reported Cmax and its sibling arm both put apart). Majors of one kind do not count twice: a Cmax and an
@@ -78,7 +78,7 @@ function hypotheses(f: Finding): Hypothesis[] {
   if (f.kind === 'pk-identity') return identityHypotheses(f, r);
   const own = f.details?.record;
   const pair = f.details?.pair_record;
-  if (f.kind === 'within-study' && typeof own === 'string' && typeof pair === 'string') {
+  if ((f.kind === 'within-study' || f.kind === 'curve-pair') && typeof own === 'string' && typeof pair === 'string') {
     return [
       { record: own, factor: r },
       { record: pair, factor: 1 / r },

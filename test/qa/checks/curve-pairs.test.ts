@@ -59,13 +59,14 @@ function run(outputs: OutputRecord[], curves: { tc: TimecourseRecord; points: Ou
 }
 
 describe('curve-pair: the check', () => {
-  it('names the curve ×10 its twin that the reported Cmax does not back (major), else both (minor)', () => {
+  it('names the curve ×10 its twin that the reported Cmax does not back, else both, blaming neither (major either way)', () => {
     const cmax = output({ mean: Math.max(...shape) });
     const decided = run([cmax], [curve(1, 1), curve(2, 10)]);
     expect(decided).toMatchObject([{ kind: 'curve-pair', severity: 'major', culprit: 'timecourse', subset_pk: 2, details: { pair_subset_pk: 1, cause_factors: [10] } }]);
     expect(decided[0].ratio).toBeCloseTo(10, 9);
     const undecided = run([], [curve(3, 1), curve(4, 10)]);
-    expect(undecided).toMatchObject([{ severity: 'minor', culprit: null }]);
+    expect(undecided).toMatchObject([{ severity: 'major', culprit: null, details: { record: 'timecourse:3', pair_record: 'timecourse:4' } }]);
+    expect(undecided[0].message).toMatch(/either may hold the slip$/);
     expect(run([cmax], [curve(5, 1), curve(6, 1.2)])).toEqual([]);
   });
 });
