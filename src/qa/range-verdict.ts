@@ -8,8 +8,8 @@
  * - slip: outside, and a slip factor f (causes.ts `slipFactors`) with |ln f| ≥ OUTSIDE_Z·s (a factor the natural
  *   spread cannot imitate) brings it back to |ln(v/f) − m| ≤ INSIDE_Z·s (INSIDE_Z_WEAK·s for a factor of less than
  *   2·OUTSIDE_Z·s) — or, far out (|z| ≥ FEW_STUDIES_Z), among the values two other studies reach; the closest such
- *   factor is named, the others that fit as alternatives. Farther out (|z| ≥ FAR_Z), where no factor fits so, one
- *   that undone leaves the value no longer outside (|z| ≤ OUTSIDE_Z) is named. A reference of fewer than FEW_STUDIES studies needs
+ *   factor is named, the others that fit as alternatives. Farther out (|z| ≥ FAR_Z), where no factor fits so, the
+ *   one factor that undone leaves the value no longer outside (|z| ≤ OUTSIDE_Z) is named (none when two do). A reference of fewer than FEW_STUDIES studies needs
  *   |z| ≥ FEW_STUDIES_Z; a small unit factor (×10) SMALL_FACTOR_STUDIES studies and |z| ≥ SMALL_FACTOR_Z, and a
  *   group's value (not an individual's: `individual`) — though named after a molar factor of ×10–20 next to it that
  *   names the slip (paracetamol's ×15.1: a decimal slip is as likely); an IV
@@ -51,7 +51,8 @@ export const FEW_STUDIES_Z = 8;
  * Farther out still (|z| ≥ FAR_Z: ×23 off the median at the floor spread of ×1.3 per z), no value of the reference's
  * population lies there, and a factor that undone leaves the value no longer outside (|z| ≤ OUTSIDE_Z) explains it
  * better than nothing does: named when no factor fits by the rules above (a simvastatin tmax of 190 h, z 17: 3.2 h,
- * z 3.2, with ×60 undone). Not the other studies' extremes: a value landing near the lowest would turn on one study.
+ * z 3.2, with ×60 undone), and only when one factor does so. Not the other studies' extremes: a value landing near
+ * the lowest would turn on one study.
  */
 export const FAR_Z = 12;
 /** An IV bolus Cmax depends on how soon the first sample was taken: below ×100 no factor is named. */
@@ -133,9 +134,9 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
     if (fitting.some((f) => Math.abs(Math.log(f.cause.factor / cause.factor)) <= Math.log1p(FACTOR_TOLERANCE))) continue;
     fitting.push({ cause, distance });
   }
-  if (fitting.length === 0 && companions.length === 0) {
-    for (const far of farFits) if (!fitting.some((f) => Math.abs(Math.log(f.cause.factor / far.cause.factor)) <= Math.log1p(FACTOR_TOLERANCE))) fitting.push(far);
-  }
+  // One factor only: the window is wide (8 spreads), and where two land in it (×1/461.5 and ×1/46.1 on a poor
+  // metaboliser's metabolite) it tells none of them.
+  if (fitting.length === 0 && companions.length === 0 && farFits.length === 1) fitting.push(farFits[0]);
   fitting.sort((a, b) => a.distance - b.distance);
   const alternatives = fitting.map((f) => f.cause);
   // A molar factor of ×10–20 (paracetamol's mmol/L read as mg/dL, ×15.1) names a slip where a decimal slip may not;

@@ -47,6 +47,13 @@ describe('range-verdict: the verdict on one value', () => {
     expect(FAR_Z).toBe(12);
     expect(v).toMatchObject({ classification: 'slip', cause: { factor: 60 } });
     expect(v.alternatives).toHaveLength(1);
+    // Two factors landing inside tell none: a metabolite's Cmax per dose of 8.34e-6 against a median of 1.43e-3 at spread
+    // 0.38 (z −13.5); its molar mass 461.5 g/mol makes ×1/461.5 land at z 2.6 and ×1/46.1 at z −3.45, both no longer
+    // outside, neither within INSIDE_Z: a poor metaboliser's level with a dose slip on top, no unit slip named.
+    const metabolite = { median: Math.log(1.43e-3), spread: 0.38, studies: 8, arms: 8, min: Math.log(3e-4), max: Math.log(7e-3), secondMin: Math.log(1.1e-3), secondMax: Math.log(1.9e-3) };
+    const poor = judge({ value: 8.34e-6, family: 'cmax', molarMass: 461.5, bodyWeightKg: null, dose: null }, metabolite);
+    expect(poor.z).toBeLessThan(-FAR_Z);
+    expect(poor).toMatchObject({ classification: 'outside', cause: null });
     // 250 h: z 17.7, and ×60 undone 4.17 h is z 4.1, still outside (×24: z 7.1; ×1440: z −6.5): no factor.
     expect(judge({ value: 250, family: 'tmax', molarMass: null, bodyWeightKg: null, dose: null }, tmax)).toMatchObject({ classification: 'outside', cause: null });
   });
