@@ -19,7 +19,8 @@
  * unit in them), each the way round a curve slip mimics. Otherwise (only
  * Cmax and AUCs, one concentration unit of the table) it is left open (culprit
  * null): the curve's unit, or the unit of the table every reported value came
- * from; the checks that compare each with other records (corroborate.ts) or
+ * from — unless the study's other curves of the substance clear the table's
+ * unit, their Cmax and AUC agreeing with theirs (MIN_CLEARING): the curve; the checks that compare each with other records (corroborate.ts) or
  * the other studies (reference-side.ts) tell them apart where they can.
  *
  * Distinct from a dose slip (dose-cause.ts), which moves CL and V but not Cmax
@@ -60,6 +61,20 @@ export const EITHER_SIDE = ' — the unit of the curve, or of every reported val
 /** How it ends when concentrations and clearances or volumes share the factor (see the header): the curve. */
 export const CURVE_SIDE = ' — the curve: its reported concentrations and its CL or V are off it in opposite directions, as one curve\'s level moves them; the table would need two unit slips';
 
+/**
+ * The table's concentration unit cleared by the study's other curves: MIN_CLEARING or more Cmax or AUC comparisons of
+ * other curves of the same study, substance and tissue agree with their curves within CLEARED_WITHIN, and none lies
+ * near the factor (within CURVE_RATIO_SPREAD). A study reports one substance's Cmax and AUC in one unit across its
+ * arms, so that unit held; and two or more reported values of this curve off it alike would otherwise need that many
+ * cells slipped alike: the curve is the record (a midazolam curve in µmol/L curated as mg/L, its Cmax and AUC ×1/3.07
+ * of it, beside three arms whose Cmax and AUC agree with theirs).
+ */
+export const MIN_CLEARING = 2;
+export const CLEARED_WITHIN = 1.5;
+
+/** How a curve-level cause ends when the study's other curves clear the table's unit (see MIN_CLEARING). */
+export const TABLE_CLEARED = ' — the curve: the Cmax and AUC of the study\'s other curves of the substance agree with theirs, so the table\'s unit holds';
+
 /** A curve-level cause, and the record it names to fix (`timecourse`, or null: either side). */
 export type CurveLevelCause = SuspectedCause & { culprit: 'timecourse' | null };
 
@@ -85,6 +100,9 @@ export function curveLevelCauses(comparisons: readonly Comparison[], molarMass: 
     pushTo(bySubset, c.timecourse.tc.subset_pk, c);
   }
   const causes = new Map<Comparison, CurveLevelCause>();
+  // Cmax and AUC comparisons by study, substance and tissue: the records that may clear a table's unit.
+  const byTable = new Map<string, Comparison[]>();
+  for (const group of bySubset.values()) for (const c of group) if (LEVEL_EXPONENT[c.parameter] === 1) pushTo(byTable, tableKey(c), c);
   for (const group of bySubset.values()) {
     const parameters = [...new Set(group.map((c) => c.parameter))];
     if (parameters.length < MIN_CURVE_PARAMETERS) continue;
@@ -96,13 +114,31 @@ export function curveLevelCauses(comparisons: readonly Comparison[], molarMass: 
     if (slip === null) continue;
     // Concentrations and clearances or volumes both: the curve (see the header).
     const bothWays = group.some((c) => LEVEL_EXPONENT[c.parameter] === 1) && group.some((c) => LEVEL_EXPONENT[c.parameter] === -1);
+    const cleared = !bothWays && tableCleared(byTable.get(tableKey(group[0])) ?? [], group[0].timecourse.tc.subset_pk, centre);
     const text =
       `the ${group.length} reported values (${parameters.join(', ')}) are ×${fmt(Math.exp(centre))} the timecourse's level alike` +
-      ` (CL and V inversely): ${slip.text}${bothWays ? CURVE_SIDE : EITHER_SIDE}`;
-    const culprit = bothWays ? 'timecourse' : null;
+      ` (CL and V inversely): ${slip.text}${bothWays ? CURVE_SIDE : cleared ? TABLE_CLEARED : EITHER_SIDE}`;
+    const culprit = bothWays || cleared ? 'timecourse' : null;
     for (const c of group) causes.set(c, { kind: slip.kind, factor: LEVEL_EXPONENT[c.parameter] === 1 ? slip.factor : 1 / slip.factor, text, culprit });
   }
   return causes;
+}
+
+/** The study, substance and tissue of a comparison's reported value: one table's unit for them. */
+function tableKey(c: Comparison): string {
+  return `${c.output.study_sid}\u0001${c.output.substance}\u0001${c.output.tissue}`;
+}
+
+/** Whether the other curves' Cmax and AUC comparisons of the table clear its unit of a level factor e^logFactor (MIN_CLEARING). */
+function tableCleared(table: readonly Comparison[], subsetPk: number, logFactor: number): boolean {
+  let agreeing = 0;
+  for (const c of table) {
+    if (c.timecourse.tc.subset_pk === subsetPk) continue;
+    const log = Math.log(c.verdict.ratio as number);
+    if (Math.abs(log - logFactor) <= Math.log(CURVE_RATIO_SPREAD)) return false;
+    if (Math.abs(log) <= Math.log(CLEARED_WITHIN)) agreeing++;
+  }
+  return agreeing >= MIN_CLEARING;
 }
 
 /** Cause kinds that name a curve's level: a unit prefix or a molar ↔ mass factor (not a dose, not a weight). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classify } from '../../src/qa/classify.js';
 import type { Comparison } from '../../src/qa/compare-reported.js';
-import { curveLevelCauses, curveSides } from '../../src/qa/curve-cause.js';
+import { CLEARED_WITHIN, curveLevelCauses, curveSides, EITHER_SIDE, MIN_CLEARING, TABLE_CLEARED } from '../../src/qa/curve-cause.js';
 import { comparisonFinding } from '../../src/qa/to-findings.js';
 import type { ReportedParameter } from '../../src/qa/tolerances.js';
 
@@ -44,6 +44,27 @@ describe('curve level causes', () => {
     const finding = comparisonFinding(aucInf, { curve: cause });
     expect(finding.severity).toBe('major');
     expect(finding.details?.cause_factors).toEqual([cause.factor]);
+  });
+
+  it("names the curve when the study's other curves of the substance clear the table's unit, else leaves it open", () => {
+    // Curve 11's Cmax and AUC∞ ×1/3.07 of it (as above); curves 12 and 13 of the study: their Cmax and AUC∞ within ×1.5.
+    const slipped = [comparison('cmax', 0.0000112, 0.0000293), comparison('auc_inf', 0.0000309, 0.0000849)];
+    const others = [comparison('cmax', 1.1, 1, 12), comparison('auc_inf', 0.95, 1, 12), comparison('cmax', 1.2, 1, 13)];
+    expect(MIN_CLEARING).toBe(2);
+    expect(CLEARED_WITHIN).toBe(1.5);
+    const cleared = curveLevelCauses([...slipped, ...others], molarMass).get(slipped[0])!;
+    expect(cleared.culprit).toBe('timecourse');
+    expect(cleared.text.endsWith(TABLE_CLEARED)).toBe(true);
+    // One other comparison only: too few to clear it.
+    expect(curveLevelCauses([...slipped, others[0]], molarMass).get(slipped[0])).toMatchObject({ culprit: null });
+    // Another curve off by the same factor too: the table's unit (or every figure's) is as likely.
+    const alike = comparison('cmax', 0.0000115, 0.0000293, 14);
+    const open = curveLevelCauses([...slipped, ...others, alike], molarMass).get(slipped[0])!;
+    expect(open.culprit).toBeNull();
+    expect(open.text.endsWith(EITHER_SIDE)).toBe(true);
+    // Another substance's curves clear nothing: a table holds one substance's values in one unit.
+    const otherDrug = others.map((c) => ({ ...c, output: { ...c.output, substance: 'caffeine' } }) as Comparison);
+    expect(curveLevelCauses([...slipped, ...otherDrug], molarMass).get(slipped[0])).toMatchObject({ culprit: null });
   });
 
   it('reads CL and V inversely: a curve ×10 gives a Cmax ratio 1/10 and a CL ratio 10', () => {
