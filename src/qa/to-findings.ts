@@ -13,12 +13,15 @@ const fmt = (x: number | null) => (x === null ? '–' : String(+x.toPrecision(4)
  * The finding of one reported-vs-recomputed comparison. A cause found across comparisons replaces the ratio's own:
  * a dose (dose-cause.ts) names a major's cause; a curve's level (curve-cause.ts) also makes the comparison major.
  */
-export function comparisonFinding(c: Comparison, across: { dose?: SuspectedCause; curve?: CurveLevelCause; curveSide?: string } = {}): Finding {
+export function comparisonFinding(c: Comparison, across: { dose?: SuspectedCause; curve?: CurveLevelCause; curveSide?: string; valueSide?: string } = {}): Finding {
   const { verdict, output } = c;
   const acrossCause = across.dose ?? across.curve ?? null;
   const causes = acrossCause ? [acrossCause] : verdict.causes;
-  // The curve told by the comparisons' own named factors (curve-cause.ts `curveSides`), where nothing across decided.
-  const side = !across.dose && !across.curve?.culprit && across.curveSide ? across.curveSide : null;
+  // The curve told by the comparisons' own named factors (curve-cause.ts `curveSides`), where nothing across decided;
+  // else the value, where the curve's other values clear the curve (lone-value.ts).
+  const curveSide = !across.dose && !across.curve?.culprit && across.curveSide ? across.curveSide : null;
+  const valueSide = !across.dose && !across.curve && curveSide === null && across.valueSide ? across.valueSide : null;
+  const side = curveSide ?? valueSide;
   const named = causes.length > 0 ? causes.map((k) => k.text).join('; ') : null;
   const suspected = named !== null || side !== null ? `${named ?? ''}${side ?? ''}`.replace(/^ — /, '') : verdict.expected ? `expected: ${verdict.expected}` : null;
   const profiles = `pkdb ${fmt(c.pkdb)}, standard ${fmt(c.standard)}`;
@@ -46,7 +49,13 @@ export function comparisonFinding(c: Comparison, across: { dose?: SuspectedCause
     // A dose named across the comparisons of its dosing is the record to fix (dose-cause.ts).
     ...(across.dose ? { culprit: 'dose' as const, intervention_pk: c.timecourse.dosingPks[0] ?? null } : {}),
     // A curve's level named across concentrations and clearances or volumes is the curve's (curve-cause.ts).
-    ...(!across.dose && across.curve?.culprit ? { culprit: across.curve.culprit } : side ? { culprit: 'timecourse' as const } : {}),
+    ...(!across.dose && across.curve?.culprit
+      ? { culprit: across.curve.culprit }
+      : curveSide
+        ? { culprit: 'timecourse' as const }
+        : valueSide
+          ? { culprit: 'output' as const }
+          : {}),
     message,
     details: {
       classification,

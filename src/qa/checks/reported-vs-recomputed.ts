@@ -4,7 +4,8 @@
  * timecourse(s) of the same subject, intervention set, substance and tissue,
  * in the reported unit, classified (classify.ts); a wrong dose is named
  * across the comparisons of one dosing (dose-cause.ts), a curve's level off by
- * a slip factor across the comparisons of one timecourse (curve-cause.ts); which
+ * a slip factor across the comparisons of one timecourse (curve-cause.ts), a lone
+ * value off its curve whose other values clear the curve (lone-value.ts); which
  * of the value and its curve slipped, where the other studies put one in line
  * and the other out (reference-side.ts); a dose named so is doubted where the
  * other studies' doses put it in line and the dose the values imply out. It sees
@@ -18,6 +19,7 @@ import { dosesDoubt } from '../range-verdict.js';
 import { referenceSide } from '../reference-side.js';
 import { comparisonFinding } from '../to-findings.js';
 import { curveLevelCauses, curveSides } from '../curve-cause.js';
+import { loneValueSides } from '../lone-value.js';
 import { settle } from '../corroborate.js';
 
 const fmt = (x: number) => String(+x.toPrecision(3));
@@ -61,8 +63,9 @@ export const reportedVsRecomputedCheck: QaCheck = {
     const doseCauses = doseMismatchCauses(comparisons);
     const curveCauses = curveLevelCauses(comparisons, ctx.molarMass);
     const sides = curveSides(comparisons, ctx.molarMass);
+    const valueSides = loneValueSides(comparisons);
     let run: ReturnType<typeof rangeRun> | undefined;
     const lazyRun = () => (run ??= rangeRun(ctx));
-    return comparisons.map((c) => byReference(doseDoubted(comparisonFinding(c, { dose: doseCauses.get(c), curve: curveCauses.get(c), curveSide: sides.get(c) }), lazyRun), lazyRun));
+    return comparisons.map((c) => byReference(doseDoubted(comparisonFinding(c, { dose: doseCauses.get(c), curve: curveCauses.get(c), curveSide: sides.get(c), valueSide: valueSides.get(c) }), lazyRun), lazyRun));
   },
 };

@@ -1,0 +1,66 @@
+/**
+ * A reported value off its own curve by a named slip factor, with the curve cleared by the same curve's other
+ * reported values: the value is the record to fix.
+ *
+ * A comparison of one value with its curve cannot tell alone which of the two slipped. But a slip of the curve
+ * moves more than that one value: a level factor (its unit's prefix, molar ↔ mass) every level-scaled value
+ * recomputed from it — Cmax and the AUCs by f, CL and V by 1/f — and a time factor (its time axis: minutes read as
+ * hours) its AUCs, t½, tmax and CL by f or 1/f and its kel inversely, not its Cmax nor its V. So where another
+ * reported value of the same curve that the slip would have moved agrees with it — its ratio within its own ordinary
+ * (minor) band and nearer 1 than halfway to the factor, on the log scale — the curve is cleared, and one slip in the
+ * value explains the disagreement (an AUC∞ ×62 its curve whose Cmax and t½ agree with it: the AUC's ×60).
+ *
+ * Only for a Cmax, an AUC or a time parameter: a CL or V is recomputed with the dose, a third record its curve's other
+ * values cannot clear (corroborate.ts weighs the dose).
+ */
+import { isTimeFactor } from './causes.js';
+import type { Comparison } from './compare-reported.js';
+import { LEVEL_EXPONENT } from './curve-cause.js';
+import { pushTo } from '../data/records.js';
+import { TOLERANCES, type ReportedParameter } from './tolerances.js';
+
+/** The parameters a slip of the curve's time axis moves (its Cmax and V stay). */
+export const TIME_MOVED: ReadonlySet<ReportedParameter> = new Set(['auc_end', 'auc_inf', 'thalf', 'kel', 'tmax', 'clearance']);
+
+/** The values the rule may name: not a CL or V, whose recomputation divides the dose too. */
+const NAMEABLE: ReadonlySet<ReportedParameter> = new Set(['cmax', 'auc_end', 'auc_inf', 'thalf', 'kel', 'tmax']);
+
+const fmt = (x: number) => String(+x.toPrecision(3));
+
+/** Whether a slip of the curve by a factor of this kind would move the parameter's recomputation. */
+function moves(parameter: ReportedParameter, time: boolean): boolean {
+  return time ? TIME_MOVED.has(parameter) : LEVEL_EXPONENT[parameter] !== undefined;
+}
+
+/** Whether the comparison agrees with its curve well short of the factor: within its minor band and nearer 1 than halfway. */
+function clears(c: Comparison, factor: number): boolean {
+  const ratio = c.verdict.ratio;
+  if (ratio === null || !(ratio > 0) || !Number.isFinite(ratio)) return false;
+  const fold = Math.abs(Math.log(ratio));
+  return fold <= Math.log(TOLERANCES[c.parameter][c.subjectKind].minor) && fold < Math.abs(Math.log(factor)) / 2;
+}
+
+/**
+ * For each major comparison of a nameable parameter whose first named cause a slip of its curve would have made, and
+ * whose curve another reported value clears (see the header): the words that name the value, by comparison.
+ */
+export function loneValueSides(comparisons: readonly Comparison[]): Map<Comparison, string> {
+  const bySubset = new Map<number, Comparison[]>();
+  for (const c of comparisons) pushTo(bySubset, c.timecourse.tc.subset_pk, c);
+  const sides = new Map<Comparison, string>();
+  for (const group of bySubset.values()) {
+    if (group.length < 2) continue;
+    for (const c of group) {
+      const cause = c.verdict.causes[0];
+      if (c.verdict.classification !== 'major' || !cause || !NAMEABLE.has(c.parameter)) continue;
+      if (cause.kind !== 'unit-factor' && cause.kind !== 'molar-mass') continue;
+      const time = isTimeFactor(cause.factor);
+      if (!moves(c.parameter, time)) continue;
+      const witnesses = group.filter((o) => o.output.pk !== c.output.pk && moves(o.parameter, time) && clears(o, cause.factor));
+      if (witnesses.length === 0) continue;
+      const named = [...new Set(witnesses.map((w) => `${w.parameter} (×${fmt(w.verdict.ratio as number)})`))].join(', ');
+      sides.set(c, ` — the reported value: the same curve's ${named} agree${witnesses.length === 1 ? 's' : ''} with it, which a slip of the curve${time ? "'s time axis" : "'s level"} would have moved too`);
+    }
+  }
+  return sides;
+}

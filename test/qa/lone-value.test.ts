@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { classify } from '../../src/qa/classify.js';
+import type { Comparison } from '../../src/qa/compare-reported.js';
+import { loneValueSides, TIME_MOVED } from '../../src/qa/lone-value.js';
+import { comparisonFinding } from '../../src/qa/to-findings.js';
+import type { ReportedParameter } from '../../src/qa/tolerances.js';
+
+let nextPk = 1;
+
+/** An individual's comparison of one parameter with timecourse `subset`; only the fields the rule and the finding read. */
+function comparison(parameter: ReportedParameter, reported: number, recomputed: number, subset = 11): Comparison {
+  return {
+    parameter,
+    subjectKind: 'individual',
+    reported,
+    recomputed,
+    reported_unit: 'x',
+    profile: 'standard',
+    pkdb: null,
+    standard: recomputed,
+    conversion: null,
+    bodyWeightKg: null,
+    verdict: classify({ parameter, reported, recomputed, subject: 'individual', bodyWeightKg: null, molarMass: null }),
+    output: { pk: nextPk++, study_sid: 'S', study_name: 'S', substance: 'x', group_pk: null, individual_pk: 3 },
+    timecourse: { tc: { subset_pk: subset }, dose: null, dosingPks: [] },
+  } as unknown as Comparison;
+}
+
+describe('lone-value: a reported value off its curve whose other values clear the curve', () => {
+  it('names the value: an AUC∞ ×62 its curve (×60 named) whose t½ agrees (×1.1), a slip of the time axis would have moved', () => {
+    const auc = comparison('auc_inf', 62, 1);
+    const thalf = comparison('thalf', 4.4, 4);
+    expect(auc.verdict.causes[0].factor).toBe(60);
+    const sides = loneValueSides([auc, thalf]);
+    expect(sides.get(auc)).toBe(" — the reported value: the same curve's thalf (×1.1) agrees with it, which a slip of the curve's time axis would have moved too");
+    expect(sides.has(thalf)).toBe(false);
+    const f = comparisonFinding(auc, { valueSide: sides.get(auc) });
+    expect(f).toMatchObject({ severity: 'major', culprit: 'output' });
+    expect(f.suspected_cause).toMatch(/^×60 \(minutes vs hours\) — the reported value: /);
+  });
+
+  it('does not clear a time axis with a Cmax (no time slip moves it), nor a level with a t½', () => {
+    expect(TIME_MOVED.has('cmax')).toBe(false);
+    const auc = comparison('auc_inf', 62, 1);
+    expect(loneValueSides([auc, comparison('cmax', 1, 1)]).size).toBe(0);
+    // a Cmax ×1000 its curve beside an AUC in line: the level is cleared; beside a t½ in line it is not
+    const cmax = comparison('cmax', 1000, 1, 12);
+    expect(loneValueSides([cmax, comparison('auc_end', 1.05, 1, 12)]).get(cmax)).toMatch(/auc_end \(×1\.05\) agrees with it, which a slip of the curve's level/);
+    expect(loneValueSides([cmax, comparison('thalf', 1, 1, 12)]).size).toBe(0);
+  });
+
+  it('needs the witness short of halfway to the factor, of the same curve, and never names a CL or V (the dose divides them)', () => {
+    const cmax = comparison('cmax', 10.5, 1, 13);
+    // an AUC ×3.5 off its curve (beyond √10 = ×3.16): no witness for a ×10
+    expect(loneValueSides([cmax, comparison('auc_inf', 2.9, 1, 13)]).size).toBe(1);
+    expect(loneValueSides([cmax, comparison('auc_inf', 3.5, 1, 13)]).size).toBe(0);
+    expect(loneValueSides([cmax, comparison('auc_inf', 1, 1, 14)]).size).toBe(0);
+    const cl = comparison('clearance', 1000, 1, 15);
+    expect(cl.verdict.classification).toBe('major');
+    expect(loneValueSides([cl, comparison('cmax', 1, 1, 15)]).size).toBe(0);
+  });
+});
