@@ -124,6 +124,59 @@ export function curveLevelCauses(comparisons: readonly Comparison[], molarMass: 
   return causes;
 }
 
+/**
+ * How a parameter recomputed from a curve moves with the curve's time axis: as time (+1: AUCs, t½, tmax) or inversely
+ * (−1: kel, CL = dose/AUC). Cmax and V = CL/kel do not move.
+ */
+export const TIME_EXPONENT: Partial<Record<ReportedParameter, 1 | -1>> = {
+  auc_end: 1, auc_inf: 1, thalf: 1, tmax: 1, kel: -1, clearance: -1,
+};
+
+/** How a time-axis cause ends: the curve, its table's time unit cleared by the study's other curves (as MIN_CLEARING). */
+export const TIME_AXIS_CLEARED = ' — the curve\'s time axis: the time-scaled values of the study\'s other curves agree with theirs, so the table\'s time unit holds';
+
+/**
+ * The time-axis counterpart of `curveLevelCauses`: two or more different time-scaled parameters reported for one
+ * timecourse (t½, AUC, tmax; kel and CL inversely) off it by one common time factor (×60 minutes as hours, ×24, ×1440;
+ * within CURVE_RATIO_SPREAD; a partial AUC left out), where the study's other curves, of any substance, clear the
+ * table's time unit (MIN_CLEARING
+ * of their time-scaled comparisons agree within CLEARED_WITHIN, none shares the factor): the curve's time axis is the
+ * record to fix. Without that, the table's time unit (its t½, AUC and kel columns alike) is as likely: nothing is
+ * returned, each comparison keeps its own cause.
+ */
+export function curveTimeCauses(comparisons: readonly Comparison[]): Map<Comparison, CurveLevelCause> {
+  const bySubset = new Map<number, Comparison[]>();
+  const byTable = new Map<string, Comparison[]>();
+  for (const c of comparisons) {
+    const ratio = c.verdict.ratio;
+    if (TIME_EXPONENT[c.parameter] === undefined || ratio === null || !(ratio > 0) || !Number.isFinite(ratio)) continue;
+    // A partial AUC over the reported interval does not scale with the axis (its window moves along it).
+    if (c.note) continue;
+    pushTo(bySubset, c.timecourse.tc.subset_pk, c);
+    // A table's time unit is one for every substance it reports (its t½ column): the study's other curves, any substance.
+    pushTo(byTable, c.output.study_sid, c);
+  }
+  const causes = new Map<Comparison, CurveLevelCause>();
+  const timeLog = (c: Comparison) => (TIME_EXPONENT[c.parameter] as number) * Math.log(c.verdict.ratio as number);
+  for (const group of bySubset.values()) {
+    const parameters = [...new Set(group.map((c) => c.parameter))];
+    if (parameters.length < MIN_CURVE_PARAMETERS) continue;
+    const logs = group.map(timeLog);
+    const centre = logs.reduce((a, b) => a + b, 0) / logs.length;
+    if (logs.some((l) => Math.abs(l - centre) > Math.log(CURVE_RATIO_SPREAD))) continue;
+    const slip = unitFactorCause(Math.exp(centre), 'thalf', { tolerance: CURVE_FACTOR_TOLERANCE });
+    if (slip === null || !isTimeFactor(slip.factor)) continue;
+    const others = (byTable.get(group[0].output.study_sid) ?? []).filter((c) => c.timecourse.tc.subset_pk !== group[0].timecourse.tc.subset_pk);
+    if (others.some((c) => Math.abs(timeLog(c) - centre) <= Math.log(CURVE_RATIO_SPREAD))) continue;
+    if (others.filter((c) => Math.abs(Math.log(c.verdict.ratio as number)) <= Math.log(CLEARED_WITHIN)).length < MIN_CLEARING) continue;
+    const text =
+      `the ${group.length} reported values (${parameters.join(', ')}) are ×${fmt(Math.exp(centre))} the timecourse's time scale alike` +
+      ` (kel and CL inversely): ${slip.text}${TIME_AXIS_CLEARED}`;
+    for (const c of group) causes.set(c, { kind: slip.kind, factor: TIME_EXPONENT[c.parameter] === 1 ? slip.factor : 1 / slip.factor, text, culprit: 'timecourse' });
+  }
+  return causes;
+}
+
 /** The study, substance and tissue of a comparison's reported value: one table's unit for them. */
 function tableKey(c: Comparison): string {
   return `${c.output.study_sid}\u0001${c.output.substance}\u0001${c.output.tissue}`;

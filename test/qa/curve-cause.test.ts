@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classify } from '../../src/qa/classify.js';
 import type { Comparison } from '../../src/qa/compare-reported.js';
-import { CLEARED_WITHIN, curveLevelCauses, curveSides, EITHER_SIDE, MIN_CLEARING, TABLE_CLEARED } from '../../src/qa/curve-cause.js';
+import { CLEARED_WITHIN, curveLevelCauses, curveSides, curveTimeCauses, EITHER_SIDE, MIN_CLEARING, TABLE_CLEARED, TIME_AXIS_CLEARED } from '../../src/qa/curve-cause.js';
 import { comparisonFinding } from '../../src/qa/to-findings.js';
 import type { ReportedParameter } from '../../src/qa/tolerances.js';
 
@@ -65,6 +65,26 @@ describe('curve level causes', () => {
     // Another substance's curves clear nothing: a table holds one substance's values in one unit.
     const otherDrug = others.map((c) => ({ ...c, output: { ...c.output, substance: 'caffeine' } }) as Comparison);
     expect(curveLevelCauses([...slipped, ...otherDrug], molarMass).get(slipped[0])).toMatchObject({ culprit: null });
+  });
+
+  it("names a curve's time axis when its t½, kel and AUC∞ share a time factor and the study's other curves clear the table's time unit", () => {
+    // Curve 11's times in minutes curated as hours: t½ 2.88 h reported, 179 h recomputed (×1/62), kel ×64.6 (inversely),
+    // AUC∞ ×1/60. Curve 12 (another substance, same study): its t½ and AUC∞ agree.
+    const slipped = [comparison('thalf', 2.88, 179.1), comparison('kel', 0.2500, 0.00387), comparison('auc_inf', 0.0001609, 0.009631)];
+    const others = [comparison('thalf', 2.7, 2.98, 12), comparison('auc_inf', 0.0095, 0.01, 12)].map((c) => ({ ...c, output: { ...c.output, substance: 'morphine' } }) as Comparison);
+    const causes = curveTimeCauses([...slipped, ...others]);
+    expect(causes.size).toBe(3);
+    const thalf = causes.get(slipped[0])!;
+    expect(thalf).toMatchObject({ kind: 'unit-factor', culprit: 'timecourse' });
+    expect(thalf.factor).toBeCloseTo(1 / 60, 12);
+    expect(causes.get(slipped[1])!.factor).toBe(60);
+    expect(thalf.text).toMatch(/^the 3 reported values \(thalf, kel, auc_inf\) are ×0\.016\d* the timecourse's time scale alike/);
+    expect(thalf.text.endsWith(TIME_AXIS_CLEARED)).toBe(true);
+    // Nothing clears the table's time unit (no other curve, or one off by the factor too): nothing named.
+    expect(curveTimeCauses(slipped).size).toBe(0);
+    expect(curveTimeCauses([...slipped, ...others, comparison('thalf', 3, 185, 13)]).size).toBe(0);
+    // A Cmax does not move with time: it is not counted, and one time parameter alone is no common factor.
+    expect(curveTimeCauses([slipped[0], comparison('cmax', 1, 1), ...others]).size).toBe(0);
   });
 
   it('reads CL and V inversely: a curve ×10 gives a Cmax ratio 1/10 and a CL ratio 10', () => {

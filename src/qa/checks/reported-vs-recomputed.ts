@@ -18,7 +18,7 @@ import { ownJudgment, rangeRun } from '../range-run.js';
 import { dosesDoubt } from '../range-verdict.js';
 import { referenceSide } from '../reference-side.js';
 import { comparisonFinding } from '../to-findings.js';
-import { curveLevelCauses, curveSides } from '../curve-cause.js';
+import { curveLevelCauses, curveSides, curveTimeCauses } from '../curve-cause.js';
 import { loneValueSides } from '../lone-value.js';
 import { settle } from '../corroborate.js';
 
@@ -62,6 +62,8 @@ export const reportedVsRecomputedCheck: QaCheck = {
     const comparisons = ctx.comparisons;
     const doseCauses = doseMismatchCauses(comparisons);
     const curveCauses = curveLevelCauses(comparisons, ctx.molarMass);
+    // A curve's time axis, where its level names nothing (curve-cause.ts).
+    for (const [c, cause] of curveTimeCauses(comparisons)) if (!curveCauses.has(c)) curveCauses.set(c, cause);
     const sides = curveSides(comparisons, ctx.molarMass);
     const valueSides = loneValueSides(comparisons);
     let run: ReturnType<typeof rangeRun> | undefined;
