@@ -10,8 +10,8 @@
  * (minor) band and nearer 1 than halfway to the factor, on the log scale — the curve is cleared, and one slip in the
  * value explains the disagreement (an AUC∞ ×62 its curve whose Cmax and t½ agree with it: the AUC's ×60).
  *
- * Only for a Cmax, an AUC or a time parameter: a CL or V is recomputed with the dose, a third record its curve's other
- * values cannot clear (corroborate.ts weighs the dose).
+ * Only for a Cmax, an AUC or a time parameter, and only those as witnesses: a CL or V is recomputed with the dose, a
+ * third record (corroborate.ts weighs it). Never a partial AUC over a reported interval, either way.
  */
 import { isTimeFactor } from './causes.js';
 import type { Comparison } from './compare-reported.js';
@@ -22,7 +22,10 @@ import { TOLERANCES, type ReportedParameter } from './tolerances.js';
 /** The parameters a slip of the curve's time axis moves (its Cmax and V stay). */
 export const TIME_MOVED: ReadonlySet<ReportedParameter> = new Set(['auc_end', 'auc_inf', 'thalf', 'kel', 'tmax', 'clearance']);
 
-/** The values the rule may name: not a CL or V, whose recomputation divides the dose too. */
+/**
+ * The values the rule may name, and the witnesses that may clear a curve: not a CL or V, whose recomputation divides the
+ * dose too (a dose curated in a unit of its own can offset a curve's slip: Morais1992's CL agreed with a curve ×60).
+ */
 const NAMEABLE: ReadonlySet<ReportedParameter> = new Set(['cmax', 'auc_end', 'auc_inf', 'thalf', 'kel', 'tmax']);
 
 const fmt = (x: number) => String(+x.toPrecision(3));
@@ -32,8 +35,13 @@ function moves(parameter: ReportedParameter, time: boolean): boolean {
   return time ? TIME_MOVED.has(parameter) : LEVEL_EXPONENT[parameter] !== undefined;
 }
 
-/** Whether the comparison agrees with its curve well short of the factor: within its minor band and nearer 1 than halfway. */
+/**
+ * Whether the comparison agrees with its curve well short of the factor: within its minor band and nearer 1 than
+ * halfway. Not a partial AUC over a reported interval (its window moves along a slipped time axis, and it is
+ * interpolated between samples) nor a CL or V (NAMEABLE).
+ */
 function clears(c: Comparison, factor: number): boolean {
+  if (c.note || !NAMEABLE.has(c.parameter)) return false;
   const ratio = c.verdict.ratio;
   if (ratio === null || !(ratio > 0) || !Number.isFinite(ratio)) return false;
   const fold = Math.abs(Math.log(ratio));
@@ -52,7 +60,7 @@ export function loneValueSides(comparisons: readonly Comparison[]): Map<Comparis
     if (group.length < 2) continue;
     for (const c of group) {
       const cause = c.verdict.causes[0];
-      if (c.verdict.classification !== 'major' || !cause || !NAMEABLE.has(c.parameter)) continue;
+      if (c.verdict.classification !== 'major' || !cause || !NAMEABLE.has(c.parameter) || c.note) continue;
       if (cause.kind !== 'unit-factor' && cause.kind !== 'molar-mass') continue;
       const time = isTimeFactor(cause.factor);
       if (!moves(c.parameter, time)) continue;

@@ -49,7 +49,7 @@ describe('lone-value: a reported value off its curve whose other values clear th
     expect(loneValueSides([cmax, comparison('thalf', 1, 1, 12)]).size).toBe(0);
   });
 
-  it('needs the witness short of halfway to the factor, of the same curve, and never names a CL or V (the dose divides them)', () => {
+  it('needs the witness short of halfway to the factor, of the same curve, and never names a CL or V (the dose divides them) nor takes one as witness', () => {
     const cmax = comparison('cmax', 10.5, 1, 13);
     // an AUC ×3.5 off its curve (beyond √10 = ×3.16): no witness for a ×10
     expect(loneValueSides([cmax, comparison('auc_inf', 2.9, 1, 13)]).size).toBe(1);
@@ -58,5 +58,11 @@ describe('lone-value: a reported value off its curve whose other values clear th
     const cl = comparison('clearance', 1000, 1, 15);
     expect(cl.verdict.classification).toBe('major');
     expect(loneValueSides([cl, comparison('cmax', 1, 1, 15)]).size).toBe(0);
+    // nor clears a curve with a CL or V (a dose of its own may offset the slip), nor with a partial AUC (its window moves)
+    const thalf = comparison('thalf', 0.05, 3, 16);
+    expect(thalf.verdict.causes[0].factor).toBeCloseTo(1 / 60, 12);
+    expect(loneValueSides([thalf, comparison('clearance', 0.9, 1, 16)]).size).toBe(0);
+    expect(loneValueSides([thalf, { ...comparison('auc_end', 1.1, 1, 16), note: 'partial AUC over 0–6 h' } as Comparison]).size).toBe(0);
+    expect(loneValueSides([thalf, comparison('auc_end', 1.1, 1, 16)]).size).toBe(1);
   });
 });
