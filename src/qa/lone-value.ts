@@ -6,8 +6,8 @@
  * moves more than that one value: a level factor (its unit's prefix, molar ↔ mass) every level-scaled value
  * recomputed from it — Cmax and the AUCs by f, CL and V by 1/f — and a time factor (its time axis: minutes read as
  * hours) its AUCs, t½, tmax and CL by f or 1/f and its kel inversely, not its Cmax nor its V. So where another
- * reported value of the same curve that the slip would have moved agrees with it — its ratio within its own ordinary
- * (minor) band and nearer 1 than halfway to the factor, on the log scale — the curve is cleared, and one slip in the
+ * reported value of the same curve that the slip would have moved agrees with it — its ratio within its agree band
+ * (see `clears`) and nearer 1 than halfway to the factor, on the log scale — the curve is cleared, and one slip in the
  * value explains the disagreement (an AUC∞ ×62 its curve whose Cmax and t½ agree with it: the AUC's ×60).
  *
  * Only for a Cmax, an AUC or a time parameter, and only those as witnesses: a CL or V is recomputed with the dose, a
@@ -28,6 +28,12 @@ export const TIME_MOVED: ReadonlySet<ReportedParameter> = new Set(['auc_end', 'a
  */
 const NAMEABLE: ReadonlySet<ReportedParameter> = new Set(['cmax', 'auc_end', 'auc_inf', 'thalf', 'kel', 'tmax']);
 
+/**
+ * How far beyond its agree band (or a group Cmax's ordinary excess) a witness may lie: a curve ×3.07 (µmol/L as mg/L)
+ * leaves its AUC∞ at ×1/3.07 of a table that was ×1.5 high already, not at ×0.64.
+ */
+export const WITNESS_SLACK = 1.25;
+
 const fmt = (x: number) => String(+x.toPrecision(3));
 
 /** Whether a slip of the curve by a factor of this kind would move the parameter's recomputation. */
@@ -36,16 +42,19 @@ function moves(parameter: ReportedParameter, time: boolean): boolean {
 }
 
 /**
- * Whether the comparison agrees with its curve well short of the factor: within its minor band and nearer 1 than
- * halfway. Not a partial AUC over a reported interval (its window moves along a slipped time axis, and it is
- * interpolated between samples) nor a CL or V (NAMEABLE).
+ * Whether the comparison agrees with its curve, well short of the factor: within its agree band (a group Cmax's
+ * ordinary excess) × WITNESS_SLACK, and nearer 1 than halfway to the factor. Not a partial AUC over a reported interval
+ * (its window moves along a slipped time axis, and it is interpolated between samples), nor a CL or V (NAMEABLE), nor
+ * a tmax (a sampling time, and the commonest time slip itself: one ×60 of its own can offset the curve's).
  */
 function clears(c: Comparison, factor: number): boolean {
-  if (c.note || !NAMEABLE.has(c.parameter)) return false;
+  if (c.note || !NAMEABLE.has(c.parameter) || c.parameter === 'tmax') return false;
   const ratio = c.verdict.ratio;
   if (ratio === null || !(ratio > 0) || !Number.isFinite(ratio)) return false;
   const fold = Math.abs(Math.log(ratio));
-  return fold <= Math.log(TOLERANCES[c.parameter][c.subjectKind].minor) && fold < Math.abs(Math.log(factor)) / 2;
+  const tolerance = TOLERANCES[c.parameter][c.subjectKind];
+  const agrees = Math.log(Math.max(tolerance.agree, tolerance.ordinaryExcess ?? 0) * WITNESS_SLACK);
+  return fold <= agrees && fold < Math.abs(Math.log(factor)) / 2;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classify } from '../../src/qa/classify.js';
 import type { Comparison } from '../../src/qa/compare-reported.js';
-import { loneValueSides, TIME_MOVED } from '../../src/qa/lone-value.js';
+import { loneValueSides, TIME_MOVED, WITNESS_SLACK } from '../../src/qa/lone-value.js';
 import { comparisonFinding } from '../../src/qa/to-findings.js';
 import type { ReportedParameter } from '../../src/qa/tolerances.js';
 
@@ -49,11 +49,15 @@ describe('lone-value: a reported value off its curve whose other values clear th
     expect(loneValueSides([cmax, comparison('thalf', 1, 1, 12)]).size).toBe(0);
   });
 
-  it('needs the witness short of halfway to the factor, of the same curve, and never names a CL or V (the dose divides them) nor takes one as witness', () => {
+  it('needs the witness within its agree band, short of halfway to the factor, of the same curve, and never names a CL or V (the dose divides them) nor takes one as witness', () => {
     const cmax = comparison('cmax', 10.5, 1, 13);
-    // an AUC ×3.5 off its curve (beyond √10 = ×3.16): no witness for a ×10
-    expect(loneValueSides([cmax, comparison('auc_inf', 2.9, 1, 13)]).size).toBe(1);
-    expect(loneValueSides([cmax, comparison('auc_inf', 3.5, 1, 13)]).size).toBe(0);
+    // an individual's AUC∞ within its agree band ×1.2 × WITNESS_SLACK 1.25 = ×1.5 is a witness, one ×2.9 is none (it
+    // lies within its minor band, but a curve ×3.07 would leave a table ×1.5 high already there)
+    expect(WITNESS_SLACK).toBe(1.25);
+    expect(loneValueSides([cmax, comparison('auc_inf', 1.45, 1, 13)]).size).toBe(1);
+    expect(loneValueSides([cmax, comparison('auc_inf', 2.9, 1, 13)]).size).toBe(0);
+    // nor is a tmax: a sampling time, and often slipped ×60 itself
+    expect(loneValueSides([comparison('thalf', 0.05, 3, 17), comparison('tmax', 1, 1, 17)]).size).toBe(0);
     expect(loneValueSides([cmax, comparison('auc_inf', 1, 1, 14)]).size).toBe(0);
     const cl = comparison('clearance', 1000, 1, 15);
     expect(cl.verdict.classification).toBe('major');
