@@ -1,31 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { classify } from '../../src/qa/classify.js';
 import type { Comparison } from '../../src/qa/compare-reported.js';
 import { CLEARED_WITHIN, curveLevelCauses, curveSides, curveTimeCauses, EITHER_SIDE, MIN_CLEARING, TABLE_CLEARED, TIME_AXIS_CLEARED } from '../../src/qa/curve-cause.js';
 import { comparisonFinding } from '../../src/qa/to-findings.js';
 import type { ReportedParameter } from '../../src/qa/tolerances.js';
+import { comparisonOf } from '../helpers/comparisons.js';
 
 /** Midazolam: 1000 / 325.8 = 3.069, the µmol/L ↔ mg/L factor. */
 const MIDAZOLAM = 325.8;
 const molarMass = (substance: string | null) => (substance === 'midazolam' ? MIDAZOLAM : null);
 
-/** A group's comparison of one parameter of timecourse `subset`; only the fields the rule and the finding read. */
-function comparison(parameter: ReportedParameter, reported: number, recomputed: number, subset = 11): Comparison {
-  return {
-    parameter,
-    reported,
-    recomputed,
-    reported_unit: 'x',
-    profile: 'standard',
-    pkdb: null,
-    standard: recomputed,
-    conversion: null,
-    bodyWeightKg: null,
-    verdict: classify({ parameter, reported, recomputed, subject: 'group', bodyWeightKg: null, molarMass: MIDAZOLAM }),
-    output: { pk: 1, study_sid: 'S', study_name: 'S', substance: 'midazolam', group_pk: 3, individual_pk: null },
-    timecourse: { tc: { subset_pk: subset }, dose: null, dosingPks: [] },
-  } as unknown as Comparison;
-}
+/** A group's comparison of one midazolam parameter with timecourse `subset`. */
+const comparison = (parameter: ReportedParameter, reported: number, recomputed: number, subset = 11): Comparison =>
+  comparisonOf(parameter, reported, recomputed, { subset, substance: 'midazolam', molarMass: MIDAZOLAM });
 
 describe('curve level causes', () => {
   it('names µmol/L ↔ mg/L when Cmax, AUClast and AUC∞ share it, each inside its own minor band', () => {

@@ -1,30 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { classify } from '../../src/qa/classify.js';
 import type { Comparison } from '../../src/qa/compare-reported.js';
 import { loneValueSides, TIME_MOVED, WITNESS_SLACK } from '../../src/qa/lone-value.js';
 import { comparisonFinding } from '../../src/qa/to-findings.js';
 import type { ReportedParameter } from '../../src/qa/tolerances.js';
+import { comparisonOf } from '../helpers/comparisons.js';
 
-let nextPk = 1;
-
-/** An individual's comparison of one parameter with timecourse `subset`; only the fields the rule and the finding read. */
-function comparison(parameter: ReportedParameter, reported: number, recomputed: number, subset = 11): Comparison {
-  return {
-    parameter,
-    subjectKind: 'individual',
-    reported,
-    recomputed,
-    reported_unit: 'x',
-    profile: 'standard',
-    pkdb: null,
-    standard: recomputed,
-    conversion: null,
-    bodyWeightKg: null,
-    verdict: classify({ parameter, reported, recomputed, subject: 'individual', bodyWeightKg: null, molarMass: null }),
-    output: { pk: nextPk++, study_sid: 'S', study_name: 'S', substance: 'x', group_pk: null, individual_pk: 3 },
-    timecourse: { tc: { subset_pk: subset }, dose: null, dosingPks: [] },
-  } as unknown as Comparison;
-}
+/** An individual's comparison of one parameter with timecourse `subset`. */
+const comparison = (parameter: ReportedParameter, reported: number, recomputed: number, subset = 11): Comparison =>
+  comparisonOf(parameter, reported, recomputed, { subset, subjectKind: 'individual' });
 
 describe('lone-value: a reported value off its curve whose other values clear the curve', () => {
   it('names the value: an AUC∞ ×62 its curve (×60 named) whose t½ agrees (×1.1), a slip of the time axis would have moved', () => {
