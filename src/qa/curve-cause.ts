@@ -20,8 +20,10 @@
  * Cmax and AUCs, one concentration unit of the table) it is left open (culprit
  * null): the curve's unit, or the unit of the table every reported value came
  * from — unless the study's other curves of the substance clear the table's
- * unit, their Cmax and AUC agreeing with theirs (MIN_CLEARING): the curve; the checks that compare each with other records (corroborate.ts) or
- * the other studies (reference-side.ts) tell them apart where they can.
+ * unit, their Cmax and AUC agreeing with theirs (MIN_CLEARING): the curve; the
+ * checks that compare each with other records (corroborate.ts) or the other
+ * studies (reference-side.ts) tell them apart where they can. A curve's time
+ * axis likewise (`curveTimeCauses`).
  *
  * Distinct from a dose slip (dose-cause.ts), which moves CL and V but not Cmax
  * or AUC, and from a slip in one reported value, which leaves the others in
@@ -114,7 +116,7 @@ export function curveLevelCauses(comparisons: readonly Comparison[], molarMass: 
     if (slip === null) continue;
     // Concentrations and clearances or volumes both: the curve (see the header).
     const bothWays = group.some((c) => LEVEL_EXPONENT[c.parameter] === 1) && group.some((c) => LEVEL_EXPONENT[c.parameter] === -1);
-    const cleared = !bothWays && tableCleared(byTable.get(tableKey(group[0])) ?? [], group[0].timecourse.tc.subset_pk, centre);
+    const cleared = !bothWays && tableCleared(byTable.get(tableKey(group[0])) ?? [], group[0].timecourse.tc.subset_pk, centre, (c) => Math.log(c.verdict.ratio as number));
     const text =
       `the ${group.length} reported values (${parameters.join(', ')}) are ×${fmt(Math.exp(centre))} the timecourse's level alike` +
       ` (CL and V inversely): ${slip.text}${bothWays ? CURVE_SIDE : cleared ? TABLE_CLEARED : EITHER_SIDE}`;
@@ -139,9 +141,8 @@ export const TIME_AXIS_CLEARED = ' — the curve\'s time axis: the time-scaled v
  * The time-axis counterpart of `curveLevelCauses`: two or more different time-scaled parameters reported for one
  * timecourse (t½, AUC, tmax; kel and CL inversely) off it by one common time factor (×60 minutes as hours, ×24, ×1440;
  * within CURVE_RATIO_SPREAD; a partial AUC left out), where the study's other curves, of any substance, clear the
- * table's time unit (MIN_CLEARING
- * of their time-scaled comparisons agree within CLEARED_WITHIN, none shares the factor): the curve's time axis is the
- * record to fix. Without that, the table's time unit (its t½, AUC and kel columns alike) is as likely: nothing is
+ * table's time unit (MIN_CLEARING of their time-scaled comparisons agree within CLEARED_WITHIN, none shares the
+ * factor): the curve's time axis is the record to fix. Without that, the table's time unit (its t½, AUC and kel columns alike) is as likely: nothing is
  * returned, each comparison keeps its own cause.
  */
 export function curveTimeCauses(comparisons: readonly Comparison[]): Map<Comparison, CurveLevelCause> {
@@ -166,9 +167,7 @@ export function curveTimeCauses(comparisons: readonly Comparison[]): Map<Compari
     if (logs.some((l) => Math.abs(l - centre) > Math.log(CURVE_RATIO_SPREAD))) continue;
     const slip = unitFactorCause(Math.exp(centre), 'thalf', { tolerance: CURVE_FACTOR_TOLERANCE });
     if (slip === null || !isTimeFactor(slip.factor)) continue;
-    const others = (byTable.get(group[0].output.study_sid) ?? []).filter((c) => c.timecourse.tc.subset_pk !== group[0].timecourse.tc.subset_pk);
-    if (others.some((c) => Math.abs(timeLog(c) - centre) <= Math.log(CURVE_RATIO_SPREAD))) continue;
-    if (others.filter((c) => Math.abs(Math.log(c.verdict.ratio as number)) <= Math.log(CLEARED_WITHIN)).length < MIN_CLEARING) continue;
+    if (!tableCleared(byTable.get(group[0].output.study_sid) ?? [], group[0].timecourse.tc.subset_pk, centre, timeLog)) continue;
     const text =
       `the ${group.length} reported values (${parameters.join(', ')}) are ×${fmt(Math.exp(centre))} the timecourse's time scale alike` +
       ` (kel and CL inversely): ${slip.text}${TIME_AXIS_CLEARED}`;
@@ -182,14 +181,17 @@ function tableKey(c: Comparison): string {
   return `${c.output.study_sid}\u0001${c.output.substance}\u0001${c.output.tissue}`;
 }
 
-/** Whether the other curves' Cmax and AUC comparisons of the table clear its unit of a level factor e^logFactor (MIN_CLEARING). */
-function tableCleared(table: readonly Comparison[], subsetPk: number, logFactor: number): boolean {
+/**
+ * Whether the comparisons of the table's other curves (all but `subsetPk`'s) clear its unit of the factor e^logFactor
+ * (MIN_CLEARING): none lies near the factor as `logOf` reads it (the level or time scale each sees), and MIN_CLEARING
+ * or more agree with their curves within CLEARED_WITHIN.
+ */
+function tableCleared(table: readonly Comparison[], subsetPk: number, logFactor: number, logOf: (c: Comparison) => number): boolean {
   let agreeing = 0;
   for (const c of table) {
     if (c.timecourse.tc.subset_pk === subsetPk) continue;
-    const log = Math.log(c.verdict.ratio as number);
-    if (Math.abs(log - logFactor) <= Math.log(CURVE_RATIO_SPREAD)) return false;
-    if (Math.abs(log) <= Math.log(CLEARED_WITHIN)) agreeing++;
+    if (Math.abs(logOf(c) - logFactor) <= Math.log(CURVE_RATIO_SPREAD)) return false;
+    if (Math.abs(Math.log(c.verdict.ratio as number)) <= Math.log(CLEARED_WITHIN)) agreeing++;
   }
   return agreeing >= MIN_CLEARING;
 }
