@@ -9,8 +9,8 @@
  *   spread cannot imitate) brings it back to |ln(v/f) − m| ≤ INSIDE_Z·s (INSIDE_Z_WEAK·s for a factor of less than
  *   2·OUTSIDE_Z·s) — or, far out (|z| ≥ FEW_STUDIES_Z), among the values two other studies reach; the closest such
  *   factor is named, the others that fit as alternatives. Farther out (|z| ≥ FAR_Z), where no factor fits so, the
- *   one factor that undone leaves the value no longer outside (|z| ≤ OUTSIDE_Z) is named (none when two do). A reference of fewer than FEW_STUDIES studies needs
- *   |z| ≥ FEW_STUDIES_Z; a small unit factor (×10) SMALL_FACTOR_STUDIES studies and |z| ≥ SMALL_FACTOR_Z, and a
+ *   one factor that undone leaves the value no longer outside (|z| ≤ OUTSIDE_Z) is named (none when two do). A
+ *   reference of fewer than FEW_STUDIES studies needs |z| ≥ FEW_STUDIES_Z; a small unit factor (×10) SMALL_FACTOR_STUDIES studies and |z| ≥ SMALL_FACTOR_Z, and a
  *   group's value (not an individual's: `individual`) — though named after a molar factor of ×10–20 next to it that
  *   names the slip (paracetamol's ×15.1: a decimal slip is as likely); an IV
  *   bolus Cmax a factor of at least BOLUS_CMAX_FACTOR.
@@ -102,7 +102,7 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
   const fitting: { cause: SuspectedCause; distance: number }[] = [];
   // Small unit factors that fit but may not name a slip alone (see below): named beside a molar factor next to them.
   const companions: SuspectedCause[] = [];
-  // Factors that land a value beyond FAR_Z within the other studies' range (see FAR_Z), when nothing fits closer.
+  // Factors that leave a value beyond FAR_Z no longer outside (see FAR_Z), for when nothing fits closer.
   const farFits: { cause: SuspectedCause; distance: number }[] = [];
   if (ref.studies < FEW_STUDIES && Math.abs(z) < FEW_STUDIES_Z) return { classification: 'outside', z, cause: null, alternatives: [] };
   for (const cause of slipFactors(sample.family, { molarMass: sample.molarMass, bodyWeightKg: sample.bodyWeightKg })) {

@@ -34,8 +34,9 @@
  * are major only when another record of the arm that biology would move along
  * with it is in line (an AUC ×10 with the same arm's CL or t½ in line cannot be
  * physiology), when the same subject lies at its own level in two other
- * periods of the study and this record alone is the factor off it, or its other record of the same measure in this
- * arm lies in line (subject-periods.ts), when the dose is the culprit, when the arm's siblings are
+ * periods of the study and this record alone is the factor off it, or its
+ * other record of the same measure in this arm lies in line (subject-periods.ts),
+ * when the dose is the culprit, when the arm's siblings are
  * of its population and agree (ALIKE_FACTOR), or when its level is off but its
  * half-life in line among subjects of one population (`eliminationInLine`);
  * otherwise minor. A record whose
