@@ -43,6 +43,8 @@ export type FindingKind =
   | 'mass-balance'
   /** A reported metabolic ratio against the ratio of its subject's curves at its time (checks/metabolic-ratios.ts). */
   | 'metabolic-ratio'
+  /** A subject's weight, height, age, BMI or body surface area: human limits, BMI = weight / height², fellows (checks/body-measures.ts). */
+  | 'body-measure'
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 

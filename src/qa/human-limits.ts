@@ -47,6 +47,18 @@ export const BODY_LIMITS: ReadonlyMap<string, HumanLimit> = new Map([
 ]);
 
 /**
+ * Limits of the body measures a subject (a group's mean, an individual) is curated with, by characteristic type
+ * (checks/body-measures.ts). `adultLow`: the lower limit of a subject whose curated age is 18 years or more.
+ */
+export const SUBJECT_LIMITS: ReadonlyMap<string, HumanLimit & { adultLow?: number }> = new Map([
+  ['weight', { unit: 'kilogram', low: 0.25, adultLow: 20, high: 650, typical: 70, normal: [45, 120], basis: 'the smallest surviving newborns ~0.25 kg, adults with anorexia nervosa ~20 kg; the heaviest recorded human ~635 kg' }],
+  ['height', { unit: 'meter', low: 0.2, adultLow: 0.54, high: 2.75, typical: 1.72, normal: [1.5, 2], basis: 'extremely preterm newborns ~0.25 m, the shortest adults ~0.55 m; the tallest recorded human 2.72 m' }],
+  ['age', { unit: 'year', low: 0, high: 125, typical: 35, normal: [18, 90], basis: 'the oldest recorded human 122 years' }],
+  ['bmi', { unit: 'kilogram / meter ** 2', low: 7, high: 210, typical: 24, normal: [17, 45], basis: 'survivors of starvation near 7 kg/m²; the heaviest recorded humans ~200 kg/m²' }],
+  ['body surface area', { unit: 'meter ** 2', low: 0.1, high: 4.5, typical: 1.8, normal: [1.4, 2.6], basis: 'preterm newborns ~0.1 m²; the largest adults ~4 m²' }],
+]);
+
+/**
  * Limits of an analyte's level in plasma, serum or blood (as `concentration`, `cmax` or `cthrough`), by PK-DB
  * substance name. Only analytes whose limits hold in any human population (disease and age included).
  */
@@ -108,4 +120,4 @@ export function beyondLivingLimits(substance: string | null, tissue: string | nu
 }
 
 /** Every unit the limits are given in (scripts/generate-unit-table.ts pre-parses them: no run builds mathjs for them). */
-export const HUMAN_LIMIT_UNITS: readonly string[] = [...new Set([...BODY_LIMITS.values(), ...ANALYTE_LIMITS.values()].flatMap((l) => (l.conventional ? [l.unit, l.conventional] : [l.unit])))];
+export const HUMAN_LIMIT_UNITS: readonly string[] = [...new Set([...BODY_LIMITS.values(), ...ANALYTE_LIMITS.values(), ...SUBJECT_LIMITS.values()].flatMap((l) => (l.conventional ? [l.unit, l.conventional] : [l.unit])))];

@@ -4,6 +4,7 @@
  */
 import type { QaCheck } from '../check.js';
 import { baselinesCheck } from './baselines.js';
+import { bodyMeasuresCheck } from './body-measures.js';
 import { calculatedCheck } from './calculated.js';
 import { doseLabelCheck } from './dose-label.js';
 import { doseSiblingsCheck } from './dose-siblings.js';
@@ -34,6 +35,7 @@ export const CHECKS: readonly QaCheck[] = [
   plausibilityCheck,
   physiologyCheck,
   humanRangeCheck,
+  bodyMeasuresCheck,
   urineCheck,
   massBalanceCheck,
   pkIdentitiesCheck,

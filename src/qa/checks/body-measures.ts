@@ -1,0 +1,242 @@
+/**
+ * The `body-measure` check: the body measures a subject is curated with — a group's mean (else median, else value)
+ * or an individual's weight, height, age, BMI and body surface area — which the QA itself relies on (a per-kg value
+ * is made absolute with the subject's weight), so a slip in one moves every conversion that uses it:
+ * - against what any human has (human-limits.ts SUBJECT_LIMITS; for a subject curated as 18 years or older, an
+ *   adult's lower limit: a weight of 7 kg is no adult's): beyond it is major, naming the unit slip that brings it
+ *   back (pounds read as kilograms ×2.2046, grams ×1000, centimetres read as metres ×100, months read as years ×12,
+ *   a decimal slip ×10), those landing in a healthy adult's range first;
+ * - against each other: BMI = weight / height² (on the shared export the 272 subjects with all three agree within
+ *   ×1.12; a group's means within a few per cent): off by more than BMI_AGREE, major, naming the one record whose
+ *   unit slip reconciles them (weight in pounds: ×2.2046; height in centimetres: ×1/10⁴; a BMI ×10) — the one whose
+ *   value as curated lies outside a healthy adult's range and whose corrected value inside, where several fit;
+ * - an individual's weight or height against the other individuals of its group (FELLOWS or more that agree within
+ *   ×FELLOWS_AGREE; on the shared export 2,134 individuals lie within ×0.55–1.69 of their group's mean weight): off
+ *   by more than ×OFF_FELLOWS and a unit slip brings it within ×BACK_FELLOWS of their median, major.
+ * The finding's subject and measurement type, and `details.characteristica`, name the record to fix. Not seen:
+ * subjects of another species; measures whose unit does not convert.
+ */
+import { subjectLabel } from '../../data/dataset.js';
+import type { CharacteristicaRecord, GroupRecord, IndividualRecord } from '../../data/model.js';
+import { representativeValue } from '../../data/records.js';
+import { conversionFactorOrNull } from '../../units/convert.js';
+import type { QaCheck } from '../check.js';
+import type { SuspectedCause } from '../causes.js';
+import type { QaContext } from '../context.js';
+import { finding, type Finding } from '../finding.js';
+import { beyondBounds, limitIn, SUBJECT_LIMITS, type Bounds } from '../human-limits.js';
+import { median } from '../robust.js';
+import { mayBeHuman } from '../population.js';
+import { judgeLimit } from './human-ranges.js';
+
+const CHECK = 'body-measure';
+const fmt = (x: number) => String(+x.toPrecision(3));
+
+/** BMI and weight / height² agree within this (the shared export: within ×1.12). */
+export const BMI_AGREE = 1.25;
+/** A factor reconciles them when it brings the ratio within this. */
+export const BMI_BACK = 1.15;
+/** Other individuals of the group needed, and how closely they agree (max / min). */
+export const FELLOWS = 3;
+export const FELLOWS_AGREE = 2;
+/** An individual this far off its fellows' median is off (the shared export: ×0.55–1.69 of the group's mean weight)… */
+export const OFF_FELLOWS = 2;
+/** …and a slip factor must bring it this near their median. */
+export const BACK_FELLOWS = 1.3;
+/** The age from which a subject's lower limits are an adult's. */
+export const ADULT_AGE = 18;
+
+/** The slips of each body measure (curated ÷ true), both ways where a value can slip either way. */
+function slips(type: string): SuspectedCause[] {
+  const list: [number, string][] =
+    type === 'weight'
+      ? [[2.2046, 'pounds read as kilograms'], [1000, 'grams read as kilograms'], [10, 'a decimal point slip']]
+      : type === 'height'
+        ? [[100, 'centimetres read as metres'], [1000, 'millimetres read as metres'], [39.37, 'inches read as metres'], [10, 'a decimal point slip']]
+        : type === 'age'
+          ? [[12, 'months read as years'], [52.18, 'weeks read as years'], [365.25, 'days read as years'], [10, 'a decimal point slip']]
+          : type === 'bmi'
+            ? [[1e-4, 'height in centimetres'], [10, 'a decimal point slip']]
+            : [[1e4, 'square centimetres read as square metres'], [10, 'a decimal point slip']];
+  const label = (f: number) => (f >= 1 ? `×${+f.toPrecision(4)}` : `×1/${+(1 / f).toPrecision(4)}`);
+  return list.flatMap(([f, words]) => [
+    { kind: 'unit-factor' as const, factor: f, text: `${label(f)} (${words})` },
+    { kind: 'unit-factor' as const, factor: 1 / f, text: `${label(1 / f)} (${words}, the other way)` },
+  ]);
+}
+
+/** One subject's measure: its record, value and unit converted to the limit's unit. */
+interface Measure {
+  record: CharacteristicaRecord;
+  type: string;
+  value: number;
+  unit: string;
+}
+
+/** The subject's body measures in SUBJECT_LIMITS' units (the first of each type whose unit converts). */
+function measuresOf(characteristica: readonly CharacteristicaRecord[]): Map<string, Measure> {
+  const measures = new Map<string, Measure>();
+  for (const c of characteristica) {
+    const limit = SUBJECT_LIMITS.get(c.measurement_type);
+    if (!limit || measures.has(c.measurement_type) || c.unit === null) continue;
+    const raw = representativeValue(c);
+    const factor = raw === null ? null : conversionFactorOrNull(c.unit, limit.unit);
+    if (raw === null || factor === null || !Number.isFinite(raw)) continue;
+    measures.set(c.measurement_type, { record: c, type: c.measurement_type, value: raw * factor, unit: limit.unit });
+  }
+  return measures;
+}
+
+/** The bounds of a measure for a subject of that age (an adult's lower limit from ADULT_AGE). */
+function boundsOf(type: string, age: number | null): Bounds {
+  const limit = SUBJECT_LIMITS.get(type)!;
+  const bounds = limitIn(limit, limit.unit, null) as Bounds;
+  return age !== null && age >= ADULT_AGE && limit.adultLow !== undefined ? { ...bounds, low: limit.adultLow } : bounds;
+}
+
+interface Subject {
+  record: GroupRecord | IndividualRecord;
+  label: string;
+  measures: Map<string, Measure>;
+}
+
+function measureFinding(subject: Subject, m: Measure, rule: string, causes: readonly SuspectedCause[], message: string, expected: number | null): Finding {
+  const cause = causes[0] ?? null;
+  return finding({
+    kind: CHECK,
+    check: `${CHECK}/${rule}`,
+    severity: 'major',
+    study_sid: subject.record.study_sid,
+    study_name: subject.record.study_name,
+    measurement_type: m.type,
+    subject: subject.label,
+    reported: m.value,
+    reported_unit: m.unit,
+    recomputed: cause ? m.value / cause.factor : expected,
+    recomputed_unit: m.unit,
+    ratio: cause ? cause.factor : expected !== null ? m.value / expected : null,
+    suspected_cause: causes.length > 0 ? causes.map((c) => c.text).join(', or ') : null,
+    message,
+    details: {
+      characteristica: { pk: m.record.pk },
+      cause_kinds: causes.map((c) => c.kind),
+      cause_factors: causes.map((c) => c.factor),
+    },
+  });
+}
+
+/** Beyond what any human (any adult, from ADULT_AGE) has. */
+function limitFindings(subject: Subject): Finding[] {
+  const age = subject.measures.get('age')?.value ?? null;
+  const findings: Finding[] = [];
+  for (const m of subject.measures.values()) {
+    const bounds = boundsOf(m.type, m.type === 'age' ? null : age);
+    const verdict = judgeLimit(m.value, bounds, slips(m.type));
+    if (verdict === null) continue;
+    const limit = SUBJECT_LIMITS.get(m.type)!;
+    const back = verdict.causes.length > 0 ? `; undoing ${verdict.causes.map((c) => `${c.text.split(' (')[0]} gives ${fmt(m.value / c.factor)}`).join(', ')} ${m.unit}` : '; no unit slip brings it inside';
+    const who = verdict.side === 'below' && age !== null && age >= ADULT_AGE && bounds.low === limit.adultLow ? `any adult (age ${fmt(age)} years)` : 'any human';
+    findings.push(
+      measureFinding(subject, m, 'limit', verdict.causes,
+        `${subject.label}'s ${m.type} ${fmt(m.value)} ${m.unit} is ${verdict.side} what ${who} has (${fmt(bounds.low)}–${fmt(bounds.high)} ${m.unit}: ${limit.basis})${back}`,
+        bounds.typical),
+    );
+  }
+  return findings;
+}
+
+/** BMI against weight / height² (see the header); the measures already beyond their limits are limitFindings'. */
+function bmiFinding(subject: Subject): Finding | null {
+  const [w, h, b] = ['weight', 'height', 'bmi'].map((t) => subject.measures.get(t));
+  if (!w || !h || !b || !(w.value > 0) || !(h.value > 0) || !(b.value > 0)) return null;
+  const ratio = w.value / (h.value * h.value) / b.value;
+  if (Math.abs(Math.log(ratio)) <= Math.log(BMI_AGREE)) return null;
+  // Each record's slips, as the ratio each would produce (weight f: f; height g: 1/g²; BMI b: 1/b), that bring it back.
+  const fits: { m: Measure; cause: SuspectedCause; corrected: number }[] = [];
+  for (const m of [w, h, b]) {
+    for (const cause of slips(m.type)) {
+      const produced = m === w ? cause.factor : m === h ? 1 / (cause.factor * cause.factor) : 1 / cause.factor;
+      const corrected = m.value / cause.factor;
+      if (Math.abs(Math.log(ratio / produced)) > Math.log(BMI_BACK) || beyondBounds(corrected, boundsOf(m.type, null)) !== null) continue;
+      fits.push({ m, cause, corrected });
+    }
+  }
+  const normalOf = (type: string, v: number) => {
+    const [lo, hi] = SUBJECT_LIMITS.get(type)!.normal;
+    return v >= lo && v <= hi;
+  };
+  // Where several records fit, the one atypical as curated and typical corrected; else all stay candidates.
+  const telling = fits.filter((f) => !normalOf(f.m.type, f.m.value) && normalOf(f.m.type, f.corrected));
+  const named = telling.length === 1 ? telling : fits;
+  const lead = named[0]?.m ?? b;
+  const candidates = named.length > 0 ? `: ${named.map((f) => `${f.m.type} ${f.cause.text}`).join(', or ')}` : '; no unit slip of one of them reconciles them';
+  return measureFinding(
+    subject, lead, 'bmi', named.length === 1 ? [named[0].cause] : [],
+    `${subject.label}'s BMI ${fmt(b.value)} ${b.unit} is ×${fmt(1 / ratio)} its weight / height² (${fmt(w.value)} ${w.unit} / (${fmt(h.value)} ${h.unit})² = ${fmt(w.value / (h.value * h.value))})${candidates}`,
+    null,
+  );
+}
+
+/** An individual's weight or height against its group's other individuals (see the header). */
+function fellowFindings(members: readonly Subject[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const type of ['weight', 'height']) {
+    const withIt = members.filter((s) => s.measures.has(type));
+    if (withIt.length < FELLOWS + 1) continue;
+    for (const subject of withIt) {
+      const m = subject.measures.get(type)!;
+      const others = withIt.filter((s) => s !== subject).map((s) => s.measures.get(type)!.value).filter((v) => v > 0);
+      if (others.length < FELLOWS || Math.max(...others) / Math.min(...others) > FELLOWS_AGREE || !(m.value > 0)) continue;
+      const centre = median([...others].sort((a, b) => a - b));
+      const off = m.value / centre;
+      if (Math.abs(Math.log(off)) <= Math.log(OFF_FELLOWS)) continue;
+      const back = slips(type).filter((c) => Math.abs(Math.log(off / c.factor)) <= Math.log(BACK_FELLOWS));
+      if (back.length === 0) continue;
+      back.sort((a, b) => Math.abs(Math.log(off / a.factor)) - Math.abs(Math.log(off / b.factor)));
+      findings.push(
+        measureFinding(subject, m, 'fellows', [back[0]],
+          `${subject.label}'s ${type} ${fmt(m.value)} ${m.unit} is ×${fmt(off)} the median ${fmt(centre)} ${m.unit} of the ${others.length} other individuals of its group, which agree within ×${FELLOWS_AGREE}; undoing ${back[0].text.split(' (')[0]} gives ${fmt(m.value / back[0].factor)}`,
+          centre),
+      );
+    }
+  }
+  return findings;
+}
+
+export const bodyMeasuresCheck: QaCheck = {
+  kind: CHECK,
+  description: "a subject's body weight, height, age, BMI and body surface area against what any human (any adult) has, BMI against weight / height², and an individual's weight and height against its group's other individuals",
+  run(ctx: QaContext) {
+    const findings: Finding[] = [];
+    const subjectOf = (record: GroupRecord | IndividualRecord, kind: 'group' | 'individual'): Subject => ({
+      record,
+      label: subjectLabel({ kind, pk: record.pk }) as string,
+      measures: measuresOf(record.characteristica),
+    });
+    const byGroup = new Map<number, Subject[]>();
+    for (const [kind, records] of [['group', ctx.tables.groups], ['individual', ctx.tables.individuals]] as const) {
+      for (const record of records) {
+        if (!ctx.reported(record.study_sid) || record.characteristica.length === 0) continue;
+        const probe = { group_pk: kind === 'group' ? record.pk : null, individual_pk: kind === 'individual' ? record.pk : null };
+        if (!mayBeHuman(ctx.dataset, probe)) continue;
+        const subject = subjectOf(record, kind);
+        if (subject.measures.size === 0) continue;
+        const beyond = limitFindings(subject);
+        findings.push(...beyond);
+        // A measure beyond its limits is named there: the identity would only repeat it.
+        if (beyond.length === 0) {
+          const bmi = bmiFinding(subject);
+          if (bmi) findings.push(bmi);
+        }
+        const group = kind === 'individual' ? (record as IndividualRecord).group_pk : null;
+        if (group !== null && beyond.length === 0) {
+          const list = byGroup.get(group);
+          if (list) list.push(subject);
+          else byGroup.set(group, [subject]);
+        }
+      }
+    }
+    for (const members of byGroup.values()) findings.push(...fellowFindings(members));
+    return findings;
+  },
+};

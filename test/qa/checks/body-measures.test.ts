@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { Dataset } from '../../../src/data/dataset.js';
+import type { CharacteristicaRecord, GroupRecord, IndividualRecord } from '../../../src/data/model.js';
+import { BMI_AGREE, bodyMeasuresCheck } from '../../../src/qa/checks/body-measures.js';
+import { prepareContext } from '../../../src/qa/context.js';
+import type { Finding } from '../../../src/qa/finding.js';
+import { STATS, study } from '../../helpers/study-records.js';
+
+let nextPk = 9000;
+const UNITS: Record<string, string> = { weight: 'kilogram', height: 'meter', age: 'year', bmi: 'kilogram / meter ** 2', 'body surface area': 'meter ** 2' };
+
+/** A characteristic of `type` with mean `mean` in its normed unit. */
+const trait = (type: string, mean: number): CharacteristicaRecord =>
+  ({ ...STATS, pk: nextPk++, count: 10, measurement_type: type, calculation_type: null, choice: null, substance: null, group_count: 10, unit: UNITS[type], mean }) as CharacteristicaRecord;
+
+const groupOf = (pk: number, traits: Record<string, number>): GroupRecord => ({
+  ...study, pk, name: `g${pk}`, count: 10, parent_pk: null, characteristica: Object.entries(traits).map(([t, v]) => trait(t, v)),
+});
+const individualOf = (pk: number, group: number, traits: Record<string, number>): IndividualRecord => ({
+  ...study, pk, name: `i${pk}`, group_pk: group, characteristica: Object.entries(traits).map(([t, v]) => trait(t, v)),
+});
+
+function run(groups: GroupRecord[], individuals: IndividualRecord[] = []): Finding[] {
+  const tables = { studies: [], groups, individuals, interventions: [], outputs: [], timecourses: [], scatters: [], terms: [] };
+  return bodyMeasuresCheck.run(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })));
+}
+
+describe('body-measure: what any human has', () => {
+  it('names a weight of 720 kg ×10 (a decimal slip: 72 kg), and 7.2 kg of an adult group ×1/10; not of a group of unknown age', () => {
+    const [heavy] = run([groupOf(1, { weight: 720, age: 30 })]);
+    expect(heavy).toMatchObject({ kind: 'body-measure', severity: 'major', subject: 'group:1', measurement_type: 'weight', reported: 720, ratio: 10, recomputed: 72 });
+    expect(heavy.suspected_cause).toMatch(/^×10 \(a decimal point slip\)/);
+    expect(heavy.message).toMatch(/is above what any human has \(20–650 kilogram/);
+    const [light] = run([groupOf(2, { weight: 7.2, age: 30 })]);
+    expect(light).toMatchObject({ measurement_type: 'weight', ratio: 0.1, recomputed: 72 });
+    expect(light.message).toMatch(/below what any adult \(age 30 years\) has \(20–650/);
+    // 7.2 kg is an infant's weight: without an age nothing says otherwise
+    expect(run([groupOf(3, { weight: 7.2 })])).toEqual([]);
+  });
+
+  it('names a height of 172 m as centimetres read as metres, an age of 384 as months read as years', () => {
+    expect(run([groupOf(4, { height: 172 })])).toMatchObject([{ measurement_type: 'height', ratio: 100, recomputed: 1.72 }]);
+    const [age] = run([groupOf(5, { age: 384 })]);
+    expect(age).toMatchObject({ measurement_type: 'age', ratio: 12, recomputed: 32 });
+    expect(age.suspected_cause).toMatch(/^×12 \(months read as years\)/);
+  });
+});
+
+describe('body-measure: BMI = weight / height²', () => {
+  it('names a weight in pounds: 154 "kg", 1.75 m, BMI 22.9 — weight / height² 50.3 is ×2.2 the BMI', () => {
+    expect(BMI_AGREE).toBe(1.25);
+    const findings = run([groupOf(6, { weight: 154.3, height: 1.75, bmi: 22.9 })]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ check: 'body-measure/bmi', measurement_type: 'weight', subject: 'group:6' });
+    expect(findings[0].details?.cause_factors).toEqual([2.2046]);
+    expect(findings[0].recomputed).toBeCloseTo(70, 0);
+    // consistent: 70 / 1.75² = 22.86
+    expect(run([groupOf(7, { weight: 70, height: 1.75, bmi: 22.9 })])).toEqual([]);
+  });
+
+  it('names a BMI ×10 (229) over a weight ×10 when only the BMI is atypical as curated', () => {
+    const [f] = run([groupOf(8, { weight: 70, height: 1.75, bmi: 2.29 })]);
+    // BMI 2.29 is below any human's (7): the limit names it first, ×1/10
+    expect(f).toMatchObject({ check: 'body-measure/limit', measurement_type: 'bmi', ratio: 0.1 });
+  });
+});
+
+describe("body-measure: an individual against its group's other individuals", () => {
+  it('names one individual at 156 kg among fellows of 65–78 kg: pounds read as kilograms', () => {
+    const fellows = [65, 70, 72, 78].map((w, k) => individualOf(100 + k, 10, { weight: w }));
+    const odd = individualOf(110, 10, { weight: 156 });
+    const findings = run([groupOf(10, { weight: 71 })], [...fellows, odd]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ check: 'body-measure/fellows', subject: 'individual:110', measurement_type: 'weight' });
+    // median of 65, 70, 72, 78 = 71; 156 / 71 = 2.2
+    expect(findings[0].ratio).toBeCloseTo(2.2046, 4);
+    expect(findings[0].message).toMatch(/is ×2\.2 the median 71 kilogram of the 4 other individuals/);
+    // ×1.8 off: no slip
+    expect(run([groupOf(11, { weight: 71 })], [...[65, 70, 72, 78].map((w, k) => individualOf(200 + k, 11, { weight: w })), individualOf(210, 11, { weight: 128 })])).toEqual([]);
+  });
+});
