@@ -20,7 +20,9 @@
  * (PKDB_BENCH_JSON): every slip with its records and score, and every false
  * alarm, for whoever improves the checks; `--classes WORDS` (PKDB_BENCH_CLASSES):
  * plant only the classes whose names hold one of the comma-separated words
- * (`--classes molar,'dose ×10'`), to study a weak class with more samples.
+ * (`--classes molar,'dose ×10'`), to study a weak class with more samples; the
+ * opt-in classes (a subject's body weight in pounds read as kilograms, or ×10)
+ * are planted only so (`--classes weight`).
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

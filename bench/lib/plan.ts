@@ -7,7 +7,7 @@
  * (then reshuffled), so the samples spread over as many studies as the class
  * allows; within the study the record is drawn uniformly.
  */
-import { SLIP_CLASSES, type Candidates, type SlipClassName } from './slip-classes.js';
+import { DEFAULT_SLIP_CLASSES, SLIP_CLASSES, type Candidates, type SlipClassName } from './slip-classes.js';
 import { mulberry32 } from '../../src/nca/random.js';
 
 export interface PlanOptions {
@@ -15,7 +15,7 @@ export interface PlanOptions {
   /** Distinct studies slipped in each copy. */
   perCopy: number;
   seed: number;
-  /** The classes that rotate over the slots (default every class): `--classes molar` studies the molar ones alone. */
+  /** The classes that rotate over the slots (default DEFAULT_SLIP_CLASSES): `--classes molar` studies the molar ones alone. */
   classes?: readonly SlipClassName[];
 }
 
@@ -88,7 +88,7 @@ export function planSlips(candidates: Candidates, options: PlanOptions): Planned
     decks.set(c.name, new StudyDeck(studies, mulberry32(hash(`${options.seed}:deck:${c.name}`))));
     picks.set(c.name, mulberry32(hash(`${options.seed}:pick:${c.name}`)));
   }
-  const rotation = options.classes ?? SLIP_CLASSES.map((c) => c.name);
+  const rotation = options.classes ?? DEFAULT_SLIP_CLASSES;
   if (rotation.length === 0) throw new Error('no slip class to plant');
   const copies: PlannedSlip[][] = [];
   for (let copy = 0; copy < options.copies; copy++) {

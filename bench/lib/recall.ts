@@ -66,12 +66,20 @@ function interventionsNamed(f: Finding): number[] {
   return named.filter((pk): pk is number => typeof pk === 'number');
 }
 
+/** The characteristic a finding names (`details.characteristica`: body-measure), or null. */
+function characteristicNamed(f: Finding): number | null {
+  const c = f.details?.characteristica as { pk?: unknown } | undefined;
+  return typeof c?.pk === 'number' ? c.pk : null;
+}
+
 export function pointsAt(f: Finding, slip: Slip): boolean {
   const r = slip.records;
+  const characteristic = characteristicNamed(f);
   return (
     (f.output_pk !== null && r.pointOutputs.includes(f.output_pk)) ||
     (f.subset_pk !== null && r.pointSubsets.includes(f.subset_pk)) ||
-    interventionsNamed(f).some((pk) => r.interventions.includes(pk))
+    interventionsNamed(f).some((pk) => r.interventions.includes(pk)) ||
+    (characteristic !== null && r.characteristica.includes(characteristic))
   );
 }
 
@@ -102,6 +110,7 @@ export function blamesRight(f: Finding, slip: Slip): boolean | null {
   if (!f.culprit) return null;
   const r = slip.records;
   const target = (slipClass(slip.slipClass) as SlipClass).target;
+  // A body weight is no output, curve or dose: any of those named is the wrong record.
   if (f.culprit === 'output') return target === 'output' && f.output_pk !== null && r.outputs.includes(f.output_pk);
   if (f.culprit === 'timecourse') return (target === 'timecourse' || target === 'time') && f.subset_pk !== null && r.subsets.includes(f.subset_pk);
   return target === 'dose' && interventionsNamed(f).some((pk) => r.interventions.includes(pk));
@@ -199,14 +208,18 @@ function row(label: string, scores: readonly SlipScore[]): RecallRow {
   return { label, n: scores.length, found, pointed, named, blamed, recall: share(found), pointedRecall: share(pointed), namedRecall: share(named), kinds, cleanN: clean.length, cleanRecall };
 }
 
-const TARGET_LABELS: Record<SlipTarget, string> = { output: 'all reported-output slips', timecourse: 'all timecourse slips', time: 'all time slips', dose: 'all dose slips' };
+const TARGET_LABELS: Record<SlipTarget, string> = {
+  output: 'all reported-output slips', timecourse: 'all timecourse slips', time: 'all time slips', dose: 'all dose slips', weight: 'all body-weight slips',
+};
 
-/** One row per class (in SLIP_CLASSES order), then one per target kind and one overall. */
+/** One row per class (in SLIP_CLASSES order; an opt-in class only when planted), then one per target kind and one overall. */
 export function recallTable(scores: readonly SlipScore[]): RecallRow[] {
   const of = (name: SlipClassName) => scores.filter((s) => s.slip.slipClass === name);
-  const rows = SLIP_CLASSES.map((c) => row(c.name, of(c.name)));
+  const shown = SLIP_CLASSES.filter((c: SlipClass) => !c.optIn || of(c.name as SlipClassName).length > 0);
+  const rows = shown.map((c) => row(c.name, of(c.name as SlipClassName)));
   for (const [target, label] of Object.entries(TARGET_LABELS)) {
-    const names = new Set<string>(SLIP_CLASSES.filter((c) => c.target === target).map((c) => c.name));
+    const names = new Set<string>(shown.filter((c) => c.target === target).map((c) => c.name));
+    if (names.size === 0) continue;
     rows.push(row(label, scores.filter((s) => names.has(s.slip.slipClass))));
   }
   rows.push(row('overall', scores));

@@ -23,8 +23,8 @@
 import { conversionFactor, molarMassLookup, parseUnit, UnitError } from '../../src/index.js';
 import type { DatasetTables, InterventionRecord, OutputRecord, TimecourseRecord } from '../../src/index.js';
 
-/** What a slip scales: a reported output, a timecourse's values, a timecourse's times, or a dose. */
-export type SlipTarget = 'output' | 'timecourse' | 'time' | 'dose';
+/** What a slip scales: a reported output, a timecourse's values, a timecourse's times, a dose, or a subject's body weight. */
+export type SlipTarget = 'output' | 'timecourse' | 'time' | 'dose' | 'weight';
 
 export interface SlipClass {
   /** The label the bench prints, e.g. `output ×1000`. */
@@ -38,6 +38,8 @@ export interface SlipClass {
   perKg?: boolean;
   /** For reported outputs and doses: whether a unit of these dimension powers can suffer this slip. */
   unitAllows?: (powers: DimensionPowers) => boolean;
+  /** Not in the default rotation (DEFAULT_SLIP_CLASSES): planted only when `--classes` names it. */
+  optIn?: boolean;
 }
 
 /** Powers of the base dimensions of a unit, by pint name (`mass`, `length`, `time`, `substance`, …). */
@@ -74,9 +76,16 @@ export const SLIP_CLASSES = [
   { name: 'dose ×10', target: 'dose', factor: 10 },
   { name: 'dose ×1000', target: 'dose', factor: 1000 },
   { name: 'dose per-kg ×1/70', target: 'dose', factor: 1 / 70, perKg: true, unitAllows: isAbsoluteMass },
+  // Beyond the issue's classes, opt-in (`--classes weight`): a subject's curated body weight, which the QA uses to
+  // make per-kg values absolute — in pounds read as kilograms, or a decimal slip.
+  { name: 'weight lb as kg', target: 'weight', factor: 2.2046, optIn: true },
+  { name: 'weight ×10', target: 'weight', factor: 10, optIn: true },
 ] as const satisfies readonly SlipClass[];
 
 export type SlipClassName = (typeof SLIP_CLASSES)[number]['name'];
+
+/** The classes a run plants unless `--classes` says otherwise: every class but the opt-in ones. */
+export const DEFAULT_SLIP_CLASSES: readonly SlipClassName[] = SLIP_CLASSES.filter((c: SlipClass) => !c.optIn).map((c) => c.name);
 
 export function slipClass(name: SlipClassName): SlipClass {
   return SLIP_CLASSES.find((c) => c.name === name) as SlipClass;
@@ -151,7 +160,16 @@ function isHourUnit(unit: string | null): boolean {
   }
 }
 
-/** Per class, the pks each study offers (output pks, subset pks or intervention pks), ascending. */
+function isKilogram(unit: string): boolean {
+  try {
+    return conversionFactor(unit, 'kilogram') === 1;
+  } catch (error) {
+    if (error instanceof UnitError) return false;
+    throw error;
+  }
+}
+
+/** Per class, the pks each study offers (output, subset, intervention or characteristica pks), ascending. */
 export type Candidates = Map<SlipClassName, Map<string, number[]>>;
 
 function add(byStudy: Map<string, number[]>, study: string, pk: number): void {
@@ -185,6 +203,17 @@ export function slipCandidates(tables: DatasetTables): Candidates {
         add(candidates.get(c.name)!, tc.study_sid, tc.subset_pk);
       }
     }
+  }
+  // A subject's body weight: each characteristic once (a group's may be listed again in its subgroups and individuals).
+  const weights = new Map<number, string>();
+  for (const subject of [...tables.groups, ...tables.individuals]) {
+    for (const c of subject.characteristica) {
+      const v = c.mean ?? c.median ?? c.value;
+      if (c.measurement_type === 'weight' && v !== null && v > 0 && c.unit !== null && isKilogram(c.unit)) weights.set(c.pk, subject.study_sid);
+    }
+  }
+  for (const [pk, study] of [...weights].sort((a, b) => a[0] - b[0])) {
+    for (const c of SLIP_CLASSES) if (c.target === 'weight') add(candidates.get(c.name)!, study, pk);
   }
   const referenced = new Set<number>();
   for (const o of tables.outputs) if (o.normed) for (const pk of o.intervention_pks) referenced.add(pk);

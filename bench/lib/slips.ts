@@ -10,7 +10,7 @@
  * records only). A timecourse's point lists always equal its member outputs,
  * so every timecourse element whose output was scaled is scaled with it.
  */
-import { molarMassLookup, type DatasetTables, type InterventionRecord, type OutputRecord, type StatsFields, type TimecourseRecord } from '../../src/index.js';
+import { molarMassLookup, type DatasetTables, type GroupRecord, type IndividualRecord, type InterventionRecord, type OutputRecord, type StatsFields, type TimecourseRecord } from '../../src/index.js';
 import type { PlannedSlip } from './plan.js';
 import { rederiveCalculated } from './rederive.js';
 import { molarSlipFactor, slipClass, type SlipClass, type SlipClassName } from './slip-classes.js';
@@ -32,6 +32,9 @@ export interface SlipRecords {
   pointOutputs: number[];
   /** Timecourses a finding may name to point at this slip: the changed ones; for a dose every timecourse given it. */
   pointSubsets: number[];
+  /** For a body-weight slip: the characteristic (its pk) and the subjects listing it (`group:12`, `individual:3`). */
+  characteristica: number[];
+  subjects: string[];
 }
 
 export interface Slip {
@@ -40,7 +43,7 @@ export interface Slip {
   slipClass: SlipClassName;
   /** Curated ÷ true: the class's factor, or the record's molar ↔ mass factor. */
   factor: number;
-  /** The output, subset or intervention pk the slip hit. */
+  /** The output, subset, intervention or characteristica pk the slip hit. */
   target: number;
   records: SlipRecords;
 }
@@ -77,6 +80,8 @@ class Editor {
   readonly outputs = new Map<number, OutputRecord>();
   readonly interventions = new Map<number, InterventionRecord>();
   readonly timecourses = new Map<number, TimecourseRecord>();
+  /** Subjects whose characteristica a slip changed, by `group:<pk>` / `individual:<pk>`. */
+  readonly subjects = new Map<string, GroupRecord | IndividualRecord>();
   private readonly outputByPk: Map<number, OutputRecord>;
   private readonly interventionByPk: Map<number, InterventionRecord>;
   private readonly timecourseByPk: Map<number, TimecourseRecord>;
@@ -136,10 +141,27 @@ class Editor {
     return { outputs: [...changed], subsets: [...subsets] };
   }
 
+  /** Every subject listing characteristic `pk` (a group's may be listed again by its subgroups and individuals) × factor. */
+  scaleCharacteristic(pk: number, factor: number): string[] {
+    const labels: string[] = [];
+    const scale = <S extends GroupRecord | IndividualRecord>(kind: 'group' | 'individual', subject: S): void => {
+      const label = `${kind}:${subject.pk}`;
+      const current = (this.subjects.get(label) as S | undefined) ?? subject;
+      if (!current.characteristica.some((c) => c.pk === pk)) return;
+      this.subjects.set(label, { ...current, characteristica: current.characteristica.map((c) => (c.pk === pk ? scaleStats(c, factor) : c)) });
+      labels.push(label);
+    };
+    for (const g of this.tables.groups) scale('group', g);
+    for (const i of this.tables.individuals) scale('individual', i);
+    return labels;
+  }
+
   tablesNow(dropped: ReadonlySet<number> = new Set()): DatasetTables {
     const t = this.tables;
     return {
       ...t,
+      groups: t.groups.map((g) => (this.subjects.get(`group:${g.pk}`) as GroupRecord | undefined) ?? g),
+      individuals: t.individuals.map((i) => (this.subjects.get(`individual:${i.pk}`) as IndividualRecord | undefined) ?? i),
       outputs: t.outputs.filter((o) => !dropped.has(o.pk)).map((o) => this.outputs.get(o.pk) ?? o),
       interventions: t.interventions.map((i) => this.interventions.get(i.pk) ?? i),
       timecourses: t.timecourses.map((tc) => this.timecourses.get(tc.subset_pk) ?? tc),
@@ -147,7 +169,9 @@ class Editor {
   }
 }
 
-const emptyRecords = (): SlipRecords => ({ outputs: [], subsets: [], interventions: [], derived: [], dropped: [], unstored: 0, pointOutputs: [], pointSubsets: [] });
+const emptyRecords = (): SlipRecords => ({
+  outputs: [], subsets: [], interventions: [], derived: [], dropped: [], unstored: 0, pointOutputs: [], pointSubsets: [], characteristica: [], subjects: [],
+});
 
 /** The slip's factor on a record: the class's, or molar ↔ mass from the record's substance and unit. */
 function factorOn(editor: Editor, cls: SlipClass, record: { unit: string | null; substance: string | null }, what: string): number {
@@ -185,6 +209,15 @@ function applyOne(editor: Editor, plan: PlannedSlip): { slip: Slip; rederive: nu
     r.pointOutputs = [...r.outputs];
     r.pointSubsets = [...r.subsets];
     return { slip, rederive: [tc.subset_pk] };
+  }
+  if (cls.target === 'weight') {
+    // A body weight enters no stored calculated output: nothing to re-derive.
+    r.subjects = editor.scaleCharacteristic(plan.target, cls.factor);
+    if (r.subjects.length === 0) throw new Error(`slip ${plan.slipClass} in ${plan.study_sid}: no characteristic ${plan.target}`);
+    const study = (editor.subjects.get(r.subjects[0]) as GroupRecord | IndividualRecord).study_sid;
+    if (study !== plan.study_sid) throw wrongStudy(`characteristic ${plan.target}`, study);
+    r.characteristica = [plan.target];
+    return { slip, rederive: [] };
   }
   const dose = editor.intervention(plan.target);
   if (!dose) throw new Error(`slip ${plan.slipClass} in ${plan.study_sid}: no intervention ${plan.target}`);

@@ -8,7 +8,7 @@ const major = (fields: Partial<Finding>): Finding => finding({ kind: 'reported-v
 function slip(study: string, slipClass: Slip['slipClass'], records: Partial<Slip['records']> = {}): Slip {
   return {
     copy: 0, study_sid: study, slipClass, factor: 1000, target: 1,
-    records: { outputs: [], subsets: [], interventions: [], derived: [], dropped: [], unstored: 0, pointOutputs: [], pointSubsets: [], ...records },
+    records: { outputs: [], subsets: [], interventions: [], derived: [], dropped: [], unstored: 0, pointOutputs: [], pointSubsets: [], characteristica: [], subjects: [], ...records },
   };
 }
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { planSlips } from '../../bench/lib/plan.js';
-import { SLIP_CLASSES, dimensionPowers, selectSlipClasses, molarSlipFactor, slipCandidates, slipClass, type SlipClassName } from '../../bench/lib/slip-classes.js';
+import { DEFAULT_SLIP_CLASSES, SLIP_CLASSES, dimensionPowers, selectSlipClasses, molarSlipFactor, slipCandidates, slipClass, type SlipClassName } from '../../bench/lib/slip-classes.js';
 import { plantSlips, scaleStats, type Slip } from '../../bench/lib/slips.js';
 import { describeShared, SHARED_EXPORT } from '../helpers/shared.js';
 import {
@@ -12,6 +12,8 @@ import {
   recomputeCalculated,
   writeExport,
   type DatasetTables,
+  type GroupRecord,
+  type IndividualRecord,
   type OutputRecord,
   type TimecourseRecord,
 } from '../../src/index.js';
@@ -122,6 +124,10 @@ describe('slipCandidates on the fixtures', () => {
             expect([o.study_sid, o.normed, o.calculated, o.output_type]).toEqual([study, true, false, 'output']);
           } else if (c.target === 'dose') {
             expect(tables.interventions.find((i) => i.pk === pk)).toMatchObject({ study_sid: study, normed: true, measurement_type: 'dosing' });
+          } else if (c.target === 'weight') {
+            const holders = [...tables.groups, ...tables.individuals].filter((s) => s.characteristica.some((x) => x.pk === pk));
+            expect(holders.length).toBeGreaterThan(0);
+            for (const h of holders) expect([h.study_sid, h.characteristica.find((x) => x.pk === pk)!.measurement_type]).toEqual([study, 'weight']);
           } else {
             expect(subsets.get(pk)).toMatchObject({ study_sid: study, normed: true, measurement_type: 'concentration' });
           }
@@ -211,6 +217,29 @@ describe('plantSlips: each class scales exactly its records', () => {
 });
 
 describe('re-derived calculated outputs', () => {
+  it.each(['weight lb as kg', 'weight ×10'] as const)('%s: the weight in every subject listing it, nothing else', (name) => {
+    const { slip, after } = plantFirst(name);
+    const pk = slip.target;
+    expect(slip.records.characteristica).toEqual([pk]);
+    expect(slip.records.subjects.length).toBeGreaterThan(0);
+    const weightOf = (s: { characteristica: { pk: number; mean: number | null; value: number | null; median: number | null }[] }) => {
+      const c = s.characteristica.find((x) => x.pk === pk);
+      return c ? (c.mean ?? c.median ?? c.value) : null;
+    };
+    type Subject = GroupRecord | IndividualRecord;
+    const bySubject = (t: DatasetTables) =>
+      new Map<string, Subject>([...t.groups.map((g): [string, Subject] => [`group:${g.pk}`, g]), ...t.individuals.map((i): [string, Subject] => [`individual:${i.pk}`, i])]);
+    const before = bySubject(tables);
+    const afterBy = bySubject(after);
+    for (const [label, subject] of before) {
+      const w = weightOf(subject);
+      if (slip.records.subjects.includes(label)) expect(weightOf(afterBy.get(label)!)).toBeCloseTo((w as number) * slip.factor, 9);
+      else expect(afterBy.get(label)).toBe(subject);
+    }
+    expect(after.outputs).toEqual(tables.outputs);
+    expect(after.interventions).toEqual(tables.interventions);
+  });
+
   it.each(['timecourse ×1000', 'time ×60', 'dose ×1000'] as const)('%s: equal the pkdb profile on the slipped data', (name) => {
     const { slip, after } = plantFirst(name);
     const subsets = slip.records.pointSubsets.length > 0 ? slip.records.pointSubsets : [slip.target];
@@ -263,18 +292,20 @@ describe('determinism and the export round trip', () => {
   it('rotates the classes over the slots and draws each class’s studies without repetition per round', () => {
     // Class k offers the studies S0 … Sk: one slip per copy, so no copy-level conflict.
     const candidates = new Map(SLIP_CLASSES.map((c, k) => [c.name, new Map(Array.from({ length: k + 1 }, (_, j) => [`S${j}`, [j]]))]));
-    const all = planSlips(candidates, { copies: SLIP_CLASSES.length * 6, perCopy: 1, seed: 3 }).flat();
-    SLIP_CLASSES.forEach((c, k) => {
-      const studies = all.filter((s) => s.slipClass === c.name).map((s) => s.study_sid);
-      expect(studies, c.name).toHaveLength(6);
+    const all = planSlips(candidates, { copies: DEFAULT_SLIP_CLASSES.length * 6, perCopy: 1, seed: 3 }).flat();
+    DEFAULT_SLIP_CLASSES.forEach((name, k) => {
+      const studies = all.filter((s) => s.slipClass === name).map((s) => s.study_sid);
+      expect(studies, name).toHaveLength(6);
       const eligible = k + 1;
       for (let round = 0; round * eligible < 6; round++) {
         const drawn = studies.slice(round * eligible, (round + 1) * eligible);
-        expect(new Set(drawn).size, `${c.name} round ${round}`).toBe(drawn.length);
+        expect(new Set(drawn).size, `${name} round ${round}`).toBe(drawn.length);
       }
     });
-    // Slots rotate: copy g gets class g mod 15.
-    expect(all.map((s) => s.slipClass).slice(0, SLIP_CLASSES.length)).toEqual(SLIP_CLASSES.map((c) => c.name));
+    // Slots rotate: copy g gets default class g mod 15; the opt-in classes (a body weight) only when asked for.
+    expect(DEFAULT_SLIP_CLASSES).toHaveLength(15);
+    expect(all.map((s) => s.slipClass).slice(0, DEFAULT_SLIP_CLASSES.length)).toEqual([...DEFAULT_SLIP_CLASSES]);
+    expect(all.some((s) => s.slipClass.startsWith('weight'))).toBe(false);
   });
 
   it('plants only the classes --classes names, rotating over them', () => {
@@ -321,7 +352,7 @@ describeShared('the planter on the shared export', SHARED_EXPORT, () => {
 
   it('keeps every stored calculated output of the slipped studies reproduced by the pkdb profile', () => {
     const [copy] = planSlips(slipCandidates(shared), { copies: 1, perCopy: 44, seed: 2 });
-    expect(new Set(copy.map((s) => s.slipClass)).size).toBe(SLIP_CLASSES.length);
+    expect(new Set(copy.map((s) => s.slipClass)).size).toBe(DEFAULT_SLIP_CLASSES.length);
     const { tables: after, slips } = plantSlips(shared, copy);
     const studies = slips.map((s) => s.study_sid);
     const status = (t: DatasetTables) => recomputeCalculated(filterStudies(t, studies)).map((r) => `${r.output_pk}|${r.measurement_type}|${r.status}`);
