@@ -10,6 +10,8 @@
  *   ×1.12; a group's means within a few per cent): off by more than BMI_AGREE, major, naming the one record whose
  *   unit slip reconciles them (weight in pounds: ×2.2046; height in centimetres: ×1/10⁴; a BMI ×10) — the one whose
  *   value as curated lies outside a healthy adult's range and whose corrected value inside, where several fit;
+ * - a group's mean weight or height against the mean of its own individuals' values (MEMBERS or more; on the shared
+ *   export 54 groups lie within ×0.89–1.03 of it): off by more than ×OFF_MEMBERS and a unit slip brings it back, major;
  * - an individual's weight or height against the other individuals of its group (FELLOWS or more that agree within
  *   ×FELLOWS_AGREE; on the shared export 2,134 individuals lie within ×0.55–1.69 of their group's mean weight): off
  *   by more than ×OFF_FELLOWS and a unit slip brings it within ×BACK_FELLOWS of their median, major.
@@ -39,6 +41,10 @@ export const BMI_BACK = 1.15;
 /** Other individuals of the group needed, and how closely they agree (max / min). */
 export const FELLOWS = 3;
 export const FELLOWS_AGREE = 2;
+/** Individuals with their own value a group's mean is set against; how far off it is off, and how near a slip must bring it. */
+export const MEMBERS = 3;
+export const OFF_MEMBERS = 1.5;
+export const BACK_MEMBERS = 1.15;
 /** An individual this far off its fellows' median is off (the shared export: ×0.55–1.69 of the group's mean weight)… */
 export const OFF_FELLOWS = 2;
 /** …and a slip factor must bring it this near their median. */
@@ -177,6 +183,34 @@ function bmiFinding(subject: Subject): Finding | null {
   );
 }
 
+/**
+ * A group's mean weight or height against the mean of its own individuals' values (MEMBERS or more, each its own
+ * record, not the group's inherited): the group's mean is theirs (on the shared export 54 groups lie within
+ * ×0.89–1.03 of it); off by more than ×OFF_MEMBERS with a unit slip bringing it within ×BACK_MEMBERS, major, naming
+ * the group's characteristic.
+ */
+function groupMemberFindings(group: Subject, members: readonly Subject[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const type of ['weight', 'height']) {
+    const m = group.measures.get(type);
+    if (!m || !(m.value > 0)) continue;
+    const own = members.map((s) => s.measures.get(type)).filter((x): x is Measure => x !== undefined && x.record.pk !== m.record.pk && x.value > 0);
+    if (own.length < MEMBERS) continue;
+    const mean = own.reduce((sum, x) => sum + x.value, 0) / own.length;
+    const off = m.value / mean;
+    if (Math.abs(Math.log(off)) <= Math.log(OFF_MEMBERS)) continue;
+    const back = slips(type).filter((c) => Math.abs(Math.log(off / c.factor)) <= Math.log(BACK_MEMBERS));
+    if (back.length === 0) continue;
+    back.sort((a, b) => Math.abs(Math.log(off / a.factor)) - Math.abs(Math.log(off / b.factor)));
+    findings.push(
+      measureFinding(group, m, 'members', [back[0]],
+        `${group.label}'s mean ${type} ${fmt(m.value)} ${m.unit} is ×${fmt(off)} the mean ${fmt(mean)} ${m.unit} of its ${own.length} individuals; undoing ${back[0].text.split(' (')[0]} gives ${fmt(m.value / back[0].factor)}`,
+        mean),
+    );
+  }
+  return findings;
+}
+
 /** An individual's weight or height against its group's other individuals (see the header). */
 function fellowFindings(members: readonly Subject[]): Finding[] {
   const findings: Finding[] = [];
@@ -214,6 +248,7 @@ export const bodyMeasuresCheck: QaCheck = {
       measures: measuresOf(record.characteristica),
     });
     const byGroup = new Map<number, Subject[]>();
+    const groups = new Map<number, Subject>();
     for (const [kind, records] of [['group', ctx.tables.groups], ['individual', ctx.tables.individuals]] as const) {
       for (const record of records) {
         if (!ctx.reported(record.study_sid) || record.characteristica.length === 0) continue;
@@ -228,6 +263,7 @@ export const bodyMeasuresCheck: QaCheck = {
           const bmi = bmiFinding(subject);
           if (bmi) findings.push(bmi);
         }
+        if (kind === 'group' && beyond.length === 0) groups.set(record.pk, subject);
         const group = kind === 'individual' ? (record as IndividualRecord).group_pk : null;
         if (group !== null && beyond.length === 0) {
           const list = byGroup.get(group);
@@ -236,7 +272,13 @@ export const bodyMeasuresCheck: QaCheck = {
         }
       }
     }
-    for (const members of byGroup.values()) findings.push(...fellowFindings(members));
+    for (const [pk, members] of byGroup) {
+      const group = groups.get(pk);
+      const ofGroup = group ? groupMemberFindings(group, members) : [];
+      findings.push(...ofGroup);
+      // A group's mean off its individuals is the group's slip: its members are then set against each other as usual.
+      findings.push(...fellowFindings(members));
+    }
     return findings;
   },
 };

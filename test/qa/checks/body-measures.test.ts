@@ -79,3 +79,15 @@ describe("body-measure: an individual against its group's other individuals", ()
     expect(run([groupOf(11, { weight: 71 })], [...[65, 70, 72, 78].map((w, k) => individualOf(200 + k, 11, { weight: w })), individualOf(210, 11, { weight: 128 })])).toEqual([]);
   });
 });
+
+describe("body-measure: a group's mean against its own individuals", () => {
+  it('names a group mean weight of 156 kg whose individuals (65–78 kg) average 71.25: pounds read as kilograms', () => {
+    const members = [65, 70, 72, 78].map((w, k) => individualOf(300 + k, 30, { weight: w }));
+    const findings = run([groupOf(30, { weight: 157.1 })], members);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ check: 'body-measure/members', subject: 'group:30', measurement_type: 'weight', ratio: 2.2046 });
+    expect(findings[0].message).toMatch(/mean weight 157 kilogram is ×2\.2 the mean 71\.3 kilogram of its 4 individuals/);
+    // a mean ×1.2 off its individuals: no slip
+    expect(run([groupOf(31, { weight: 85 })], [65, 70, 72, 78].map((w, k) => individualOf(310 + k, 31, { weight: w })))).toEqual([]);
+  });
+});
