@@ -27,12 +27,13 @@
 import { Dataset, linkKey, subjectOf, type LinkKeyFields, type SubjectRef } from '../data/dataset.js';
 import type { DatasetSource } from '../data/model.js';
 import type { DatasetTables, InterventionRecord, TimecourseRecord } from '../data/model.js';
-import { lazy, pushTo } from '../data/records.js';
+import { lazy, pushTo, representativeValue } from '../data/records.js';
 import { molarMassLookup } from '../units/molar-mass.js';
 import { recomputeCalculated, type CalculatedRow } from './calculated.js';
 import { compareAll, type Comparison } from './compare-reported.js';
 import { CoverageLog, type RecordKind } from './coverage.js';
 import { finding, type Finding } from './finding.js';
+import { beyondBounds, subjectBounds } from './human-limits.js';
 import { MatchKeys } from './match-keys.js';
 import { parameterValues, type ParameterValue } from './parameters.js';
 import { marksPopulation, mayBeAdultHuman, subjectMarks } from './population.js';
@@ -206,8 +207,18 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
       const group = dataset.individual(subject.pk)?.group_pk;
       weight = group == null ? null : dataset.bodyWeightKg({ kind: 'group', pk: group });
     }
+    // A weight no human (no adult) has is no weight to convert with: the body-measure check names it, and every per-kg
+    // value made absolute with it would otherwise cry a slip of its own (a group's 71 kg curated as 710: its CL per kg
+    // ×10 against the other studies, its curve's CL ×1/10 against the table). Unknown instead, as for the unweighed.
+    if (weight !== null && beyondBounds(weight, subjectBounds('weight', ageOf(subject))) !== null) weight = null;
     weights.set(key, weight);
     return weight;
+  };
+  /** The subject's curated age in years (its own, else its group's), or null. */
+  const ageOf = (subject: SubjectRef): number | null => {
+    const record = subject.kind === 'group' ? dataset.group(subject.pk) : dataset.individual(subject.pk);
+    const age = record?.characteristica.find((c) => c.measurement_type === 'age' && c.unit === 'year');
+    return age ? representativeValue(age) : null;
   };
   // By subject as a number, as the weights: asked per value by the range, comparison, physiology and within-study steps.
   const adults = new Map<number, boolean>();

@@ -58,6 +58,17 @@ export const SUBJECT_LIMITS: ReadonlyMap<string, HumanLimit & { adultLow?: numbe
   ['body surface area', { unit: 'meter ** 2', low: 0.1, high: 4.5, typical: 1.8, normal: [1.4, 2.6], basis: 'preterm newborns ~0.1 m²; the largest adults ~4 m²' }],
 ]);
 
+/** The age (years) from which a subject's lower limits are an adult's (SUBJECT_LIMITS `adultLow`). */
+export const ADULT_AGE = 18;
+
+/** The bounds of a subject's body measure of `type` (SUBJECT_LIMITS), an adult's lower limit from ADULT_AGE. */
+export function subjectBounds(type: string, ageYears: number | null): Bounds {
+  const limit = SUBJECT_LIMITS.get(type);
+  if (!limit) throw new Error(`no limits of a subject's ${type}`);
+  const bounds = limitIn(limit, limit.unit, null) as Bounds;
+  return ageYears !== null && ageYears >= ADULT_AGE && limit.adultLow !== undefined ? { ...bounds, low: limit.adultLow } : bounds;
+}
+
 /**
  * Limits of an analyte's level in plasma, serum or blood (as `concentration`, `cmax` or `cthrough`), by PK-DB
  * substance name. Only analytes whose limits hold in any human population (disease and age included).

@@ -67,4 +67,20 @@ describe('prepareContext', () => {
     expect(ctx.bodyWeightKg(asGroup)).toBe(scoped.group(individual.pk) ? scoped.bodyWeightKg({ kind: 'group', pk: individual.pk }) : null);
     expect(ctx.bodyWeightKg({ group_pk: null, individual_pk: null })).toBeNull();
   });
+
+  it('takes a weight no human (no adult) has for none: 710 kg, or 7.1 kg at 30 years; 7.1 kg of an unknown age stands', async () => {
+    const loaded = await loadFixtures();
+    const group = loaded.tables.groups.find((g) => g.characteristica.some((c) => c.measurement_type === 'weight') && g.characteristica.some((c) => c.measurement_type === 'age'))!;
+    const withWeight = (kg: number, age: boolean) => ({
+      ...loaded.tables,
+      groups: loaded.tables.groups.map((g) =>
+        g.pk !== group.pk ? g : { ...g, characteristica: g.characteristica.filter((c) => age || c.measurement_type !== 'age').map((c) => (c.measurement_type === 'weight' ? { ...c, mean: kg, value: null, median: null } : c)) },
+      ),
+    });
+    const weightOf = (kg: number, age = true) => prepareContext(Dataset.fromTables(withWeight(kg, age), loaded.source)).bodyWeightKg({ group_pk: group.pk, individual_pk: null });
+    expect(weightOf(71)).toBe(71);
+    expect(weightOf(710)).toBeNull();
+    expect(weightOf(7.1)).toBeNull();
+    expect(weightOf(7.1, false)).toBe(7.1);
+  });
 });

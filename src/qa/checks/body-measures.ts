@@ -26,7 +26,7 @@ import type { QaCheck } from '../check.js';
 import type { SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, type Finding } from '../finding.js';
-import { beyondBounds, limitIn, SUBJECT_LIMITS, type Bounds } from '../human-limits.js';
+import { ADULT_AGE, beyondBounds, subjectBounds, SUBJECT_LIMITS } from '../human-limits.js';
 import { median } from '../robust.js';
 import { mayBeHuman } from '../population.js';
 import { judgeLimit } from './human-ranges.js';
@@ -49,8 +49,6 @@ export const BACK_MEMBERS = 1.15;
 export const OFF_FELLOWS = 2;
 /** …and a slip factor must bring it this near their median. */
 export const BACK_FELLOWS = 1.3;
-/** The age from which a subject's lower limits are an adult's. */
-export const ADULT_AGE = 18;
 
 /** The slips of each body measure (curated ÷ true), both ways where a value can slip either way. */
 function slips(type: string): SuspectedCause[] {
@@ -93,13 +91,6 @@ function measuresOf(characteristica: readonly CharacteristicaRecord[]): Map<stri
   return measures;
 }
 
-/** The bounds of a measure for a subject of that age (an adult's lower limit from ADULT_AGE). */
-function boundsOf(type: string, age: number | null): Bounds {
-  const limit = SUBJECT_LIMITS.get(type)!;
-  const bounds = limitIn(limit, limit.unit, null) as Bounds;
-  return age !== null && age >= ADULT_AGE && limit.adultLow !== undefined ? { ...bounds, low: limit.adultLow } : bounds;
-}
-
 interface Subject {
   record: GroupRecord | IndividualRecord;
   label: string;
@@ -136,7 +127,7 @@ function limitFindings(subject: Subject): Finding[] {
   const age = subject.measures.get('age')?.value ?? null;
   const findings: Finding[] = [];
   for (const m of subject.measures.values()) {
-    const bounds = boundsOf(m.type, m.type === 'age' ? null : age);
+    const bounds = subjectBounds(m.type, m.type === 'age' ? null : age);
     const verdict = judgeLimit(m.value, bounds, slips(m.type));
     if (verdict === null) continue;
     const limit = SUBJECT_LIMITS.get(m.type)!;
@@ -163,7 +154,7 @@ function bmiFinding(subject: Subject): Finding | null {
     for (const cause of slips(m.type)) {
       const produced = m === w ? cause.factor : m === h ? 1 / (cause.factor * cause.factor) : 1 / cause.factor;
       const corrected = m.value / cause.factor;
-      if (Math.abs(Math.log(ratio / produced)) > Math.log(BMI_BACK) || beyondBounds(corrected, boundsOf(m.type, null)) !== null) continue;
+      if (Math.abs(Math.log(ratio / produced)) > Math.log(BMI_BACK) || beyondBounds(corrected, subjectBounds(m.type, null)) !== null) continue;
       fits.push({ m, cause, corrected });
     }
   }
