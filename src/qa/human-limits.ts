@@ -48,25 +48,32 @@ export const BODY_LIMITS: ReadonlyMap<string, HumanLimit> = new Map([
 
 /**
  * Limits of the body measures a subject (a group's mean, an individual) is curated with, by characteristic type
- * (checks/body-measures.ts). `adultLow`: the lower limit of a subject whose curated age is 18 years or more.
+ * (checks/body-measures.ts). `adultLow`: the lower limit of a subject whose curated age is 18 years or more;
+ * `groupHigh`: the upper limit of a group's mean (of two or more subjects: the heaviest cohorts studied, bariatric
+ * surgery candidates, average ~150 kg and BMI ~55 kg/m²).
  */
-export const SUBJECT_LIMITS: ReadonlyMap<string, HumanLimit & { adultLow?: number }> = new Map([
-  ['weight', { unit: 'kilogram', low: 0.25, adultLow: 20, high: 650, typical: 70, normal: [45, 120], basis: 'the smallest surviving newborns ~0.25 kg, adults with anorexia nervosa ~20 kg; the heaviest recorded human ~635 kg' }],
-  ['height', { unit: 'meter', low: 0.2, adultLow: 0.54, high: 2.75, typical: 1.72, normal: [1.5, 2], basis: 'extremely preterm newborns ~0.25 m, the shortest adults ~0.55 m; the tallest recorded human 2.72 m' }],
+export const SUBJECT_LIMITS: ReadonlyMap<string, HumanLimit & { adultLow?: number; groupHigh?: number }> = new Map([
+  ['weight', { unit: 'kilogram', low: 0.25, adultLow: 20, high: 650, groupHigh: 250, typical: 70, normal: [45, 120], basis: 'the smallest surviving newborns ~0.25 kg, adults with anorexia nervosa ~20 kg; the heaviest recorded human ~635 kg, the heaviest cohorts ~150 kg on average' }],
+  ['height', { unit: 'meter', low: 0.2, adultLow: 0.54, high: 2.75, groupHigh: 2.2, typical: 1.72, normal: [1.5, 2], basis: 'extremely preterm newborns ~0.25 m, the shortest adults ~0.55 m; the tallest recorded human 2.72 m' }],
   ['age', { unit: 'year', low: 0, high: 125, typical: 35, normal: [18, 90], basis: 'the oldest recorded human 122 years' }],
-  ['bmi', { unit: 'kilogram / meter ** 2', low: 7, high: 210, typical: 24, normal: [17, 45], basis: 'survivors of starvation near 7 kg/m²; the heaviest recorded humans ~200 kg/m²' }],
+  ['bmi', { unit: 'kilogram / meter ** 2', low: 7, high: 210, groupHigh: 90, typical: 24, normal: [17, 45], basis: 'survivors of starvation near 7 kg/m²; the heaviest recorded humans ~200 kg/m², the heaviest cohorts ~55 kg/m² on average' }],
   ['body surface area', { unit: 'meter ** 2', low: 0.1, high: 4.5, typical: 1.8, normal: [1.4, 2.6], basis: 'preterm newborns ~0.1 m²; the largest adults ~4 m²' }],
 ]);
 
 /** The age (years) from which a subject's lower limits are an adult's (SUBJECT_LIMITS `adultLow`). */
 export const ADULT_AGE = 18;
 
-/** The bounds of a subject's body measure of `type` (SUBJECT_LIMITS), an adult's lower limit from ADULT_AGE. */
-export function subjectBounds(type: string, ageYears: number | null): Bounds {
+/**
+ * The bounds of a subject's body measure of `type` (SUBJECT_LIMITS): an adult's lower limit from ADULT_AGE, a group's
+ * mean's upper limit for a group of two or more.
+ */
+export function subjectBounds(type: string, ageYears: number | null, groupMean = false): Bounds {
   const limit = SUBJECT_LIMITS.get(type);
   if (!limit) throw new Error(`no limits of a subject's ${type}`);
   const bounds = limitIn(limit, limit.unit, null) as Bounds;
-  return ageYears !== null && ageYears >= ADULT_AGE && limit.adultLow !== undefined ? { ...bounds, low: limit.adultLow } : bounds;
+  const low = ageYears !== null && ageYears >= ADULT_AGE && limit.adultLow !== undefined ? limit.adultLow : bounds.low;
+  const high = groupMean && limit.groupHigh !== undefined ? limit.groupHigh : bounds.high;
+  return { ...bounds, low, high };
 }
 
 /**

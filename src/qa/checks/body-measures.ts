@@ -3,7 +3,8 @@
  * or an individual's weight, height, age, BMI and body surface area — which the QA itself relies on (a per-kg value
  * is made absolute with the subject's weight), so a slip in one moves every conversion that uses it:
  * - against what any human has (human-limits.ts SUBJECT_LIMITS; for a subject curated as 18 years or older, an
- *   adult's lower limit: a weight of 7 kg is no adult's): beyond it is major, naming the unit slip that brings it
+ *   adult's lower limit: a weight of 7 kg is no adult's; for a group's mean, the heaviest cohorts': no group of
+ *   adults averages 300 kg): beyond it is major, naming the unit slip that brings it
  *   back (pounds read as kilograms ×2.2046, grams ×1000, centimetres read as metres ×100, months read as years ×12,
  *   a decimal slip ×10), those landing in a healthy adult's range first;
  * - against each other: BMI = weight / height² (on the shared export the 272 subjects with all three agree within
@@ -91,6 +92,9 @@ function measuresOf(characteristica: readonly CharacteristicaRecord[]): Map<stri
   return measures;
 }
 
+/** Whether the subject is a group of two or more: its measures are means (SUBJECT_LIMITS `groupHigh`). */
+const groupOfMany = (subject: Subject): boolean => 'count' in subject.record && (subject.record.count ?? 0) >= 2;
+
 interface Subject {
   record: GroupRecord | IndividualRecord;
   label: string;
@@ -127,12 +131,17 @@ function limitFindings(subject: Subject): Finding[] {
   const age = subject.measures.get('age')?.value ?? null;
   const findings: Finding[] = [];
   for (const m of subject.measures.values()) {
-    const bounds = subjectBounds(m.type, m.type === 'age' ? null : age);
+    const bounds = subjectBounds(m.type, m.type === 'age' ? null : age, groupOfMany(subject));
     const verdict = judgeLimit(m.value, bounds, slips(m.type));
     if (verdict === null) continue;
     const limit = SUBJECT_LIMITS.get(m.type)!;
     const back = verdict.causes.length > 0 ? `; undoing ${verdict.causes.map((c) => `${c.text.split(' (')[0]} gives ${fmt(m.value / c.factor)}`).join(', ')} ${m.unit}` : '; no unit slip brings it inside';
-    const who = verdict.side === 'below' && age !== null && age >= ADULT_AGE && bounds.low === limit.adultLow ? `any adult (age ${fmt(age)} years)` : 'any human';
+    const who =
+      verdict.side === 'below' && age !== null && age >= ADULT_AGE && bounds.low === limit.adultLow
+        ? `any adult (age ${fmt(age)} years)`
+        : verdict.side === 'above' && bounds.high === limit.groupHigh
+          ? `any group's mean (n = ${(subject.record as GroupRecord).count})`
+          : 'any human';
     findings.push(
       measureFinding(subject, m, 'limit', verdict.causes,
         `${subject.label}'s ${m.type} ${fmt(m.value)} ${m.unit} is ${verdict.side} what ${who} has (${fmt(bounds.low)}–${fmt(bounds.high)} ${m.unit}: ${limit.basis})${back}`,

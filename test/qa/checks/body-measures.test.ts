@@ -30,12 +30,20 @@ describe('body-measure: what any human has', () => {
     const [heavy] = run([groupOf(1, { weight: 720, age: 30 })]);
     expect(heavy).toMatchObject({ kind: 'body-measure', severity: 'major', subject: 'group:1', measurement_type: 'weight', reported: 720, ratio: 10, recomputed: 72 });
     expect(heavy.suspected_cause).toMatch(/^×10 \(a decimal point slip\)/);
-    expect(heavy.message).toMatch(/is above what any human has \(20–650 kilogram/);
+    expect(heavy.message).toMatch(/is above what any group's mean \(n = 10\) has \(20–250 kilogram/);
     const [light] = run([groupOf(2, { weight: 7.2, age: 30 })]);
     expect(light).toMatchObject({ measurement_type: 'weight', ratio: 0.1, recomputed: 72 });
-    expect(light.message).toMatch(/below what any adult \(age 30 years\) has \(20–650/);
+    expect(light.message).toMatch(/below what any adult \(age 30 years\) has \(20–250/);
     // 7.2 kg is an infant's weight: without an age nothing says otherwise
     expect(run([groupOf(3, { weight: 7.2 })])).toEqual([]);
+  });
+
+  it("bounds a group's mean by the heaviest cohorts': 450 kg (n = 10) is above it, ×10 back to 45", () => {
+    const [f] = run([groupOf(12, { weight: 450, age: 30 })]);
+    expect(f).toMatchObject({ measurement_type: 'weight', ratio: 10, recomputed: 45 });
+    expect(f.message).toMatch(/is above what any group's mean \(n = 10\) has \(20–250 kilogram/);
+    // one individual of 450 kg is no impossibility (the heaviest recorded ~635 kg)
+    expect(run([groupOf(13, {})], [individualOf(130, 13, { weight: 450 })])).toEqual([]);
   });
 
   it('names a height of 172 m as centimetres read as metres, an age of 384 as months read as years', () => {
