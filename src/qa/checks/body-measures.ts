@@ -51,8 +51,17 @@ export const OFF_FELLOWS = 2;
 /** …and a slip factor must bring it this near their median. */
 export const BACK_FELLOWS = 1.3;
 
+/** slips by measure type: asked for every measure of every subject, each list built once. */
+const slipLists = new Map<string, readonly SuspectedCause[]>();
+
 /** The slips of each body measure (curated ÷ true), both ways where a value can slip either way. */
-function slips(type: string): SuspectedCause[] {
+function slips(type: string): readonly SuspectedCause[] {
+  let list = slipLists.get(type);
+  if (list === undefined) slipLists.set(type, (list = buildSlips(type)));
+  return list;
+}
+
+function buildSlips(type: string): SuspectedCause[] {
   const list: [number, string][] =
     type === 'weight'
       ? [[2.2046, 'pounds read as kilograms'], [1000, 'grams read as kilograms'], [10, 'a decimal point slip']]
@@ -217,6 +226,9 @@ function fellowFindings(members: readonly Subject[]): Finding[] {
   for (const type of ['weight', 'height']) {
     const withIt = members.filter((s) => s.measures.has(type));
     if (withIt.length < FELLOWS + 1) continue;
+    // A group whose members all lie within ×OFF_FELLOWS of each other has no one that far off the others (most groups).
+    const values = withIt.map((s) => s.measures.get(type)!.value);
+    if (Math.min(...values) > 0 && Math.max(...values) / Math.min(...values) <= OFF_FELLOWS) continue;
     for (const subject of withIt) {
       const m = subject.measures.get(type)!;
       const others = withIt.filter((s) => s !== subject).map((s) => s.measures.get(type)!.value).filter((v) => v > 0);
@@ -252,10 +264,10 @@ export const bodyMeasuresCheck: QaCheck = {
     for (const [kind, records] of [['group', ctx.tables.groups], ['individual', ctx.tables.individuals]] as const) {
       for (const record of records) {
         if (!ctx.reported(record.study_sid) || record.characteristica.length === 0) continue;
-        const probe = { group_pk: kind === 'group' ? record.pk : null, individual_pk: kind === 'individual' ? record.pk : null };
-        if (!mayBeHuman(ctx.dataset, probe)) continue;
         const subject = subjectOf(record, kind);
         if (subject.measures.size === 0) continue;
+        const probe = { group_pk: kind === 'group' ? record.pk : null, individual_pk: kind === 'individual' ? record.pk : null };
+        if (!mayBeHuman(ctx.dataset, probe)) continue;
         const beyond = limitFindings(subject);
         findings.push(...beyond);
         // A measure beyond its limits is named there: the identity would only repeat it.
