@@ -79,6 +79,16 @@ function buildSlips(type: string): SuspectedCause[] {
   ]);
 }
 
+/** The slip of a measure of `type` nearest a ratio `off` (curated ÷ expected), if within ×`within` of it. */
+function nearestSlip(type: string, off: number, within: number): SuspectedCause | null {
+  let best: SuspectedCause | null = null;
+  for (const c of slips(type)) {
+    const distance = Math.abs(Math.log(off / c.factor));
+    if (distance <= Math.log(within) && (best === null || distance < Math.abs(Math.log(off / best.factor)))) best = c;
+  }
+  return best;
+}
+
 /** One subject's measure: its record, value and unit converted to the limit's unit. */
 interface Measure {
   record: CharacteristicaRecord;
@@ -208,12 +218,11 @@ function groupMemberFindings(group: Subject, members: readonly Subject[]): Findi
     const mean = own.reduce((sum, x) => sum + x.value, 0) / own.length;
     const off = m.value / mean;
     if (Math.abs(Math.log(off)) <= Math.log(OFF_MEMBERS)) continue;
-    const back = slips(type).filter((c) => Math.abs(Math.log(off / c.factor)) <= Math.log(BACK_MEMBERS));
-    if (back.length === 0) continue;
-    back.sort((a, b) => Math.abs(Math.log(off / a.factor)) - Math.abs(Math.log(off / b.factor)));
+    const back = nearestSlip(type, off, BACK_MEMBERS);
+    if (back === null) continue;
     findings.push(
-      measureFinding(group, m, 'members', [back[0]],
-        `${group.label}'s mean ${type} ${fmt(m.value)} ${m.unit} is ×${fmt(off)} the mean ${fmt(mean)} ${m.unit} of its ${own.length} individuals; undoing ${back[0].text.split(' (')[0]} gives ${fmt(m.value / back[0].factor)}`,
+      measureFinding(group, m, 'members', [back],
+        `${group.label}'s mean ${type} ${fmt(m.value)} ${m.unit} is ×${fmt(off)} the mean ${fmt(mean)} ${m.unit} of its ${own.length} individuals; undoing ${back.text.split(' (')[0]} gives ${fmt(m.value / back.factor)}`,
         mean),
     );
   }
@@ -236,12 +245,11 @@ function fellowFindings(members: readonly Subject[]): Finding[] {
       const centre = median([...others].sort((a, b) => a - b));
       const off = m.value / centre;
       if (Math.abs(Math.log(off)) <= Math.log(OFF_FELLOWS)) continue;
-      const back = slips(type).filter((c) => Math.abs(Math.log(off / c.factor)) <= Math.log(BACK_FELLOWS));
-      if (back.length === 0) continue;
-      back.sort((a, b) => Math.abs(Math.log(off / a.factor)) - Math.abs(Math.log(off / b.factor)));
+      const back = nearestSlip(type, off, BACK_FELLOWS);
+      if (back === null) continue;
       findings.push(
-        measureFinding(subject, m, 'fellows', [back[0]],
-          `${subject.label}'s ${type} ${fmt(m.value)} ${m.unit} is ×${fmt(off)} the median ${fmt(centre)} ${m.unit} of the ${others.length} other individuals of its group, which agree within ×${FELLOWS_AGREE}; undoing ${back[0].text.split(' (')[0]} gives ${fmt(m.value / back[0].factor)}`,
+        measureFinding(subject, m, 'fellows', [back],
+          `${subject.label}'s ${type} ${fmt(m.value)} ${m.unit} is ×${fmt(off)} the median ${fmt(centre)} ${m.unit} of the ${others.length} other individuals of its group, which agree within ×${FELLOWS_AGREE}; undoing ${back.text.split(' (')[0]} gives ${fmt(m.value / back.factor)}`,
           centre),
       );
     }
