@@ -110,7 +110,8 @@ export function blamesRight(f: Finding, slip: Slip): boolean | null {
   if (!f.culprit) return null;
   const r = slip.records;
   const target = (slipClass(slip.slipClass) as SlipClass).target;
-  // A body weight is no output, curve or dose: any of those named is the wrong record.
+  // A body weight is no output, curve or dose: any of those named is the wrong record, its characteristic the right one.
+  if (f.culprit === 'subject') return target === 'weight' && r.characteristica.includes((f.details?.characteristica as { pk?: number } | undefined)?.pk ?? -1);
   if (f.culprit === 'output') return target === 'output' && f.output_pk !== null && r.outputs.includes(f.output_pk);
   if (f.culprit === 'timecourse') return (target === 'timecourse' || target === 'time') && f.subset_pk !== null && r.subsets.includes(f.subset_pk);
   return target === 'dose' && interventionsNamed(f).some((pk) => r.interventions.includes(pk));

@@ -53,7 +53,7 @@ export const ExpectedFinding = z.object({
   cause: z.enum(['unit-factor', 'dose', 'normed-conversion', 'duplicate-time', 'negative', 'after-last-sample', 'swap', 'slip-factor']),
   suspected_cause: z.string(),
   /** The record the finding must name to fix (`Finding.culprit`), where the planted error lets the checks tell. */
-  culprit: z.enum(['output', 'timecourse', 'dose']).optional(),
+  culprit: z.enum(['output', 'timecourse', 'dose', 'subject']).optional(),
   description: z.string(),
 });
 export type ExpectedFinding = z.infer<typeof ExpectedFinding>;

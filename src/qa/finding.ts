@@ -48,7 +48,8 @@ export type FindingKind =
   /** A check or a preparation step that threw (the message names it). */
   | 'check-failed';
 
-export type Culprit = 'output' | 'timecourse' | 'dose';
+/** The record to fix: a reported output, a timecourse, a dose, or a subject's characteristic (a body measure). */
+export type Culprit = 'output' | 'timecourse' | 'dose' | 'subject';
 
 /** The culprit that names a record of each kind (coverage.ts `RecordKind`: a dosing is the dose). */
 export const CULPRIT_OF_RECORD = { output: 'output', timecourse: 'timecourse', dosing: 'dose' } as const satisfies Record<string, Culprit>;
@@ -80,7 +81,8 @@ export interface Finding {
   suspected_cause: string | null;
   /**
    * The record most likely holding the slip, where the checks can tell: the reported `output`
-   * (output_pk), the `timecourse` (subset_pk) or the `dose` (intervention_pk); null when undecided.
+   * (output_pk), the `timecourse` (subset_pk), the `dose` (intervention_pk) or the `subject`'s characteristic
+   * (subject and measurement_type, `details.characteristica`: a body weight); null when undecided.
    */
   culprit?: Culprit | null;
   /** The dosing intervention concerned (a dose slip, a dose the comparison used). */

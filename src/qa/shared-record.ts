@@ -37,7 +37,7 @@ export interface SharedSettlement {
 const fmt = (x: number) => String(+x.toPrecision(3));
 
 /** The record a culprit names, in words. */
-export const RECORD_WORDS: Record<Culprit, string> = { output: 'the reported value', timecourse: 'the curve', dose: 'the dose' };
+export const RECORD_WORDS: Record<Culprit, string> = { output: 'the reported value', timecourse: 'the curve', dose: 'the dose', subject: "the subject's body measure" };
 
 /**
  * One record (`output:12`, `timecourse:5`, `dosing:7`) off by `factor` (curated ÷ true), or by at least that much

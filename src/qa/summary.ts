@@ -18,7 +18,7 @@ export interface QaSummary {
    * Major findings by the record they name to fix (`Finding.culprit`): a reported output, a timecourse, a dose, or
    * `open` where the checks cannot tell (the value or its curve, the value or its dose).
    */
-  majors_by_culprit: { output: number; timecourse: number; dose: number; open: number };
+  majors_by_culprit: { output: number; timecourse: number; dose: number; subject: number; open: number };
   /** Reported-vs-recomputed comparisons by classification. */
   comparisons: Record<Classification, number>;
   /** Stored-calculated rows by status. */
@@ -64,7 +64,7 @@ export function summarize(input: {
     by_severity: { major: 0, minor: 0, info: 0, ...countBy(input.findings, (f) => f.severity) },
     by_measurement_type: countBy(input.findings, (f) => f.measurement_type ?? '(none)'),
     by_study: byStudy,
-    majors_by_culprit: { output: culprits.output ?? 0, timecourse: culprits.timecourse ?? 0, dose: culprits.dose ?? 0, open: culprits.open ?? 0 },
+    majors_by_culprit: { output: culprits.output ?? 0, timecourse: culprits.timecourse ?? 0, dose: culprits.dose ?? 0, subject: culprits.subject ?? 0, open: culprits.open ?? 0 },
     comparisons: { agree: classifications.agree ?? 0, minor: classifications.minor ?? 0, major: classifications.major ?? 0 },
     calculated: countBy(input.calculatedStatuses, (s) => s),
     ...(input.coverage ? { coverage: input.coverage } : {}),

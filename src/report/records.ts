@@ -112,6 +112,10 @@ const CULPRIT_TEXT: Record<string, (f: Finding) => string> = {
     const pk = doseOf(f);
     return `the dose${pk !== null ? ` (intervention ${pk})` : ''}`;
   },
+  subject: (f) => {
+    const pk = (f.details?.characteristica as { pk?: unknown } | undefined)?.pk;
+    return `${f.subject ?? 'the subject'}'s ${f.measurement_type ?? 'characteristic'}${typeof pk === 'number' ? ` (characteristic ${pk})` : ''}`;
+  },
 };
 
 /** The record most likely to fix, in words; null when the checks could not tell. */

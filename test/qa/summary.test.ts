@@ -21,7 +21,7 @@ describe('summarize: summary.json', () => {
     expect(s.by_measurement_type).toEqual({ cmax: 3, auc_inf: 1, dosing: 1, '(none)': 1 });
     expect(s.by_study).toEqual({ S1: { major: 3, minor: 0, info: 0 }, S2: { major: 1, minor: 1, info: 0 }, '(none)': { major: 0, minor: 0, info: 1 } });
     // Minors do not count: a worklist of majors, by what to open first.
-    expect(s.majors_by_culprit).toEqual({ output: 1, timecourse: 1, dose: 1, open: 1 });
+    expect(s.majors_by_culprit).toEqual({ output: 1, timecourse: 1, dose: 1, subject: 0, open: 1 });
     expect(s.comparisons).toEqual({ agree: 1, minor: 0, major: 2 });
     expect(s.calculated).toEqual({ match: 1 });
   });

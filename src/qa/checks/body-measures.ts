@@ -136,6 +136,8 @@ function measureFinding(subject: Subject, m: Measure, rule: string, causes: read
     recomputed_unit: m.unit,
     ratio: cause ? cause.factor : expected !== null ? m.value / expected : null,
     suspected_cause: causes.length > 0 ? causes.map((c) => c.text).join(', or ') : null,
+    // The characteristic is the record to fix, but where the BMI identity cannot tell which of three it is.
+    culprit: rule === 'bmi' && causes.length !== 1 ? null : 'subject',
     message,
     details: {
       characteristica: { pk: m.record.pk },

@@ -28,7 +28,7 @@ function run(groups: GroupRecord[], individuals: IndividualRecord[] = []): Findi
 describe('body-measure: what any human has', () => {
   it('names a weight of 720 kg ×10 (a decimal slip: 72 kg), and 7.2 kg of an adult group ×1/10; not of a group of unknown age', () => {
     const [heavy] = run([groupOf(1, { weight: 720, age: 30 })]);
-    expect(heavy).toMatchObject({ kind: 'body-measure', severity: 'major', subject: 'group:1', measurement_type: 'weight', reported: 720, ratio: 10, recomputed: 72 });
+    expect(heavy).toMatchObject({ kind: 'body-measure', severity: 'major', culprit: 'subject', subject: 'group:1', measurement_type: 'weight', reported: 720, ratio: 10, recomputed: 72 });
     expect(heavy.suspected_cause).toMatch(/^×10 \(a decimal point slip\)/);
     expect(heavy.message).toMatch(/is above what any group's mean \(n = 10\) has \(20–250 kilogram/);
     const [light] = run([groupOf(2, { weight: 7.2, age: 30 })]);
