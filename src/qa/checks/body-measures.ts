@@ -147,12 +147,28 @@ function measureFinding(subject: Subject, m: Measure, rule: string, causes: read
   });
 }
 
-/** Beyond what any human (any adult, from ADULT_AGE) has. */
-function limitFindings(subject: Subject): Finding[] {
+/** The bounds of a subject's measure (its age for an adult's lower limit; a group's mean's upper limit). */
+function boundsFor(subject: Subject, m: Measure, age: number | null) {
+  return subjectBounds(m.type, m.type === 'age' ? null : age, groupOfMany(subject));
+}
+
+/** Whether any of the subject's measures lies beyond its bounds (then no other rule sets it against anything). */
+function beyondAny(subject: Subject): boolean {
+  const age = subject.measures.get('age')?.value ?? null;
+  return [...subject.measures.values()].some((m) => beyondBounds(m.value, boundsFor(subject, m, age)) !== null);
+}
+
+/**
+ * Beyond what any human (any adult, from ADULT_AGE) has. A characteristic listed by several subjects (a group's,
+ * repeated in its subgroups and individuals) is judged once, with its first subject (`judged` holds the pks seen).
+ */
+function limitFindings(subject: Subject, judged: Set<number>): Finding[] {
   const age = subject.measures.get('age')?.value ?? null;
   const findings: Finding[] = [];
   for (const m of subject.measures.values()) {
-    const bounds = subjectBounds(m.type, m.type === 'age' ? null : age, groupOfMany(subject));
+    if (judged.has(m.record.pk)) continue;
+    judged.add(m.record.pk);
+    const bounds = boundsFor(subject, m, age);
     const verdict = judgeLimit(m.value, bounds, slips(m.type));
     if (verdict === null) continue;
     const limit = SUBJECT_LIMITS.get(m.type)!;
@@ -271,6 +287,7 @@ export const bodyMeasuresCheck: QaCheck = {
     });
     const byGroup = new Map<number, Subject[]>();
     const groups = new Map<number, Subject>();
+    const judged = new Set<number>();
     for (const [kind, records] of [['group', ctx.tables.groups], ['individual', ctx.tables.individuals]] as const) {
       for (const record of records) {
         if (!ctx.reported(record.study_sid) || record.characteristica.length === 0) continue;
@@ -278,16 +295,16 @@ export const bodyMeasuresCheck: QaCheck = {
         if (subject.measures.size === 0) continue;
         const probe = { group_pk: kind === 'group' ? record.pk : null, individual_pk: kind === 'individual' ? record.pk : null };
         if (!mayBeHuman(ctx.dataset, probe)) continue;
-        const beyond = limitFindings(subject);
-        findings.push(...beyond);
-        // A measure beyond its limits is named there: the identity would only repeat it.
-        if (beyond.length === 0) {
+        findings.push(...limitFindings(subject, judged));
+        // A measure beyond its limits is named there (once, with its first subject): the other rules would only repeat it.
+        const impossible = beyondAny(subject);
+        if (!impossible) {
           const bmi = bmiFinding(subject);
           if (bmi) findings.push(bmi);
         }
-        if (kind === 'group' && beyond.length === 0) groups.set(record.pk, subject);
+        if (kind === 'group' && !impossible) groups.set(record.pk, subject);
         const group = kind === 'individual' ? (record as IndividualRecord).group_pk : null;
-        if (group !== null && beyond.length === 0) {
+        if (group !== null && !impossible) {
           const list = byGroup.get(group);
           if (list) list.push(subject);
           else byGroup.set(group, [subject]);

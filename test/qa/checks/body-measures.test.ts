@@ -46,6 +46,13 @@ describe('body-measure: what any human has', () => {
     expect(run([groupOf(13, {})], [individualOf(130, 13, { weight: 450 })])).toEqual([]);
   });
 
+  it("judges a group's weight its individuals inherit once: one finding, with the group", () => {
+    const group = groupOf(14, { weight: 720, age: 30 });
+    const inherited = group.characteristica.find((c) => c.measurement_type === 'weight')!;
+    const members = [140, 141, 142].map((pk) => ({ ...individualOf(pk, 14, {}), characteristica: [inherited] }));
+    expect(run([group], members)).toMatchObject([{ subject: 'group:14', measurement_type: 'weight', ratio: 10 }]);
+  });
+
   it('names a height of 172 m as centimetres read as metres, an age of 384 as months read as years', () => {
     expect(run([groupOf(4, { height: 172 })])).toMatchObject([{ measurement_type: 'height', ratio: 100, recomputed: 1.72 }]);
     const [age] = run([groupOf(5, { age: 384 })]);
