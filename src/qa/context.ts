@@ -36,7 +36,7 @@ import { finding, type Finding } from './finding.js';
 import { beyondBounds, subjectBounds } from './human-limits.js';
 import { MatchKeys } from './match-keys.js';
 import { parameterValues, type ParameterValue } from './parameters.js';
-import { marksPopulation, mayBeAdultHuman, subjectMarks } from './population.js';
+import { marksPopulation, mayBeAdultHuman, mayBeHuman, subjectMarks } from './population.js';
 import { doseInfo, pkdbValuesBySubset, standardRecomputation, type ParameterValues, type RecomputedTimecourse, type StandardRecomputation } from './recompute.js';
 import { isDose } from './dose-units.js';
 
@@ -210,7 +210,8 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     // A weight no human (no adult) has is no weight to convert with: the body-measure check names it, and every per-kg
     // value made absolute with it would otherwise cry a slip of its own (a group's 71 kg curated as 710: its CL per kg
     // ×10 against the other studies, its curve's CL ×1/10 against the table). Unknown instead, as for the unweighed.
-    if (weight !== null && beyondBounds(weight, subjectBounds('weight', ageOf(subject), groupOfMany(subject))) !== null) weight = null;
+    // A human's limits only: a mouse of 25 g is no slip.
+    if (weight !== null && beyondBounds(weight, subjectBounds('weight', ageOf(subject), groupOfMany(subject))) !== null && mayBeHuman(dataset, record)) weight = null;
     weights.set(key, weight);
     return weight;
   };

@@ -82,5 +82,14 @@ describe('prepareContext', () => {
     expect(weightOf(710)).toBeNull();
     expect(weightOf(7.1)).toBeNull();
     expect(weightOf(7.1, false)).toBe(7.1);
+    // another species keeps its weight: a mouse of 25 g is no slip
+    const mouse = {
+      ...withWeight(0.025, true),
+      groups: withWeight(0.025, true).groups.map((g) =>
+        g.pk !== group.pk ? g : { ...g, characteristica: g.characteristica.map((c) => (c.measurement_type === 'species' ? { ...c, choice: 'mus musculus' } : c)) },
+      ),
+    };
+    expect(group.characteristica.some((c) => c.measurement_type === 'species')).toBe(true);
+    expect(prepareContext(Dataset.fromTables(mouse, loaded.source)).bodyWeightKg({ group_pk: group.pk, individual_pk: null })).toBe(0.025);
   });
 });
