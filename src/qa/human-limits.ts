@@ -58,6 +58,10 @@ export const SUBJECT_LIMITS: ReadonlyMap<string, HumanLimit & { adultLow?: numbe
   ['age', { unit: 'year', low: 0, high: 125, typical: 35, normal: [18, 90], basis: 'the oldest recorded human 122 years' }],
   ['bmi', { unit: 'kilogram / meter ** 2', low: 7, high: 210, groupHigh: 90, typical: 24, normal: [17, 45], basis: 'survivors of starvation near 7 kg/m²; the heaviest recorded humans ~200 kg/m², the heaviest cohorts ~55 kg/m² on average' }],
   ['body surface area', { unit: 'meter ** 2', low: 0.1, high: 4.5, typical: 1.8, normal: [1.4, 2.6], basis: 'preterm newborns ~0.1 m²; the largest adults ~4 m²' }],
+  ['obesity index', { unit: 'percent', low: 40, high: 500, typical: 100, normal: [80, 150], basis: 'weight as a percentage of ideal body weight: starvation ~50 %, the heaviest recorded humans ~450 %' }],
+  ['body fat percentage', { unit: 'percent', low: 2, high: 75, typical: 25, normal: [10, 40], basis: 'competitive bodybuilders ~3 %; extreme obesity ~70 %' }],
+  ['hba1c', { unit: 'percent', low: 2, high: 20, typical: 5.5, normal: [4, 6.5], basis: 'haemolytic states ~3 %; uncontrolled diabetes rarely above 18 %' }],
+  ['hematocrit', { unit: 'percent', low: 10, high: 75, typical: 42, normal: [35, 52], basis: 'severe anaemia ~10 %; polycythaemia rarely above 70 %' }],
 ]);
 
 /** The age (years) from which a subject's lower limits are an adult's (SUBJECT_LIMITS `adultLow`). */

@@ -1,6 +1,7 @@
 /**
  * The `body-measure` check: the body measures a subject is curated with — a group's mean (else median, else value)
- * or an individual's weight, height, age, BMI and body surface area — which the QA itself relies on (a per-kg value
+ * or an individual's weight, height, age, BMI and body surface area, and its obesity index, body fat, HbA1c and
+ * haematocrit percentages — which the QA itself relies on (a per-kg value
  * is made absolute with the subject's weight), so a slip in one moves every conversion that uses it:
  * - against what any human has (human-limits.ts SUBJECT_LIMITS; for a subject curated as 18 years or older, an
  *   adult's lower limit: a weight of 7 kg is no adult's; for a group's mean, the heaviest cohorts': no group of
@@ -71,7 +72,10 @@ function buildSlips(type: string): SuspectedCause[] {
           ? [[12, 'months read as years'], [52.18, 'weeks read as years'], [365.25, 'days read as years'], [10, 'a decimal point slip']]
           : type === 'bmi'
             ? [[1e-4, 'height in centimetres'], [10, 'a decimal point slip']]
-            : [[1e4, 'square centimetres read as square metres'], [10, 'a decimal point slip']];
+            : type === 'body surface area'
+              ? [[1e4, 'square centimetres read as square metres'], [10, 'a decimal point slip']]
+              : // a percentage (obesity index, body fat, HbA1c, haematocrit)
+                [[100, 'a percentage curated as a fraction: 97.3 with the unit 1 is 9,730 %'], [10, 'a decimal point slip']];
   const label = (f: number) => (f >= 1 ? `×${+f.toPrecision(4)}` : `×1/${+(1 / f).toPrecision(4)}`);
   return list.flatMap(([f, words]) => [
     { kind: 'unit-factor' as const, factor: f, text: `${label(f)} (${words})` },

@@ -7,7 +7,7 @@ import type { Finding } from '../../../src/qa/finding.js';
 import { STATS, study } from '../../helpers/study-records.js';
 
 let nextPk = 9000;
-const UNITS: Record<string, string> = { weight: 'kilogram', height: 'meter', age: 'year', bmi: 'kilogram / meter ** 2', 'body surface area': 'meter ** 2' };
+const UNITS: Record<string, string> = { weight: 'kilogram', height: 'meter', age: 'year', bmi: 'kilogram / meter ** 2', 'body surface area': 'meter ** 2', 'obesity index': 'percent' };
 
 /** A characteristic of `type` with mean `mean` in its normed unit. */
 const trait = (type: string, mean: number): CharacteristicaRecord =>
@@ -51,6 +51,13 @@ describe('body-measure: what any human has', () => {
     const inherited = group.characteristica.find((c) => c.measurement_type === 'weight')!;
     const members = [140, 141, 142].map((pk) => ({ ...individualOf(pk, 14, {}), characteristica: [inherited] }));
     expect(run([group], members)).toMatchObject([{ subject: 'group:14', measurement_type: 'weight', ratio: 10 }]);
+  });
+
+  it('names an obesity index of 9730 % ×100: a percentage curated as a fraction (Greenblatt1989 of the shared export)', () => {
+    const [f] = run([groupOf(15, { 'obesity index': 9730 })]);
+    expect(f).toMatchObject({ measurement_type: 'obesity index', ratio: 100, culprit: 'subject' });
+    expect(f.recomputed).toBeCloseTo(97.3, 9);
+    expect(f.suspected_cause).toMatch(/^×100 \(a percentage curated as a fraction/);
   });
 
   it('names a height of 172 m as centimetres read as metres, an age of 384 as months read as years', () => {
