@@ -20,7 +20,8 @@
  *   output refers to) ×10 or ×1000; an absolute dose (a mass) per-kg ×1/70:
  *   the authors' mg/kg curated as mg.
  */
-import { conversionFactor, molarMassLookup, parseUnit, UnitError } from '../../src/index.js';
+import { conversionFactorOrNull, molarMassLookup, parseUnit, UnitError } from '../../src/index.js';
+import { representativeValue } from '../../src/data/records.js';
 import type { DatasetTables, InterventionRecord, OutputRecord, TimecourseRecord } from '../../src/index.js';
 
 /** What a slip scales: a reported output, a timecourse's values, a timecourse's times, a dose, or a subject's body weight. */
@@ -150,24 +151,8 @@ function isSlippableTimecourse(tc: TimecourseRecord): boolean {
   return series !== null && series.filter((v) => v !== null && Number.isFinite(v)).length >= 3;
 }
 
-function isHourUnit(unit: string | null): boolean {
-  if (unit === null) return false;
-  try {
-    return conversionFactor(unit, 'hour') === 1;
-  } catch (error) {
-    if (error instanceof UnitError) return false;
-    throw error;
-  }
-}
-
-function isKilogram(unit: string): boolean {
-  try {
-    return conversionFactor(unit, 'kilogram') === 1;
-  } catch (error) {
-    if (error instanceof UnitError) return false;
-    throw error;
-  }
-}
+/** Whether a unit is `target` itself (hr is hour, kg is kilogram); false for one that does not parse or convert. */
+const isUnit = (unit: string | null, target: string): boolean => unit !== null && conversionFactorOrNull(unit, target) === 1;
 
 /** Per class, the pks each study offers (output, subset, intervention or characteristica pks), ascending. */
 export type Candidates = Map<SlipClassName, Map<string, number[]>>;
@@ -199,7 +184,7 @@ export function slipCandidates(tables: DatasetTables): Candidates {
     if (!isSlippableTimecourse(tc)) continue;
     for (const c of SLIP_CLASSES) {
       if (c.target === 'timecourse' && (!('molar' in c) || molarFactor(tc.unit, tc.substance) !== null)) add(candidates.get(c.name)!, tc.study_sid, tc.subset_pk);
-      if (c.target === 'time' && isHourUnit(tc.time_unit) && tc.time.filter((t) => t !== null).length >= 3) {
+      if (c.target === 'time' && isUnit(tc.time_unit, 'hour') && tc.time.filter((t) => t !== null).length >= 3) {
         add(candidates.get(c.name)!, tc.study_sid, tc.subset_pk);
       }
     }
@@ -208,8 +193,8 @@ export function slipCandidates(tables: DatasetTables): Candidates {
   const weights = new Map<number, string>();
   for (const subject of [...tables.groups, ...tables.individuals]) {
     for (const c of subject.characteristica) {
-      const v = c.mean ?? c.median ?? c.value;
-      if (c.measurement_type === 'weight' && v !== null && v > 0 && c.unit !== null && isKilogram(c.unit)) weights.set(c.pk, subject.study_sid);
+      const v = representativeValue(c);
+      if (c.measurement_type === 'weight' && v !== null && v > 0 && isUnit(c.unit, 'kilogram')) weights.set(c.pk, subject.study_sid);
     }
   }
   for (const [pk, study] of [...weights].sort((a, b) => a[0] - b[0])) {

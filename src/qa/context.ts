@@ -211,12 +211,11 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     // value made absolute with it would otherwise cry a slip of its own (a group's 71 kg curated as 710: its CL per kg
     // ×10 against the other studies, its curve's CL ×1/10 against the table). Unknown instead, as for the unweighed.
     // A human's limits only: a mouse of 25 g is no slip.
-    if (weight !== null && beyondBounds(weight, subjectBounds('weight', ageOf(subject), groupOfMany(subject))) !== null && mayBeHuman(dataset, record)) weight = null;
+    const groupCount = subject.kind === 'group' ? (dataset.group(subject.pk)?.count ?? null) : null;
+    if (weight !== null && beyondBounds(weight, subjectBounds('weight', ageOf(subject), groupCount)) !== null && mayBeHuman(dataset, record)) weight = null;
     weights.set(key, weight);
     return weight;
   };
-  /** Whether the subject is a group of two or more (its weight a mean: SUBJECT_LIMITS `groupHigh`). */
-  const groupOfMany = (subject: SubjectRef): boolean => subject.kind === 'group' && (dataset.group(subject.pk)?.count ?? 0) >= 2;
   /** The subject's curated age in years (its own, else its group's), or null. */
   const ageOf = (subject: SubjectRef): number | null => {
     const record = subject.kind === 'group' ? dataset.group(subject.pk) : dataset.individual(subject.pk);

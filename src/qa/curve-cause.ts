@@ -95,23 +95,16 @@ function levelSlip(reportedOverCurve: number, molarMass: number | null): Suspect
  */
 export function curveLevelCauses(comparisons: readonly Comparison[], molarMass: (substance: string | null) => number | null): Map<Comparison, CurveLevelCause> {
   const bySubset = new Map<number, Comparison[]>();
-  for (const c of comparisons) {
-    const exponent = LEVEL_EXPONENT[c.parameter];
-    const ratio = c.verdict.ratio;
-    if (exponent === undefined || ratio === null || !(ratio > 0) || !Number.isFinite(ratio)) continue;
-    pushTo(bySubset, c.timecourse.tc.subset_pk, c);
-  }
+  for (const c of comparisons) if (LEVEL_EXPONENT[c.parameter] !== undefined && hasRatio(c)) pushTo(bySubset, c.timecourse.tc.subset_pk, c);
   const causes = new Map<Comparison, CurveLevelCause>();
   // Cmax and AUC comparisons by study, substance and tissue: the records that may clear a table's unit.
   const byTable = new Map<string, Comparison[]>();
   for (const group of bySubset.values()) for (const c of group) if (LEVEL_EXPONENT[c.parameter] === 1) pushTo(byTable, tableKey(c), c);
   for (const group of bySubset.values()) {
-    const parameters = [...new Set(group.map((c) => c.parameter))];
-    if (parameters.length < MIN_CURVE_PARAMETERS) continue;
     // ln(reported level ÷ curve level) as each comparison sees it: Cmax and AUC ratios move with it, CL and V ratios against it.
-    const logs = group.map((c) => (LEVEL_EXPONENT[c.parameter] as number) * Math.log(c.verdict.ratio as number));
-    const centre = logs.reduce((a, b) => a + b, 0) / logs.length;
-    if (logs.some((l) => Math.abs(l - centre) > Math.log(CURVE_RATIO_SPREAD))) continue;
+    const common = commonScale(group, LEVEL_EXPONENT);
+    if (common === null) continue;
+    const { parameters, centre } = common;
     const slip = levelSlip(Math.exp(centre), molarMass(group[0].output.substance));
     if (slip === null) continue;
     // Concentrations and clearances or volumes both: the curve (see the header).
@@ -142,29 +135,25 @@ export const TIME_AXIS_CLEARED = ' — the curve\'s time axis: the time-scaled v
  * timecourse (t½, AUC, tmax; kel and CL inversely) off it by one common time factor (×60 minutes as hours, ×24, ×1440;
  * within CURVE_RATIO_SPREAD; a partial AUC left out), where the study's other curves, of any substance, clear the
  * table's time unit (MIN_CLEARING of their time-scaled comparisons agree within CLEARED_WITHIN, none shares the
- * factor): the curve's time axis is the record to fix. Without that, the table's time unit (its t½, AUC and kel columns alike) is as likely: nothing is
- * returned, each comparison keeps its own cause.
+ * factor): the curve's time axis is the record to fix. Without that, the table's time unit (its t½, AUC and kel
+ * columns alike) is as likely: nothing is returned, each comparison keeps its own cause.
  */
 export function curveTimeCauses(comparisons: readonly Comparison[]): Map<Comparison, CurveLevelCause> {
   const bySubset = new Map<number, Comparison[]>();
   const byTable = new Map<string, Comparison[]>();
   for (const c of comparisons) {
-    const ratio = c.verdict.ratio;
-    if (TIME_EXPONENT[c.parameter] === undefined || ratio === null || !(ratio > 0) || !Number.isFinite(ratio)) continue;
     // A partial AUC over the reported interval does not scale with the axis (its window moves along it).
-    if (c.note) continue;
+    if (TIME_EXPONENT[c.parameter] === undefined || !hasRatio(c) || c.note) continue;
     pushTo(bySubset, c.timecourse.tc.subset_pk, c);
     // A table's time unit is one for every substance it reports (its t½ column): the study's other curves, any substance.
     pushTo(byTable, c.output.study_sid, c);
   }
   const causes = new Map<Comparison, CurveLevelCause>();
-  const timeLog = (c: Comparison) => (TIME_EXPONENT[c.parameter] as number) * Math.log(c.verdict.ratio as number);
+  const timeLog = (c: Comparison) => scaleLog(c, TIME_EXPONENT);
   for (const group of bySubset.values()) {
-    const parameters = [...new Set(group.map((c) => c.parameter))];
-    if (parameters.length < MIN_CURVE_PARAMETERS) continue;
-    const logs = group.map(timeLog);
-    const centre = logs.reduce((a, b) => a + b, 0) / logs.length;
-    if (logs.some((l) => Math.abs(l - centre) > Math.log(CURVE_RATIO_SPREAD))) continue;
+    const common = commonScale(group, TIME_EXPONENT);
+    if (common === null) continue;
+    const { parameters, centre } = common;
     const slip = unitFactorCause(Math.exp(centre), 'thalf', { tolerance: CURVE_FACTOR_TOLERANCE });
     if (slip === null || !isTimeFactor(slip.factor)) continue;
     if (!tableCleared(byTable.get(group[0].output.study_sid) ?? [], group[0].timecourse.tc.subset_pk, centre, timeLog)) continue;
@@ -174,6 +163,24 @@ export function curveTimeCauses(comparisons: readonly Comparison[]): Map<Compari
     for (const c of group) causes.set(c, { kind: slip.kind, factor: TIME_EXPONENT[c.parameter] === 1 ? slip.factor : 1 / slip.factor, text, culprit: 'timecourse' });
   }
   return causes;
+}
+
+/** Whether a comparison has a usable ratio (positive, finite). */
+const hasRatio = (c: Comparison): boolean => c.verdict.ratio !== null && c.verdict.ratio > 0 && Number.isFinite(c.verdict.ratio);
+
+/** ln of a comparison's ratio as the curve's scale moves it (`exponent`: LEVEL_EXPONENT or TIME_EXPONENT). */
+const scaleLog = (c: Comparison, exponent: Partial<Record<ReportedParameter, 1 | -1>>): number => (exponent[c.parameter] as number) * Math.log(c.verdict.ratio as number);
+
+/**
+ * The scale factor (its log, the mean) one curve's comparisons share: MIN_CURVE_PARAMETERS or more different
+ * parameters, each within CURVE_RATIO_SPREAD of it as `exponent` reads it; null otherwise.
+ */
+function commonScale(group: readonly Comparison[], exponent: Partial<Record<ReportedParameter, 1 | -1>>): { parameters: ReportedParameter[]; centre: number } | null {
+  const parameters = [...new Set(group.map((c) => c.parameter))];
+  if (parameters.length < MIN_CURVE_PARAMETERS) return null;
+  const logs = group.map((c) => scaleLog(c, exponent));
+  const centre = logs.reduce((a, b) => a + b, 0) / logs.length;
+  return logs.some((l) => Math.abs(l - centre) > Math.log(CURVE_RATIO_SPREAD)) ? null : { parameters, centre };
 }
 
 /** The study, substance and tissue of a comparison's reported value: one table's unit for them. */
@@ -215,16 +222,12 @@ export const SIDE_RATIO_SPREAD = 2;
  */
 export function curveSides(comparisons: readonly Comparison[], molarMass: (substance: string | null) => number | null): Map<Comparison, string> {
   const bySubset = new Map<number, Comparison[]>();
-  for (const c of comparisons) {
-    const ratio = c.verdict.ratio;
-    if (LEVEL_EXPONENT[c.parameter] === undefined || c.verdict.classification !== 'major' || ratio === null || !(ratio > 0) || !Number.isFinite(ratio)) continue;
-    pushTo(bySubset, c.timecourse.tc.subset_pk, c);
-  }
+  for (const c of comparisons) if (LEVEL_EXPONENT[c.parameter] !== undefined && c.verdict.classification === 'major' && hasRatio(c)) pushTo(bySubset, c.timecourse.tc.subset_pk, c);
   const sides = new Map<Comparison, string>();
   const backs = Math.log(SIDE_RATIO_SPREAD);
   for (const group of bySubset.values()) {
     // ln(reported level ÷ curve level) each comparison sees (CL and V inversely), and the levels its causes name.
-    const levelOf = (c: Comparison) => (LEVEL_EXPONENT[c.parameter] as number) * Math.log(c.verdict.ratio as number);
+    const levelOf = (c: Comparison) => scaleLog(c, LEVEL_EXPONENT);
     // A factor a curve's level can slip by (a unit prefix, molar ↔ mass) moves every level-scaled value; a time factor
     // (its time axis: minutes as hours) the AUCs and CL only (not Cmax; V = CL/λz not at all).
     const mass = molarMass(group[0].output.substance);

@@ -69,14 +69,14 @@ export const ADULT_AGE = 18;
 
 /**
  * The bounds of a subject's body measure of `type` (SUBJECT_LIMITS): an adult's lower limit from ADULT_AGE, a group's
- * mean's upper limit for a group of two or more.
+ * mean's upper limit for a group of two or more (`groupCount`; null for an individual).
  */
-export function subjectBounds(type: string, ageYears: number | null, groupMean = false): Bounds {
+export function subjectBounds(type: string, ageYears: number | null, groupCount: number | null = null): Bounds {
   const limit = SUBJECT_LIMITS.get(type);
   if (!limit) throw new Error(`no limits of a subject's ${type}`);
   const bounds = limitIn(limit, limit.unit, null) as Bounds;
   const low = ageYears !== null && ageYears >= ADULT_AGE && limit.adultLow !== undefined ? limit.adultLow : bounds.low;
-  const high = groupMean && limit.groupHigh !== undefined ? limit.groupHigh : bounds.high;
+  const high = (groupCount ?? 0) >= 2 && limit.groupHigh !== undefined ? limit.groupHigh : bounds.high;
   return { ...bounds, low, high };
 }
 

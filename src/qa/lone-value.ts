@@ -15,12 +15,12 @@
  */
 import { isTimeFactor } from './causes.js';
 import type { Comparison } from './compare-reported.js';
-import { LEVEL_EXPONENT } from './curve-cause.js';
+import { LEVEL_EXPONENT, TIME_EXPONENT } from './curve-cause.js';
 import { pushTo } from '../data/records.js';
 import { TOLERANCES, type ReportedParameter } from './tolerances.js';
 
-/** The parameters a slip of the curve's time axis moves (its Cmax and V stay). */
-export const TIME_MOVED: ReadonlySet<ReportedParameter> = new Set(['auc_end', 'auc_inf', 'thalf', 'kel', 'tmax', 'clearance']);
+/** The parameters a slip of the curve's time axis moves (its Cmax and V stay): curve-cause.ts TIME_EXPONENT's. */
+export const TIME_MOVED: ReadonlySet<ReportedParameter> = new Set(Object.keys(TIME_EXPONENT) as ReportedParameter[]);
 
 /**
  * The values the rule may name, and the witnesses that may clear a curve: not a CL or V, whose recomputation divides the

@@ -10,7 +10,8 @@
  *   2·OUTSIDE_Z·s) — or, far out (|z| ≥ FEW_STUDIES_Z), among the values two other studies reach; the closest such
  *   factor is named, the others that fit as alternatives. Farther out (|z| ≥ FAR_Z), where no factor fits so, the
  *   one factor that undone leaves the value no longer outside (|z| ≤ OUTSIDE_Z) is named (none when two do). A
- *   reference of fewer than FEW_STUDIES studies needs |z| ≥ FEW_STUDIES_Z; a small unit factor (×10) SMALL_FACTOR_STUDIES studies and |z| ≥ SMALL_FACTOR_Z, and a
+ *   reference of fewer than FEW_STUDIES studies needs |z| ≥ FEW_STUDIES_Z; a small unit factor (×10)
+ *   SMALL_FACTOR_STUDIES studies and |z| ≥ SMALL_FACTOR_Z, and a
  *   group's value (not an individual's: `individual`) — though named after a molar factor of ×10–20 next to it that
  *   names the slip (paracetamol's ×15.1: a decimal slip is as likely); an IV
  *   bolus Cmax a factor of at least BOLUS_CMAX_FACTOR.

@@ -21,6 +21,8 @@
  */
 import type { Deviation } from './study-pools.js';
 
+const fmt = (x: number) => String(+x.toPrecision(3));
+
 /** Other periods needed: one could hold a slip of its own. */
 export const MIN_PERIODS = 2;
 /** The other periods agree when their deviations lie within ×2 of one another. */
@@ -74,7 +76,6 @@ export function ownPeriodsConvict(lead: Deviation, factor: number, index: Period
   if (own === null) return null;
   const residual = lead.d - own.level;
   if (Math.abs(residual) < outlier || Math.abs(residual - Math.log(factor)) > back) return null;
-  const fmt = (x: number) => String(+x.toPrecision(3));
   return `the same ${lead.item.subject} lies at ×${fmt(Math.exp(own.level))} the centre in its ${own.periods} other periods of this measure, and this record ×${fmt(Math.exp(residual))} that level`;
 }
 
@@ -113,7 +114,6 @@ export function twinConvicts(lead: Deviation, factor: number, arm: readonly Devi
     if (Math.abs(twin.d) > TWIN_IN_LINE) continue;
     const residual = lead.d - twin.d;
     if (Math.abs(residual) < outlier || Math.abs(residual - Math.log(factor)) > back) continue;
-    const fmt = (x: number) => String(+x.toPrecision(3));
     return `the same ${subject}'s other ${twin.item.type} of this arm (${twin.item.record}) lies in line, at ×${fmt(Math.exp(twin.d))} the centre, and this record ×${fmt(Math.exp(residual))} that value`;
   }
   return null;

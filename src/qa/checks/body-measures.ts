@@ -20,9 +20,9 @@
  * The finding's subject and measurement type, and `details.characteristica`, name the record to fix. Not seen:
  * subjects of another species; measures whose unit does not convert.
  */
-import { subjectLabel } from '../../data/dataset.js';
+import { subjectFields, subjectLabel } from '../../data/dataset.js';
 import type { CharacteristicaRecord, GroupRecord, IndividualRecord } from '../../data/model.js';
-import { representativeValue } from '../../data/records.js';
+import { pushTo, representativeValue } from '../../data/records.js';
 import { conversionFactorOrNull } from '../../units/convert.js';
 import type { QaCheck } from '../check.js';
 import type { SuspectedCause } from '../causes.js';
@@ -115,9 +115,6 @@ function measuresOf(characteristica: readonly CharacteristicaRecord[]): Map<stri
   return measures;
 }
 
-/** Whether the subject is a group of two or more: its measures are means (SUBJECT_LIMITS `groupHigh`). */
-const groupOfMany = (subject: Subject): boolean => 'count' in subject.record && (subject.record.count ?? 0) >= 2;
-
 interface Subject {
   record: GroupRecord | IndividualRecord;
   label: string;
@@ -153,7 +150,7 @@ function measureFinding(subject: Subject, m: Measure, rule: string, causes: read
 
 /** The bounds of a subject's measure (its age for an adult's lower limit; a group's mean's upper limit). */
 function boundsFor(subject: Subject, m: Measure, age: number | null) {
-  return subjectBounds(m.type, m.type === 'age' ? null : age, groupOfMany(subject));
+  return subjectBounds(m.type, m.type === 'age' ? null : age, 'count' in subject.record ? subject.record.count : null);
 }
 
 /** Whether any of the subject's measures lies beyond its bounds (then no other rule sets it against anything). */
@@ -281,7 +278,7 @@ function fellowFindings(members: readonly Subject[]): Finding[] {
 
 export const bodyMeasuresCheck: QaCheck = {
   kind: CHECK,
-  description: "a subject's body weight, height, age, BMI and body surface area against what any human (any adult) has, BMI against weight / height², and an individual's weight and height against its group's other individuals",
+  description: "a subject's body weight, height, age, BMI, body surface area and body percentages (obesity index, body fat, HbA1c, haematocrit) against what any human (any adult, any group's mean) has, BMI against weight / height², a group's mean weight and height against its own individuals', and an individual's against its group's other individuals",
   run(ctx: QaContext) {
     const findings: Finding[] = [];
     const subjectOf = (record: GroupRecord | IndividualRecord, kind: 'group' | 'individual'): Subject => ({
@@ -297,22 +294,17 @@ export const bodyMeasuresCheck: QaCheck = {
         if (!ctx.reported(record.study_sid) || record.characteristica.length === 0) continue;
         const subject = subjectOf(record, kind);
         if (subject.measures.size === 0) continue;
-        const probe = { group_pk: kind === 'group' ? record.pk : null, individual_pk: kind === 'individual' ? record.pk : null };
-        if (!mayBeHuman(ctx.dataset, probe)) continue;
-        findings.push(...limitFindings(subject, judged));
+        if (!mayBeHuman(ctx.dataset, subjectFields(subject.label))) continue;
         // A measure beyond its limits is named there (once, with its first subject): the other rules would only repeat it.
-        const impossible = beyondAny(subject);
-        if (!impossible) {
-          const bmi = bmiFinding(subject);
-          if (bmi) findings.push(bmi);
+        if (beyondAny(subject)) {
+          findings.push(...limitFindings(subject, judged));
+          continue;
         }
-        if (kind === 'group' && !impossible) groups.set(record.pk, subject);
+        const bmi = bmiFinding(subject);
+        if (bmi) findings.push(bmi);
+        if (kind === 'group') groups.set(record.pk, subject);
         const group = kind === 'individual' ? (record as IndividualRecord).group_pk : null;
-        if (group !== null && !impossible) {
-          const list = byGroup.get(group);
-          if (list) list.push(subject);
-          else byGroup.set(group, [subject]);
-        }
+        if (group !== null) pushTo(byGroup, group, subject);
       }
     }
     for (const [pk, members] of byGroup) {
