@@ -22,13 +22,16 @@
  * plant only the classes whose names hold one of the comma-separated words
  * (`--classes molar,'dose ×10'`), to study a weak class with more samples; the
  * opt-in classes (a subject's body weight in pounds read as kilograms, or ×10)
- * are planted only so (`--classes weight`).
+ * are planted only so (`--classes weight`); `--percent P` (PKDB_BENCH_PERCENT, default 100): run on a seeded part
+ * of P % of the studies (drawn from the seed, bench/lib/parts.ts) instead of the whole export, to measure recall
+ * and false alarms where references are thinner, as in a curator's own export or another release.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Dataset, readExport, runQa, writeExport, type DatasetTables, type Finding } from '../src/index.js';
+import { Dataset, filterStudies, readExport, runQa, writeExport, type DatasetTables, type Finding } from '../src/index.js';
 import { intOption, parseBenchArgs } from './lib/args.js';
+import { drawPart } from './lib/parts.js';
 import { planSlips } from './lib/plan.js';
 import { newMajors, onFlaggedRecord, recallTable, scoreCopy, type SlipScore } from './lib/recall.js';
 import { SLIP_CLASSES, selectSlipClasses, slipCandidates, slipClass } from './lib/slip-classes.js';
@@ -69,8 +72,11 @@ export async function run(): Promise<void> {
     return value;
   };
 
-  const { tables, problems } = await readExport(SHARED_EXPORT);
-  if (problems.length > 0) console.log(`  note: the original export read with ${problems.length} skipped row(s)`);
+  const percent = intOption(args, 'percent', 100);
+  const whole = await readExport(SHARED_EXPORT);
+  if (whole.problems.length > 0) console.log(`  note: the original export read with ${whole.problems.length} skipped row(s)`);
+  const tables = percent >= 100 ? whole.tables : filterStudies(whole.tables, drawPart(whole.tables.studies.map((s) => s.sid), percent / 100, options.seed));
+  if (percent < 100) console.log(`a part of ~${percent} % of the studies (seed ${options.seed}): ${tables.studies.length} of ${whole.tables.studies.length}`);
   const original = lap('qa', () => qaFindings(tables, SHARED_EXPORT));
   const candidates = slipCandidates(tables);
   const plan = planSlips(candidates, options);

@@ -8,9 +8,16 @@
  * unit slip by the ratio alone; when two or more dose-proportional values of
  * one dosing are all off alike, one slip in the dose explains them better than
  * several identical slips in reported values, so the dose cause replaces it.
+ * A curve's level off moves its CL and V alike too; only its Cmax or AUC,
+ * which the dose leaves alone, tells the two apart. So the dose is the record
+ * to fix (`witnessed`) only where each curve whose CL or V is off has a Cmax
+ * or AUC compared and in line; else the cause names the dose, or the curve's
+ * level, and leaves the record to other evidence (a planted curve ×10 with
+ * only CL, V and Vss reported was blamed on its dose).
  */
 import type { SuspectedCause } from './causes.js';
 import type { Comparison } from './compare-reported.js';
+import { LEVEL_EXPONENT } from './curve-cause.js';
 import { DOSE_PROPORTIONAL } from './tolerances.js';
 import { pushTo } from '../data/records.js';
 
@@ -19,15 +26,25 @@ export const DOSE_RATIO_SPREAD = 1.5;
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
+export interface DoseCause extends SuspectedCause {
+  /** Whether each off curve's own Cmax or AUC is in line (the dose, not the curve's level); else the record is open. */
+  witnessed: boolean;
+}
+
+/** Whether the curve of `c` has a Cmax or AUC compared in line: a level the dose leaves alone and a curve's slip would move. */
+function levelInLine(c: Comparison, group: readonly Comparison[]): boolean {
+  return group.some((o) => o.timecourse.tc.subset_pk === c.timecourse.tc.subset_pk && LEVEL_EXPONENT[o.parameter] === 1 && o.verdict.ratio !== null && o.verdict.classification !== 'major');
+}
+
 /** Dose-mismatch causes for the comparisons they explain (by identity); each replaces the ratio's own causes. */
-export function doseMismatchCauses(comparisons: readonly Comparison[]): Map<Comparison, SuspectedCause> {
+export function doseMismatchCauses(comparisons: readonly Comparison[]): Map<Comparison, DoseCause> {
   const byDosing = new Map<number, Comparison[]>();
   for (const c of comparisons) {
     const dosing = c.timecourse.dose ? c.timecourse.dosingPks[0] : undefined;
     if (dosing === undefined) continue;
     pushTo(byDosing, dosing, c);
   }
-  const causes = new Map<Comparison, SuspectedCause>();
+  const causes = new Map<Comparison, DoseCause>();
   for (const group of byDosing.values()) {
     const independentMajor = group.some((c) => !DOSE_PROPORTIONAL.has(c.parameter) && c.verdict.classification === 'major');
     if (independentMajor) continue;
@@ -41,6 +58,7 @@ export function doseMismatchCauses(comparisons: readonly Comparison[]): Map<Comp
     const logs = suspects.map((c) => Math.log(c.verdict.ratio as number));
     const centre = logs.reduce((a, b) => a + b, 0) / logs.length;
     if (logs.some((l) => Math.abs(l - centre) > Math.log(DOSE_RATIO_SPREAD))) continue;
+    const witnessed = suspects.every((c) => levelInLine(c, group));
     for (const c of suspects) {
       const dose = c.timecourse.dose;
       if (!dose) continue;
@@ -48,7 +66,10 @@ export function doseMismatchCauses(comparisons: readonly Comparison[]): Map<Comp
       causes.set(c, {
         kind: 'dose',
         factor: ratio,
-        text: `dose: the reported value implies a dose of ${fmt(dose.value * ratio)} ${dose.unit}, the curated dosing is ${fmt(dose.value)} ${dose.unit} (×${fmt(1 / ratio)})`,
+        text:
+          `dose: the reported value implies a dose of ${fmt(dose.value * ratio)} ${dose.unit}, the curated dosing is ${fmt(dose.value)} ${dose.unit} (×${fmt(1 / ratio)})` +
+          (witnessed ? '' : ` — or the curve's level ×${fmt(1 / ratio)}: no Cmax or AUC of the curve is compared in line to tell them apart`),
+        witnessed,
       });
     }
   }

@@ -1,9 +1,9 @@
 /** Findings from comparisons and from the stored-calculated rows. */
 import { subjectLabel, subjectOf } from '../data/dataset.js';
-import type { SuspectedCause } from './causes.js';
 import { SEVERITY_OF } from './classify.js';
 import type { CalculatedRow, CalculatedStatus } from './calculated.js';
 import type { Comparison } from './compare-reported.js';
+import type { DoseCause } from './dose-cause.js';
 import { LEVEL_EXPONENT, type CurveLevelCause } from './curve-cause.js';
 import { finding, type Finding, type Severity } from './finding.js';
 
@@ -13,7 +13,7 @@ const fmt = (x: number | null) => (x === null ? '–' : String(+x.toPrecision(4)
  * The finding of one reported-vs-recomputed comparison. A cause found across comparisons replaces the ratio's own:
  * a dose (dose-cause.ts) names a major's cause; a curve's level (curve-cause.ts) also makes the comparison major.
  */
-export function comparisonFinding(c: Comparison, across: { dose?: SuspectedCause; curve?: CurveLevelCause; curveSide?: string; valueSide?: string } = {}): Finding {
+export function comparisonFinding(c: Comparison, across: { dose?: DoseCause; curve?: CurveLevelCause; curveSide?: string; valueSide?: string } = {}): Finding {
   const { verdict, output } = c;
   const acrossCause = across.dose ?? across.curve ?? null;
   const causes = acrossCause ? [acrossCause] : verdict.causes;
@@ -47,7 +47,8 @@ export function comparisonFinding(c: Comparison, across: { dose?: SuspectedCause
     ratio: verdict.ratio,
     suspected_cause: suspected,
     // A dose named across the comparisons of its dosing is the record to fix (dose-cause.ts).
-    ...(across.dose ? { culprit: 'dose' as const, intervention_pk: c.timecourse.dosingPks[0] ?? null } : {}),
+    // Unwitnessed (no Cmax or AUC of the curve in line), the dose and the curve's level stay open.
+    ...(across.dose ? { culprit: across.dose.witnessed ? ('dose' as const) : null, intervention_pk: c.timecourse.dosingPks[0] ?? null } : {}),
     // A curve's level named across concentrations and clearances or volumes is the curve's (curve-cause.ts).
     ...(!across.dose && across.curve?.culprit
       ? { culprit: across.curve.culprit }

@@ -93,7 +93,7 @@ describe('curve level causes', () => {
     const finding = comparisonFinding(cl, { curve: causes.get(cl) });
     expect(finding.culprit).toBe('timecourse');
     // A dose named across the dosing's comparisons keeps the dose (dose-cause.ts decides first).
-    expect(comparisonFinding(cl, { curve: causes.get(cl), dose: { kind: 'unit-factor', factor: 10, text: 'dose' } }).culprit).toBe('dose');
+    expect(comparisonFinding(cl, { curve: causes.get(cl), dose: { kind: 'unit-factor', factor: 10, text: 'dose', witnessed: true } }).culprit).toBe('dose');
     // Cmax and AUC alone: one concentration unit of the table explains them as well as the curve's.
     const both = curveLevelCauses([comparison('cmax', 1.05, 10), comparison('auc_inf', 0.98, 10)], molarMass);
     expect([...both.values()].map((c) => c.culprit)).toEqual([null, null]);

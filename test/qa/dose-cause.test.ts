@@ -1,29 +1,43 @@
 import { describe, expect, it } from 'vitest';
-import { classify } from '../../src/qa/classify.js';
 import type { Comparison } from '../../src/qa/compare-reported.js';
 import { doseMismatchCauses } from '../../src/qa/dose-cause.js';
+import { comparisonFinding } from '../../src/qa/to-findings.js';
 import type { ReportedParameter } from '../../src/qa/tolerances.js';
+import { comparisonOf } from '../helpers/comparisons.js';
 
-/** A comparison of one parameter of a timecourse dosed by `dosingPk` (1 g curated); only the fields the rule reads. */
+/** A comparison of one parameter of a timecourse dosed by `dosingPk` (1 g curated), as the run would classify it. */
 function comparison(parameter: ReportedParameter, reported: number, recomputed: number, dosingPk = 7): Comparison {
-  return {
-    parameter,
-    reported,
-    recomputed,
-    verdict: classify({ parameter, reported, recomputed, subject: 'individual', bodyWeightKg: null }),
-    timecourse: { dose: { value: 1, unit: 'gram', route: 'iv-bolus', duration: 0, time: 0 }, dosingPks: [dosingPk] },
-  } as unknown as Comparison;
+  const base = comparisonOf(parameter, reported, recomputed, { subjectKind: 'individual' });
+  return { ...base, timecourse: { ...base.timecourse, dose: { value: 1, unit: 'gram', route: 'iv-bolus', duration: 0, time: 0 }, dosingPks: [dosingPk] } } as unknown as Comparison;
 }
 
 describe('dose mismatch', () => {
-  it('names the dose when every dose-proportional value is off alike and the rest agree', () => {
+  it('names the dose when every dose-proportional value is off alike and the curve\'s Cmax or AUC agrees', () => {
+    const cl = comparison('clearance', 16.5, 160);
+    const vd = comparison('vd', 73, 700);
+    const thalf = comparison('thalf', 3.1, 3);
+    const auc = comparison('auc_inf', 6.2, 6);
+    const causes = doseMismatchCauses([cl, vd, thalf, auc]);
+    expect(causes.get(cl)?.kind).toBe('dose');
+    expect(causes.get(cl)?.witnessed).toBe(true);
+    expect(causes.get(vd)?.text).toMatch(/implies a dose of 0\.10\d gram, the curated dosing is 1 gram \(×9\.\d+\)$/);
+    expect(causes.has(thalf)).toBe(false);
+    expect(causes.has(auc)).toBe(false);
+    expect(comparisonFinding(cl, { dose: causes.get(cl) })).toMatchObject({ culprit: 'dose', intervention_pk: 7 });
+  });
+
+  it('leaves the dose or the curve open when no Cmax or AUC of the curve is in line (a t½ moves with neither)', () => {
+    // A curve ×10 moves CL and V as a dose ×1/10 does; a t½ stays with both.
     const cl = comparison('clearance', 16.5, 160);
     const vd = comparison('vd', 73, 700);
     const thalf = comparison('thalf', 3.1, 3);
     const causes = doseMismatchCauses([cl, vd, thalf]);
-    expect(causes.get(cl)?.kind).toBe('dose');
-    expect(causes.get(vd)?.text).toMatch(/implies a dose of 0\.10\d gram/);
-    expect(causes.has(thalf)).toBe(false);
+    expect(causes.get(cl)?.witnessed).toBe(false);
+    expect(causes.get(cl)?.text).toMatch(/— or the curve's level ×9\.\d+: no Cmax or AUC of the curve is compared in line/);
+    const finding = comparisonFinding(cl, { dose: causes.get(cl) });
+    expect(finding.culprit).toBeNull();
+    expect(finding.intervention_pk).toBe(7);
+    expect(finding.severity).toBe('major');
   });
 
   it('replaces a ×10 unit slip named per value by the dose', () => {
