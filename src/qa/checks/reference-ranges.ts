@@ -53,7 +53,7 @@ import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { CULPRIT_OF_RECORD, finding, type Finding } from '../finding.js';
 import { rangeRun, type WidePool } from '../range-run.js';
-import { doseOutBy, doseVouched, FEW_STUDIES_Z, INSIDE_Z, OUTSIDE_Z, zTimes, type RangeVerdict, type ZInSpread } from '../range-verdict.js';
+import { doseOutBy, doseVouched, FEW_STUDIES_Z, INSIDE_Z, judge, OUTSIDE_Z, zTimes, type RangeVerdict, type ZInSpread } from '../range-verdict.js';
 import type { Reference } from '../reference-stats.js';
 import { sampleLabel, type RangeSample } from '../reference-samples.js';
 import { FACTOR_TOLERANCE } from '../tolerances.js';
@@ -286,8 +286,14 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
     const cause = verdict.cause;
     if (dose === null || cause === null) return rangeFinding(sample, ref, verdict, false, pool);
     const doseFactor = doseSlips.get(dose.pk);
-    // The dose's slip undone brings the value back inside: the dose's doing, whichever factor the value names first.
-    const doseSlip = doseFactor !== undefined && (inverse(doseFactor, cause.factor) || Math.abs(zTimes({ z: verdict.z, spread: ref.spread }, doseFactor)) <= OUTSIDE_Z);
+    // The dose's slip undone brings the value back inside, or leaves it where it would name no slip of its own (a value
+    // at the edge of its range before the dose slipped: z 13 ×70 off, −4.3 undone, where ×24 fits closer): the dose's
+    // doing, whichever factor the value names first. A second slip of the value itself is the less likely story.
+    const doseSlip =
+      doseFactor !== undefined &&
+      (inverse(doseFactor, cause.factor) ||
+        Math.abs(zTimes({ z: verdict.z, spread: ref.spread }, doseFactor)) <= OUTSIDE_Z ||
+        judge({ ...sample, value: sample.value * doseFactor }, ref).classification !== 'slip');
     const named = doseSlip && !inverse(doseFactor, cause.factor) ? doseFirst(verdict, doseFactor) : verdict;
     const others = (valueZs.get(dose.pk) ?? []).filter((v) => v.sample !== sample);
     const open = !doseSlip && !doseVouched(doseZ.get(dose.pk), others, cause.factor);
