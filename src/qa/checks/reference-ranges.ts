@@ -48,7 +48,7 @@
  * (level-samples.ts); only a big unit or molar factor counts there (range-verdict.ts `wideVerdict`), and the
  * finding names the pool.
  */
-import type { SuspectedCause } from '../causes.js';
+import { slipFactors, type SuspectedCause } from '../causes.js';
 import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { CULPRIT_OF_RECORD, finding, type Finding } from '../finding.js';
@@ -129,7 +129,21 @@ export interface PerDoseJudgment {
   study: string;
   substance: string | null;
   z: number;
+  /** The reference's robust spread (log scale), where the value's z is to be moved by a factor of its dose. */
+  spread?: number;
   factor: number | null;
+}
+
+/**
+ * The one slip factor of a dose (×10, ×1000, ×10⁶ either way: slipFactors 'dose', no molar mass or weight) whose undoing
+ * brings every value per dose in `named` back inside its range (|z| ≤ OUTSIDE_Z), or null when none or several do: its
+ * values each name the factor nearest to themselves (codeine Cmax and AUC, and its glucuronide's, ×1/24, ×1/29.9 per
+ * dose under a dose ×10: values at ×0.5 of the median before it slipped), but one dose explains them all.
+ */
+function commonDoseFactor(named: readonly PerDoseJudgment[]): number | null {
+  if (named.some((v) => v.spread === undefined)) return null;
+  const fits = slipFactors('dose').filter((c) => c.kind === 'unit-factor' && named.every((v) => Math.abs(zTimes({ z: v.z, spread: v.spread as number }, c.factor)) <= OUTSIDE_Z));
+  return fits.length === 1 ? fits[0].factor : null;
 }
 
 /**
@@ -164,7 +178,9 @@ export function sharedDoseSlips(values: readonly PerDoseJudgment[]): Map<number,
     const alike = named.every((v) => Math.abs(Math.log((v.factor as number) / first)) <= Math.log1p(FACTOR_TOLERANCE));
     const substances = new Set(named.map((v) => v.substance));
     const apart = substances.size >= 2 || (named.some((v) => v.record === 'output') && named.some((v) => v.record === 'timecourse'));
-    if (alike && apart && studyInLine(named[0].study, pk)) slips.set(pk, 1 / first);
+    if (!apart || !studyInLine(named[0].study, pk)) continue;
+    const doseFactor = alike ? 1 / first : commonDoseFactor(named);
+    if (doseFactor !== null) slips.set(pk, doseFactor);
   }
   return slips;
 }
@@ -238,7 +254,7 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
     ctx.examined(s.record, s.pk, CHECK);
     if (s.record !== 'dosing' && s.dose !== null) {
       ctx.examined('dosing', s.dose.pk, CHECK);
-      perDose.push({ dosePk: s.dose.pk, record: s.record, study: s.study, substance: s.substance, z: verdict.z, factor: verdict.classification === 'slip' ? (verdict.cause?.factor ?? null) : null });
+      perDose.push({ dosePk: s.dose.pk, record: s.record, study: s.study, substance: s.substance, z: verdict.z, spread: ref.spread, factor: verdict.classification === 'slip' ? (verdict.cause?.factor ?? null) : null });
       const zs = normalised.get(s.dose.pk) ?? [];
       zs.push({ z: verdict.z, spread: ref.spread });
       normalised.set(s.dose.pk, zs);

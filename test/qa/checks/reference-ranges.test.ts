@@ -390,6 +390,28 @@ describe('reference-range: a dose both of its substances point at', () => {
   });
 });
 
+describe('reference-range: a dose whose values each name another factor', () => {
+  const judgment = (dosePk: number, substance: string, z: number, factor: number | null, spread = 0.25) => ({ dosePk, study: 'S', substance, z, spread, factor });
+
+  it('names the dose ×10 when its values of two substances come back inside with ×10 undone, whichever factor each names', () => {
+    // Spread 0.25: ×10 moves a value 9.2 spreads. Codeine Cmax per dose at z −11 (named ×1/24), its glucuronide's AUC
+    // at z −12.5 (named ×1/29.9, the molar factor): ×10 undone leaves them at −1.8 and −3.3, inside (|z| ≤ 4).
+    const values = [judgment(1, 'codeine', -11, 1 / 24), judgment(1, 'codeine-6-glucuronide', -12.5, 1 / 29.9), judgment(2, 'paracetamol', 0.3, null)];
+    const [[pk, factor]] = [...sharedDoseSlips(values)];
+    expect(pk).toBe(1);
+    expect(factor).toBeCloseTo(10, 12);
+  });
+
+  it('names nothing when no one dose factor brings every value back, or when no other dosing of the study is in line', () => {
+    // −25 undone ×10 is still −15.8; ×1000 brings it to +2.6, but the other value to +15: no common factor.
+    expect(sharedDoseSlips([judgment(1, 'codeine', -25, 1 / 1000), judgment(1, 'morphine', -8, 1 / 10), judgment(2, 'paracetamol', 0, null)]).size).toBe(0);
+    expect(sharedDoseSlips([judgment(1, 'codeine', -11, 1 / 24), judgment(1, 'codeine-6-glucuronide', -12.5, 1 / 29.9)]).size).toBe(0);
+    // Without the spreads the values' factors must agree, as before.
+    const bare = [judgment(1, 'codeine', -11, 1 / 24), judgment(1, 'codeine-6-glucuronide', -12.5, 1 / 29.9), judgment(2, 'paracetamol', 0.3, null)].map(({ spread: _, ...v }) => v);
+    expect(sharedDoseSlips(bare).size).toBe(0);
+  });
+});
+
 describe('reference-range: fractions', () => {
   it('names a urinary recovery curated ×1/100 (a percentage read as a fraction) against five studies of the substance', () => {
     // Recovery by 24 h of 0.8–0.95 in five studies; the sixth 0.009 (0.9 %, the authors' 90 % curated as 0.9 %).
