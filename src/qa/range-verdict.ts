@@ -17,7 +17,7 @@
  *   bolus Cmax a factor of at least BOLUS_CMAX_FACTOR.
  * - A wide reference (any population, any dose: range-run.ts) can tell only big unit slips: `wideVerdict`.
  */
-import { slipFactors, SMALL_MOLAR_FACTOR, type SuspectedCause } from './causes.js';
+import { nearFactor, slipFactors, SMALL_MOLAR_FACTOR, type SuspectedCause } from './causes.js';
 import type { Comparison } from './compare-reported.js';
 import type { Reference } from './reference-stats.js';
 import type { RangeSample } from './reference-samples.js';
@@ -210,6 +210,22 @@ export function zTimes(v: ZInSpread, factor: number): number {
 export function doseVouched(dose: ZInSpread | null | undefined, otherValues: readonly ZInSpread[], valueFactor: number): boolean {
   const doseTells = dose != null && Math.abs(dose.z) <= TYPICAL_DOSE_Z && Math.abs(zTimes(dose, valueFactor)) > INSIDE_Z;
   return doseTells || otherValues.some((v) => Math.abs(v.z) <= INSIDE_Z && Math.abs(zTimes(v, 1 / valueFactor)) > INSIDE_Z);
+}
+
+/**
+ * Whether most of a dosing's values per dose are off their ranges the same way as a value at robust z `z` naming
+ * `factor` (beyond OUTSIDE_Z on its side; the value and at least two others counted), by factors that are not all
+ * the value's own: then one record under them all, the dose, is as likely the slip as each value, and a value of the
+ * dosing in line vouches for nothing. A codeine dose ×10 put 25 values per dose of four analytes at z −4 to −8, the
+ * lowest naming ×1/24 or ×1/29.9 each and most no factor: two values in line did not make those their own. Where
+ * every one of them names the value's factor (a table's 23 AUCs in µmol·h/L read as mg·h/L, ×194 each), the values'
+ * one unit is the slip, and each value the record to fix.
+ */
+export function mostOffAlike(others: readonly { z: number; factor: number | null }[], z: number, factor: number): boolean {
+  if (others.length < 2) return false;
+  const alike = others.filter((v) => Math.sign(v.z) === Math.sign(z) && Math.abs(v.z) > OUTSIDE_Z);
+  if ((alike.length + 1) * 2 <= others.length + 1) return false;
+  return alike.some((v) => v.factor === null || !nearFactor(v.factor, factor));
 }
 
 /**

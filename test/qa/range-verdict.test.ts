@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { doseOutBy, dosesDoubt, doseVouched, FAR_Z, INSIDE_Z, judge, OUTSIDE_Z } from '../../src/qa/range-verdict.js';
+import { doseOutBy, dosesDoubt, doseVouched, FAR_Z, INSIDE_Z, judge, mostOffAlike, OUTSIDE_Z } from '../../src/qa/range-verdict.js';
 import { SPREAD_FLOOR } from '../../src/qa/reference-stats.js';
 import { arm } from '../helpers/reference-studies.js';
 
@@ -158,5 +158,19 @@ describe('range-verdict: the other studies\' doses doubt a dose slip its values 
     expect(dosesDoubt({ z: 3.8, spread: 0.6 }, 0.1)).toBeNull();
     expect(dosesDoubt({ z: 0.2, spread: 0.6 }, 1 / 2)).toBeNull();
     expect(dosesDoubt(undefined, 0.1)).toBeNull();
+  });
+});
+
+describe('mostOffAlike', () => {
+  it("holds when most of a dose's values per dose are off the same way by factors not all the value's own", () => {
+    // A codeine dose ×10: the value at z −8 names ×1/24; two others beyond −4 (one naming nothing), one in line.
+    expect(mostOffAlike([{ z: -6, factor: null }, { z: -7, factor: 1 / 29.9 }, { z: -1, factor: null }], -8, 1 / 24)).toBe(true);
+  });
+
+  it('fails with fewer than two others, with most in line or off the other way, or with every one naming the same factor', () => {
+    expect(mostOffAlike([{ z: -6, factor: null }], -8, 1 / 24)).toBe(false);
+    expect(mostOffAlike([{ z: -6, factor: null }, { z: -1, factor: null }, { z: 0.5, factor: null }, { z: 6, factor: 10 }], -8, 1 / 24)).toBe(false);
+    // A table's AUCs in µmol·h/L read as mg·h/L: ×194 each, the values' one unit.
+    expect(mostOffAlike([{ z: 12, factor: 194.2 }, { z: 13, factor: 194.2 }, { z: 1, factor: null }], 14, 194.2)).toBe(false);
   });
 });

@@ -53,7 +53,7 @@ import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { CULPRIT_OF_RECORD, finding, type Finding } from '../finding.js';
 import { rangeRun, type WidePool } from '../range-run.js';
-import { doseOutBy, doseVouched, FEW_STUDIES_Z, INSIDE_Z, judge, OUTSIDE_Z, zTimes, type RangeVerdict, type ZInSpread } from '../range-verdict.js';
+import { doseOutBy, doseVouched, FEW_STUDIES_Z, INSIDE_Z, judge, mostOffAlike, OUTSIDE_Z, zTimes, type RangeVerdict, type ZInSpread } from '../range-verdict.js';
 import type { Reference } from '../reference-stats.js';
 import { sampleLabel, type RangeSample } from '../reference-samples.js';
 import { FACTOR_TOLERANCE } from '../tolerances.js';
@@ -140,7 +140,7 @@ export interface PerDoseJudgment {
  * values each name the factor nearest to themselves (codeine Cmax and AUC, and its glucuronide's, ×1/24, ×1/29.9 per
  * dose under a dose ×10: values at ×0.5 of the median before it slipped), but one dose explains them all.
  */
-function commonDoseFactor(named: readonly PerDoseJudgment[]): number | null {
+function commonDoseFactor(named: readonly { z: number; spread?: number }[]): number | null {
   if (named.some((v) => v.spread === undefined)) return null;
   const fits = slipFactors('dose').filter((c) => c.kind === 'unit-factor' && named.every((v) => Math.abs(zTimes({ z: v.z, spread: v.spread as number }, c.factor)) <= OUTSIDE_Z));
   return fits.length === 1 ? fits[0].factor : null;
@@ -219,7 +219,7 @@ function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, dos
     recomputed: m,
     recomputed_unit: s.unit,
     ratio: s.value / m,
-    suspected_cause: cause ? `${doseSlip ? 'the dose: ' : ''}${causes}${undecided ? ' — in the value or in its dose (nothing else vouches for the dose)' : why}` : null,
+    suspected_cause: cause ? `${doseSlip ? 'the dose: ' : ''}${causes}${undecided ? why || ' — in the value or in its dose (nothing else vouches for the dose)' : why}` : null,
     culprit: cause && !undecided ? culprit : null,
     intervention_pk: s.interventionPk,
     message: `${sampleLabel(s)}: ${fmt(s.value)} ${s.unit} is outside the reference of ${reference} (robust z ${fmt(verdict.z)})${back}${cause ? '' : verdict.excretedTooMuch !== undefined ? `; what was excreted of it (up to ${fmt(verdict.excretedTooMuch)} of it in one amount) rules out a smaller dose` : verdict.unbacked ? '; its dose-normalised values do not back a slip of the dose (none, or inside their ranges)' : verdict.contradicted ? '; its own timecourse disagrees with it by another factor than the one that would bring it back' : '; no slip factor brings it back'}`,
@@ -291,11 +291,11 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   // What vouches for each dose: its own z, and the z of every value per dose of it (not from a wide pool: its spread
   // holds populations and doses).
   const doseZ = new Map<number, ZInSpread>();
-  const valueZs = new Map<number, { sample: RangeSample; z: number; spread: number }[]>();
+  const valueZs = new Map<number, { sample: RangeSample; z: number; spread: number; factor: number | null }[]>();
   for (const { sample: s, verdict, ref, pool } of run.judgments) {
     if (!verdict || !ref || pool) continue;
     if (s.record === 'dosing') doseZ.set(s.pk, { z: verdict.z, spread: ref.spread });
-    else if (s.dose !== null) pushTo(valueZs, s.dose.pk, { sample: s, z: verdict.z, spread: ref.spread });
+    else if (s.dose !== null) pushTo(valueZs, s.dose.pk, { sample: s, z: verdict.z, spread: ref.spread, factor: verdict.classification === 'slip' ? (verdict.cause?.factor ?? null) : null });
   }
   return judged.map(({ sample, ref, verdict, pool }) => {
     const dose = sample.record !== 'dosing' ? sample.dose : null;
@@ -312,14 +312,23 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
         judge({ ...sample, value: sample.value * doseFactor }, ref).classification !== 'slip');
     const named = doseSlip && !inverse(doseFactor, cause.factor) ? doseFirst(verdict, doseFactor) : verdict;
     const others = (valueZs.get(dose.pk) ?? []).filter((v) => v.sample !== sample);
-    const open = !doseSlip && !doseVouched(doseZ.get(dose.pk), others, cause.factor);
+    // Most of the dose's values off alike, by factors not all this value's, and one factor of the dose brings them all
+    // back (range-verdict.ts `mostOffAlike`, `commonDoseFactor`): the value or its dose.
+    const offAlike =
+      !doseSlip &&
+      mostOffAlike(others, verdict.z, cause.factor) &&
+      commonDoseFactor([{ z: verdict.z, spread: ref.spread }, ...others.filter((v) => Math.sign(v.z) === Math.sign(verdict.z) && Math.abs(v.z) > OUTSIDE_Z)]) !== null;
+    // Then only the dose's own z among the other studies' doses vouches for it (a caffeine dose of 200 mg, which ×1000
+    // would make 200 g), not a value of it in line.
+    const open = !doseSlip && !doseVouched(doseZ.get(dose.pk), offAlike ? [] : others, cause.factor);
     // Nothing vouches for the dose, and the other studies' doses put it out by the slip the value names: the dose.
     const doseOut = open ? doseOutBy(doseZ.get(dose.pk), cause.factor) : null;
     if (doseOut) {
       const why = ` — the other studies' doses put this dose out (robust z ${fmt(doseOut.z)}) and in line with the slip undone (z ${fmt(doseOut.undone)})`;
       return rangeFinding(sample, ref, named, true, pool, false, why);
     }
-    return rangeFinding(sample, ref, named, doseSlip, pool, open);
+    const why = offAlike && open ? ` — in the value or in its dose (most of the dose's ${others.length} other values per dose are off the same way)` : '';
+    return rangeFinding(sample, ref, named, doseSlip, pool, open, why);
   });
 }
 
