@@ -93,7 +93,7 @@ function blamesByRecord(findings: readonly Finding[]): Blames {
     if (f.severity !== 'major') continue;
     if (f.culprit === 'output' && f.output_pk !== null) add(outputs, f.output_pk, f);
     else if (f.culprit === 'timecourse' && f.subset_pk !== null) add(timecourses, f.subset_pk, f);
-    else if (f.culprit === 'dose' && f.intervention_pk != null) add(doses, f.intervention_pk, f);
+    else if (f.culprit === 'dose' && doseOf(f) !== null) add(doses, doseOf(f) as number, f);
   }
   return { outputs, timecourses, doses };
 }
@@ -139,8 +139,10 @@ export function settle(f: Finding, culprit: Culprit, reason: string, by: readonl
  * factor (see the header), or where two open majors share one record (`sharedRecords`); the others unchanged, in order.
  */
 export function corroborate(findings: readonly Finding[]): Finding[] {
-  const blames = blamesByRecord(findings);
-  const settled = findings.map((f) => settleByOthers(f, blames));
+  const ownDose = doseBlames(findings);
+  const redone = ownDose.size === 0 ? findings : findings.map((f) => byOwnDose(f, ownDose));
+  const blames = blamesByRecord(redone);
+  const settled = redone.map((f) => settleByOthers(f, blames));
   // Then the majors still open that share one record.
   const shared = sharedRecords(settled);
   if (shared.size === 0) return settled;
@@ -148,6 +150,40 @@ export function corroborate(findings: readonly Finding[]): Finding[] {
     const s = shared.get(f);
     return s === undefined ? f : settle(f, s.culprit, s.text, s.by);
   });
+}
+
+/**
+ * Checks that judge a dose itself, not through the values that divide it: its label (`dose-label`), the other
+ * studies' doses (`reference-range` of a dosing), its study's other doses (`dose-siblings`).
+ */
+const DOSE_OWN_CHECKS: ReadonlySet<string> = new Set(['dose-label', 'reference-range/dosing', 'dose-siblings']);
+
+/** The majors of DOSE_OWN_CHECKS that blame a dose, by dosing pk. */
+function doseBlames(findings: readonly Finding[]): Map<number, Finding[]> {
+  const byDose = new Map<number, Finding[]>();
+  for (const f of findings) {
+    if (f.severity !== 'major' || f.culprit !== 'dose' || f.intervention_pk == null || !DOSE_OWN_CHECKS.has(f.check ?? f.kind)) continue;
+    const list = byDose.get(f.intervention_pk);
+    if (list) list.push(f);
+    else byDose.set(f.intervention_pk, [f]);
+  }
+  return byDose;
+}
+
+/**
+ * A value per dose (`details.per_dose`) that its check blamed on itself, while a check of its dose's own finds the
+ * dose off by the inverse factor (within ×CORROBORATION_FACTOR): the dose's slip explains the value, and a second
+ * slip of the value is the less likely story. A caffeine Cmax per dose ×1/1000 the other studies', under a dose
+ * whose label says 162 mg and whose value says 162 g, is the dose's. Other findings unchanged.
+ */
+function byOwnDose(f: Finding, ownDose: ReadonlyMap<number, Finding[]>): Finding {
+  if (f.severity !== 'major' || (f.culprit !== 'output' && f.culprit !== 'timecourse') || f.details?.per_dose !== true) return f;
+  const dosePk = doseOf(f);
+  if (dosePk === null) return f;
+  const evidence = (ownDose.get(dosePk) ?? []).filter((e) => e.ratio !== null && e.ratio > 0 && findsOffBy(f, 1 / (e.ratio as number)) && findsOffBy(e, 1 / (f.ratio ?? NaN)));
+  if (evidence.length === 0) return f;
+  const text = `the dose is the record to fix: ${kindsOf(evidence)} find${evidence.length === 1 ? 's' : ''} it off by the inverse factor, which explains this value per dose`;
+  return settle(f, 'dose', text, evidence.map((e) => e.kind));
 }
 
 /** A finding settled by the majors that blame one of its records (see the header), or the finding unchanged. */

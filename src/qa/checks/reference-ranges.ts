@@ -224,6 +224,8 @@ function rangeFinding(s: RangeSample, ref: Reference, verdict: RangeVerdict, dos
     intervention_pk: s.interventionPk,
     message: `${sampleLabel(s)}: ${fmt(s.value)} ${s.unit} is outside the reference of ${reference} (robust z ${fmt(verdict.z)})${back}${cause ? '' : verdict.excretedTooMuch !== undefined ? `; what was excreted of it (up to ${fmt(verdict.excretedTooMuch)} of it in one amount) rules out a smaller dose` : verdict.unbacked ? '; its dose-normalised values do not back a slip of the dose (none, or inside their ranges)' : verdict.contradicted ? '; its own timecourse disagrees with it by another factor than the one that would bring it back' : '; no slip factor brings it back'}`,
     details: {
+      // A value per dose: a slip of its dose moves it too (corroborate.ts `byOwnDose`).
+      ...(s.record !== 'dosing' && s.dose !== null ? { per_dose: true } : {}),
       stratum: s.stratum,
       reference_pool: pool ?? 'stratum',
       reference_studies: ref.studies,

@@ -215,6 +215,8 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
         `${slip.text.split(' (')[0]} brings it back in line — ${reason}`,
     details: {
       record: off.record,
+      // Compared per dose: a slip of its dose moves it too (corroborate.ts `byOwnDose`).
+      ...(lead.dRaw !== null && item.dose ? { per_dose: true, ...(culprit === 'dose' ? {} : { dose_pk: item.dose.pk }) } : {}),
       ...(partner ? { pair_record: partner.record } : {}),
       factor: slip.factor,
       cause_kinds: culprit === 'dose' ? ['dose'] : [...new Set([slip, ...alternatives].map((s) => s.kind))],
