@@ -158,11 +158,14 @@ export function corroborate(findings: readonly Finding[]): Finding[] {
  */
 const DOSE_OWN_CHECKS: ReadonlySet<string> = new Set(['dose-label', 'reference-range/dosing', 'dose-siblings']);
 
+/** Whether a finding is one of DOSE_OWN_CHECKS (a kind, or a kind's check on a dosing). */
+const ofDoseItself = (f: Finding) => DOSE_OWN_CHECKS.has(f.kind) || DOSE_OWN_CHECKS.has(f.check ?? '');
+
 /** The majors of DOSE_OWN_CHECKS that blame a dose, by dosing pk. */
 function doseBlames(findings: readonly Finding[]): Map<number, Finding[]> {
   const byDose = new Map<number, Finding[]>();
   for (const f of findings) {
-    if (f.severity !== 'major' || f.culprit !== 'dose' || f.intervention_pk == null || !DOSE_OWN_CHECKS.has(f.check ?? f.kind)) continue;
+    if (f.severity !== 'major' || f.culprit !== 'dose' || f.intervention_pk == null || !ofDoseItself(f)) continue;
     const list = byDose.get(f.intervention_pk);
     if (list) list.push(f);
     else byDose.set(f.intervention_pk, [f]);
