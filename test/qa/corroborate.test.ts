@@ -130,3 +130,28 @@ describe('corroborate: the record to fix, read across the checks', () => {
     expect(settled.suspected_cause).toBe("the 2 reported values (cmax, auc_inf) are ×0.1 the timecourse's level alike (CL and V inversely): ×1/10 — the curve (×10 the reported value) is the record to fix: group-members finds it off by the same factor");
   });
 });
+
+describe('corroborate: a value per dose under a dose its own checks find off', () => {
+  // Caffeine Cmax per dose ×1/1000 the other studies' (reference-range blamed the output), dose 810 curated as 162 g
+  // under a label of 162 mg (dose-label: ×1000).
+  const perDose = major({ kind: 'reference-range', check: 'reference-range/output', output_pk: 20, intervention_pk: 810, measurement_type: 'cmax', culprit: 'output', ratio: 0.00107, suspected_cause: '×1/1000 (milli/micro prefix slip)', details: { cause_factors: [0.001], per_dose: true } });
+  const label = major({ kind: 'dose-label', check: 'dose-label/amount', intervention_pk: 810, culprit: 'dose', ratio: 1000, details: { cause_factors: [1000] } });
+
+  it('blames the dose when its label, the other studies\' doses or its siblings find it off by the inverse factor', () => {
+    const [settled] = corroborate([perDose, label]);
+    expect(settled.culprit).toBe('dose');
+    expect(settled.suspected_cause).toMatch(/— the dose is the record to fix: dose-label finds it off by the inverse factor, which explains this value per dose$/);
+    expect(corroborate([perDose, { ...label, kind: 'reference-range', check: 'reference-range/dosing' }])[0].culprit).toBe('dose');
+    // Within-study names its dose in details.dose_pk (its id keeps no intervention).
+    const arm = { ...perDose, kind: 'within-study' as const, check: 'within-study/output', intervention_pk: null, details: { ...perDose.details, dose_pk: 810 } };
+    expect(corroborate([arm, label])[0].culprit).toBe('dose');
+  });
+
+  it('keeps the value\'s own blame for a value not per dose, another factor, another dose, or a dose blamed only through values', () => {
+    const { per_dose: _, ...notPerDose } = perDose.details!;
+    expect(corroborate([{ ...perDose, details: notPerDose }, label])[0].culprit).toBe('output');
+    expect(corroborate([perDose, { ...label, ratio: 10, details: { cause_factors: [10] } }])[0].culprit).toBe('output');
+    expect(corroborate([perDose, { ...label, intervention_pk: 811 }])[0].culprit).toBe('output');
+    expect(corroborate([perDose, { ...label, kind: 'physiology', check: 'physiology' }])[0].culprit).toBe('output');
+  });
+});
