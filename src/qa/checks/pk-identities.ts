@@ -199,6 +199,11 @@ function outputFinding(a: KeyAnalysis, node: KeyNode, check: string, fields: Par
   });
 }
 
+/**
+ * The finding on a dose whose CL = dose / AUC∞ is off alike in every record of it. Undecided (`decided` false: the
+ * dose, or the same slip in every CL or AUC∞), it still names the dose's factor (`cause_factors`), so that a check of
+ * the dose's own (its label, the other studies' doses) finding it off by that factor settles it (corroborate.ts).
+ */
 function doseFinding(dose: KeyNode, factor: number, causes: readonly string[], keys: readonly KeyAnalysis[], decided: boolean): Finding {
   const d = dose.dosing as InterventionRecord;
   const outputs = keys.flatMap((a) => a.explanation?.disagreeing.flatMap((i) => i.nodes.map((n) => (n as KeyNode).parameter?.output.pk ?? null)) ?? []);
@@ -211,7 +216,7 @@ function doseFinding(dose: KeyNode, factor: number, causes: readonly string[], k
     kind: 'pk-identity', check: 'identity/cl-dose-auc', severity: causes.length ? 'major' : 'minor', study_sid: d.study_sid, study_name: d.study_name,
     measurement_type: 'dosing', reported: dose.value, reported_unit: dose.unit, recomputed: dose.value / factor, recomputed_unit: dose.unit,
     ratio: factor, suspected_cause: causes.join(' or ') || null, culprit: decided ? 'dose' : null, intervention_pk: d.pk, message,
-    details: { rule: decided ? 'dose' : 'dose-or-all-records', keys: keys.length, output_pks: [...new Set(outputs.filter((pk) => pk !== null))], cause_kinds: decided && causes.length ? ['dose'] : [], cause_factors: decided ? [factor] : [] },
+    details: { rule: decided ? 'dose' : 'dose-or-all-records', keys: keys.length, output_pks: [...new Set(outputs.filter((pk) => pk !== null))], cause_kinds: causes.length ? ['dose'] : [], cause_factors: causes.length ? [factor] : [] },
   });
 }
 

@@ -132,8 +132,10 @@ describe('pk-identity check', () => {
     const keep = (s: ReturnType<typeof subject>) => [s.cl, s.auc, s.thalf, s.vz];
     const findings = run([...keep(a), ...keep(b)], [dosing(1, 1)]); // ×10
     expect(findings).toHaveLength(1);
-    expect(findings[0]).toMatchObject({ culprit: null, intervention_pk: 1, severity: 'major', details: { rule: 'dose-or-all-records' } });
+    expect(findings[0]).toMatchObject({ culprit: null, intervention_pk: 1, severity: 'major', details: { rule: 'dose-or-all-records', cause_kinds: ['dose'] } });
     expect(findings[0].suspected_cause).toMatch(/dose ×10 .* or every AUC∞ ×1\/10/);
+    // The dose's factor is named, so that a check of the dose's own (its label) settles it (corroborate.ts).
+    expect((findings[0].details?.cause_factors as number[])[0]).toBeCloseTo(10, 6);
   });
 
   it('needs the body weight for a dose per kg (dose-units.ts)', () => {
