@@ -21,7 +21,7 @@
 import type { InterventionRecord } from '../../data/model.js';
 import { pushTo, representativeValue } from '../../data/records.js';
 import type { QaCheck } from '../check.js';
-import { exactMolarCause, molarMassCause, ratioCauses, unitFactorCause, unknownWeightPerKgCause, type SlipQuantity, type SuspectedCause } from '../causes.js';
+import { exactMolarCause, molarMassCause, ratioCauses, slipFactors, unitFactorCause, unknownWeightPerKgCause, type SlipQuantity, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, SEVERITY_RANK, type Finding } from '../finding.js';
 import { findingId } from '../finding-id.js';
@@ -181,6 +181,32 @@ export function candidateCauses(c: Candidate, bodyWeightKg: number | null, molar
   return causes.filter((cause) => reconciles(cause.factor));
 }
 
+/** Identities that hold by definition, whatever the population or study (not a route's or a model's approximation). */
+const HARD_BOUNDS: ReadonlySet<string> = new Set(['identity/clr-cl']);
+/** How far a hard bound must be broken before its odd one out is named a slip with no point estimate. */
+export const HARD_BOUND_BREAK = 10;
+/** The widest slip named for a broken bound: one that leaves the value at most this far on the bound's other side. */
+const HARD_BOUND_SPAN = 1000;
+
+/**
+ * The slips that would put a value that breaks a hard bound (HARD_BOUNDS) by at least ×HARD_BOUND_BREAK back within
+ * it: every slip factor of its quantity (unit, per-kg, molar) inside the candidate's interval and within
+ * ×HARD_BOUND_SPAN of its edge, nearest first. A renal clearance ×16 the total clearance of the same subject (CLr ≤ CL,
+ * fe ≤ 1) is a slip of one of them, whichever: ×16.7 (mL/min read as L/h), ×60, ×70 per kg, ×1000 all undo it. Empty
+ * otherwise (candidateCauses names a bound's slip only when one wide factor alone fits).
+ */
+export function boundCauses(c: Candidate, codes: readonly string[], bodyWeightKg: number | null, molarMass: number | null): SuspectedCause[] {
+  // The hard bounds are between clearances (CLr ≤ CL).
+  if (slipQuantity(c.node.slot) !== 'clearance' || c.factor !== null || codes.length === 0 || !codes.every((code) => HARD_BOUNDS.has(code))) return [];
+  const [lo, hi] = c.interval;
+  const high = lo >= HARD_BOUND_BREAK;
+  if (!high && !(hi <= 1 / HARD_BOUND_BREAK)) return [];
+  const [from, to] = high ? [lo, Math.min(hi, lo * HARD_BOUND_SPAN)] : [Math.max(lo, hi / HARD_BOUND_SPAN), hi];
+  return slipFactors('clearance', { bodyWeightKg, molarMass })
+    .filter((k) => k.factor >= from && k.factor <= to)
+    .sort((a, b) => Math.abs(Math.log(a.factor)) - Math.abs(Math.log(b.factor)));
+}
+
 function describe(inst: Instance): string {
   const values = inst.nodes.map((n) => `${LABEL[n.slot]} ${fmt(n.value)} ${(n as KeyNode).unit}`).join(', ');
   return `${inst.identity.formula}: r = ${fmt(inst.residual)} (${values})`;
@@ -225,8 +251,14 @@ export function keyFindings(a: KeyAnalysis, backs: ReferenceBacking = () => null
   const e = a.explanation;
   if (!e) return [];
   const agreeing = instanceDetails(e.agreeing);
+  const codes = [...new Set(e.disagreeing.map((i) => i.identity.code))];
   const ranked = e.candidates
-    .map((c) => ({ c, causes: candidateCauses(c, a.bodyWeightKg, a.molarMass) }))
+    .map((c) => {
+      const causes = candidateCauses(c, a.bodyWeightKg, a.molarMass);
+      if (causes.length > 0 || e.kind !== 'odd-one-out') return { c, causes, bound: false };
+      const bound = boundCauses(c, codes, a.bodyWeightKg, a.molarMass);
+      return { c, causes: bound, bound: bound.length > 0 };
+    })
     .sort((x, y) => Number(y.causes.length > 0) - Number(x.causes.length > 0) || SLOT_ORDER.indexOf(x.c.node.slot) - SLOT_ORDER.indexOf(y.c.node.slot));
   // Of several values that could be off, the one the other studies put off by its factor (and no other).
   const named = e.kind === 'ambiguous' ? referenceNamed(ranked, backs) : null;
@@ -237,11 +269,15 @@ export function keyFindings(a: KeyAnalysis, backs: ReferenceBacking = () => null
     const { c, causes } = primary;
     const node = c.node as KeyNode;
     const odd = e.kind === 'odd-one-out' || named !== null;
-    const factor = c.factor ?? causes[0]?.factor ?? null;
+    const bound = 'bound' in primary && primary.bound;
+    // A broken bound says how far at least (the interval's edge), not by which of its slips.
+    const factor = c.factor ?? (bound ? (c.interval[0] >= 1 ? c.interval[0] : c.interval[1]) : (causes[0]?.factor ?? null));
     const others = ranked.filter((r) => r !== primary);
     const anyCause = ranked.some((r) => r.causes.length > 0);
     const cause = odd
-      ? causes.map((k) => k.text).join('; ') || null
+      ? bound
+        ? `off by at least ×${fmt(factor as number)}, which a definitional bound does not allow: ${causes.map((k) => k.text).join(', or ')}`
+        : causes.map((k) => k.text).join('; ') || null
       : ranked.filter((r) => r.causes.length).map((r) => `${LABEL[r.c.node.slot]} ${r.causes.map((k) => k.text).join('; ')}`).join(' or ') || null;
     const who = named
       ? `one of ${ranked.map((r) => LABEL[r.c.node.slot]).join(', ')} is off, and the other studies name ${LABEL[node.slot]} (${named.words})`

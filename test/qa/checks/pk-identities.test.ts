@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { candidateCauses, pkIdentitiesCheck, withTissue } from '../../../src/qa/checks/pk-identities.js';
+import { candidateCauses, HARD_BOUND_BREAK, pkIdentitiesCheck, withTissue } from '../../../src/qa/checks/pk-identities.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 
@@ -206,5 +206,20 @@ describe('pk-identity: renal clearance', () => {
     expect(findings).toMatchObject([{ check: 'identity/clr-cl', severity: 'minor' }]);
     // A drug the kidney barely clears (CLr/CL = 0.0001) is no disagreement.
     expect(run([...Object.values(subject()), output('clearance_renal', 'liter / hour', 0.001)])).toEqual([]);
+  });
+
+  it('names a CLr far above CL (×10 and more beyond the band) a slip of it, listing the slips that undo it', () => {
+    // CLr 3 L/h ×60 = 180 L/h against CL 10 L/h: r = 18, at least ×12 beyond the band (×1.5). Candidates from ×12 to
+    // ×12 000: ×1000/60 (mL/min read as L/h), ×24, ×60, ×70 per kg (no weight curated), ×1000, ×1440.
+    expect(HARD_BOUND_BREAK).toBe(10);
+    const clr = output('clearance_renal', 'liter / hour', 180);
+    const [f] = run([...Object.values(subject()), clr]);
+    expect(f).toMatchObject({ check: 'identity/clr-cl', severity: 'major', culprit: 'output', output_pk: clr.pk, measurement_type: 'clearance_renal' });
+    expect(f.ratio).toBeCloseTo(12, 6);
+    expect(f.suspected_cause).toMatch(/^off by at least ×12, which a definitional bound does not allow: ×1000\/60 .*, or ×60 \(minutes vs hours\).*, or ×1000 /);
+    expect(f.details?.cause_factors).toEqual(expect.arrayContaining([60, 1000]));
+    expect((f.details?.cause_factors as number[]).every((x) => x >= 12 && x <= 12_000)).toBe(true);
+    // Below ×10 beyond the band (CLr 120 L/h: r = 12, at least ×8): minor, as before.
+    expect(run([...Object.values(subject()), output('clearance_renal', 'liter / hour', 120)])).toMatchObject([{ severity: 'minor' }]);
   });
 });
