@@ -47,7 +47,6 @@ import { finding, type Culprit, type Finding, type Severity } from '../finding.j
 import { canonicalUnit, type ParameterValue } from '../parameters.js';
 import { ownJudgment, rangeRun } from '../range-run.js';
 import { INSIDE_Z } from '../range-verdict.js';
-import { RECORD_WORDS } from '../shared-record.js';
 import { dosesItself } from '../substance-relations.js';
 
 const CHECK = 'physiology';
@@ -267,16 +266,13 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     if (!w) witnesses.set(key, (w = { tc: [], cmax: [] }));
     w[list].push(value);
   };
-  /** Per dosing, the subjects (keys) with a bounded record, and those with a record within its reach. */
-  const dosings = new Map<number, { keys: Set<string>; within: boolean; withinKeys: Set<string> }>();
+  /** Per dosing, the subjects (keys) with a bounded record, and whether any of those records is within its reach. */
+  const dosings = new Map<number, { keys: Set<string>; within: boolean }>();
   const boundedRecord = (dosePk: number, key: string, value: number, ceiling: number) => {
     let d = dosings.get(dosePk);
-    if (!d) dosings.set(dosePk, (d = { keys: new Set(), within: false, withinKeys: new Set() }));
+    if (!d) dosings.set(dosePk, (d = { keys: new Set(), within: false }));
     d.keys.add(key);
-    if (value <= ceiling * MARGIN) {
-      d.within = true;
-      d.withinKeys.add(key);
-    }
+    if (value <= ceiling * MARGIN) d.within = true;
   };
   const pending: { key: string; excess: Excess; base: Partial<Finding>; what: string; own: Culprit; record: string | null; against: 'tc' | 'cmax' }[] = [];
   for (const rt of ctx.timecourses) {
@@ -324,15 +320,8 @@ export function concentrationFindings(ctx: QaContext, baseline: ReadonlySet<stri
     const doseToo = others.some((v) => Math.abs(Math.log(v / excess.value)) <= Math.log(MARGIN));
     // A witness within the dose's reach vouches for the dose: the value is what moved.
     const vouched = others.some((v) => v <= excess.ceiling * MARGIN);
-    // Another subject given the same dosing record, with a record within its reach, vouches for the dose too.
-    const d = dosings.get(excess.dose.pk);
-    const byOther = !doseToo && !vouched && d !== undefined && [...d.withinKeys].some((k) => k !== key);
-    const f = excessFinding(ctx, excess, base, what, doseToo ? 'dose' : vouched || byOther ? own : null, doseToo, record);
-    if (byOther && f.severity === 'major') {
-      const why = `${RECORD_WORDS[own]} is the record to fix: another subject given the same dosing lies within what it can give`;
-      return { ...f, suspected_cause: f.suspected_cause ? `${f.suspected_cause} — ${why}` : why };
-    }
-    if (doseToo || vouched || byOther) return f;
+    const f = excessFinding(ctx, excess, base, what, doseToo ? 'dose' : vouched ? own : null, doseToo, record);
+    if (doseToo || vouched) return f;
     const everySubject = everySubjectAbove(ctx, excess.dose.pk, dosings.get(excess.dose.pk));
     return everySubject ? { ...f, culprit: 'dose', suspected_cause: `${f.suspected_cause ?? ''}${f.suspected_cause ? ' — ' : ''}${everySubject}` } : f;
   });
@@ -348,7 +337,7 @@ export const DOSE_SUBJECTS = 2;
  * otherwise. A typical dose (or one without a reference) leaves it open: a study's curves curated in one wrong
  * unit exceed it alike too.
  */
-function everySubjectAbove(ctx: QaContext, dosePk: number, d: { keys: Set<string>; within: boolean; withinKeys: Set<string> } | undefined): string | null {
+function everySubjectAbove(ctx: QaContext, dosePk: number, d: { keys: Set<string>; within: boolean } | undefined): string | null {
   if (!d || d.within || d.keys.size < DOSE_SUBJECTS) return null;
   const own = ownJudgment(rangeRun(ctx), `dosing:${dosePk}`);
   if (own === null || !(own.z < -INSIDE_Z)) return null;
