@@ -143,6 +143,23 @@ describe('reference-range: the check on a dataset', () => {
     expect(dose(overdose)[0].message).toMatch(/do not back a slip of the dose/);
   });
 
+  it("names a dose slip's factor on a value per dose that was at its range's edge before the dose slipped", () => {
+    // Seven studies: 0.1 g, AUC 0.05 g·h/L and Cmax 0.01 g/L (×0.75–1.3). F: 100 g (×1000), its Cmax per dose ×1/1000
+    // (backing the dose's slip), its AUC at ×0.3 of the others' before the slip: ×1/3333 per dose, ×0.3 with the dose's
+    // ×1000 undone (outside, but naming no slip of its own), where ×1/1440 (minutes vs days) lands nearer the median.
+    const arms = ['A', 'B', 'C', 'D', 'E', 'G', 'H'].map((sid) => arm(sid));
+    const scatter = [1, 1.1, 0.9, 1.2, 0.85, 1.3, 0.75];
+    const outputs = arms.flatMap((a, i) => [output(a, 'auc_inf', 'gram * hour / liter', 0.05 * scatter[i]), output(a, 'cmax', 'gram / liter', 0.01 * scatter[i])]);
+    const slipped = arm('F', { dose: 100 });
+    const auc = output(slipped, 'auc_inf', 'gram * hour / liter', 0.05 * 0.3);
+    const cmax = output(slipped, 'cmax', 'gram / liter', 0.01);
+    const findings = referenceRangeCheck.run(context([...arms, slipped], [...outputs, auc, cmax]));
+    expect(findings.filter((f) => f.check === 'reference-range/dosing')).toMatchObject([{ severity: 'major', culprit: 'dose' }]);
+    const [f] = about(findings, auc);
+    expect(f).toMatchObject({ severity: 'major', culprit: 'dose' });
+    expect(f.suspected_cause).toMatch(/^the dose: ×0\.001 \(its dose ×1000\), or ×1\/1440/);
+  });
+
   it('names a value per dose the record to fix only when something vouches for its dose', () => {
     // Five studies: 0.1 g and AUC 0.05 g·h/L (0.5 h/L per g). F: AUC per dose ×1/1000 (0.00025 g·h/L after 0.5 g).
     const arms = ['A', 'B', 'C', 'D', 'E'].map((sid) => arm(sid));
