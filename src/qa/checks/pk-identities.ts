@@ -21,7 +21,7 @@
 import type { InterventionRecord } from '../../data/model.js';
 import { pushTo, representativeValue } from '../../data/records.js';
 import type { QaCheck } from '../check.js';
-import { exactMolarCause, molarMassCause, ratioCauses, slipFactors, unitFactorCause, unknownWeightPerKgCause, type SlipQuantity, type SuspectedCause } from '../causes.js';
+import { unitFactorCause, type SuspectedCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, SEVERITY_RANK, type Finding } from '../finding.js';
 import { findingId } from '../finding-id.js';
@@ -29,9 +29,10 @@ import { explain, instancesOf, predicted, type Candidate, type Explanation, type
 import type { ParameterValue } from '../parameters.js';
 import { referenceBacks } from '../range-run.js';
 import { doseUnitFactor } from '../dose-units.js';
+import { boundCauses, candidateCauses, PREFIXABLE, slipQuantity } from '../identity-causes.js';
 
-/** How close the factor a value is off by must be to a slip factor to name it (the identities' own scatter, ×1.25). */
-export const IDENTITY_FACTOR_TOLERANCE = 0.25;
+export { boundCauses, candidateCauses, HARD_BOUND_BREAK, IDENTITY_FACTOR_TOLERANCE } from '../identity-causes.js';
+
 /** Values per slot and key used (the first by pk): bounds the combinations of a key. */
 export const MAX_VALUES_PER_SLOT = 6;
 
@@ -132,79 +133,6 @@ function analyseKey(ctx: QaContext, key: string, values: readonly ParameterValue
   const instances = instancesOf(nodes, dosed?.route ?? null, bodyWeightKg);
   if (instances.length === 0) return null;
   return { key, nodes, instances, explanation: explain(instances), bodyWeightKg, molarMass, dose: dosed?.node ?? null };
-}
-
-/** The slots a per-kg vs absolute slip can touch. */
-const PER_KG_SLOTS: ReadonlySet<Slot> = new Set(['clearance', 'clearance_renal', 'vd', 'vd_ss', 'dose']);
-
-/** Slips of ×1000 and more: the only ones a bound (a band of ×20 either way) can name; prefix slips, so only of amounts and volumes. */
-const WIDE_SLIPS = [1e3, 1e-3, 1e6, 1e-6];
-const PREFIXABLE: ReadonlySet<Slot> = new Set(['clearance', 'clearance_renal', 'vd', 'vd_ss', 'auc_inf', 'cmax', 'dose']);
-
-/**
- * The slips that, divided out of the candidate's value, make its identities hold: the unit
- * factors, per-kg and molar-mass causes of its factor (within ×1.25) that lie in its interval;
- * with bounds only, the one wide factor (×1000, ×10⁶) inside the interval.
- */
-/** The slip family of a slot (causes.ts): a renal clearance slips as a clearance; a fraction excreted by no factor here (plausibility sees one above 1). */
-function slipQuantity(slot: Slot): SlipQuantity | null {
-  return slot === 'clearance_renal' ? 'clearance' : slot === 'recovery' ? null : slot;
-}
-
-export function candidateCauses(c: Candidate, bodyWeightKg: number | null, molarMass: number | null): SuspectedCause[] {
-  const q = slipQuantity(c.node.slot);
-  if (q === null) return [];
-  const [lo, hi] = c.interval;
-  const slack = 1 + IDENTITY_FACTOR_TOLERANCE;
-  const reconciles = (f: number) => f >= lo / slack && f <= hi * slack;
-  if (c.factor === null) {
-    // A time (t½, kel, MRT) is never off by a prefix: ×60 or ×24 hide in a bound's width, so nothing is named.
-    if (!PREFIXABLE.has(c.node.slot)) return [];
-    const inside = WIDE_SLIPS.filter((f) => f >= lo && f <= hi);
-    if (inside.length !== 1) return [];
-    const cause = unitFactorCause(inside[0], q);
-    return cause ? [cause] : [];
-  }
-  const options = { tolerance: IDENTITY_FACTOR_TOLERANCE };
-  const causes = ratioCauses(c.factor, q, bodyWeightKg, options);
-  // A volume, clearance or dose of a subject without a curated weight: per-kg by an adult weight (40–120 kg).
-  if (causes.length === 0 && bodyWeightKg === null && PER_KG_SLOTS.has(c.node.slot)) {
-    const perKg = unknownWeightPerKgCause(c.factor);
-    if (perKg) causes.push(perKg);
-  }
-  if (causes.length === 0) {
-    // CL = dose/AUC∞ is exact where the authors derived one from the other: a molar ↔ mass factor of ×2–10 shows
-    // within 3 % there (exactMolarCause), when the factor is a point estimate.
-    const molar = molarMassCause(c.factor, q, molarMass) ?? exactMolarCause(c.factor, q, molarMass);
-    if (molar) causes.push(molar);
-  }
-  return causes.filter((cause) => reconciles(cause.factor));
-}
-
-/** Identities that hold by definition, whatever the population or study (not a route's or a model's approximation). */
-const HARD_BOUNDS: ReadonlySet<string> = new Set(['identity/clr-cl']);
-/** How far a hard bound must be broken before its odd one out is named a slip with no point estimate. */
-export const HARD_BOUND_BREAK = 10;
-/** The widest slip named for a broken bound: one that leaves the value at most this far on the bound's other side. */
-const HARD_BOUND_SPAN = 1000;
-
-/**
- * The slips that would put a value that breaks a hard bound (HARD_BOUNDS) by at least ×HARD_BOUND_BREAK back within
- * it: every slip factor of its quantity (unit, per-kg, molar) inside the candidate's interval and within
- * ×HARD_BOUND_SPAN of its edge, nearest first. A renal clearance ×16 the total clearance of the same subject (CLr ≤ CL,
- * fe ≤ 1) is a slip of one of them, whichever: ×16.7 (mL/min read as L/h), ×60, ×70 per kg, ×1000 all undo it. Empty
- * otherwise (candidateCauses names a bound's slip only when one wide factor alone fits).
- */
-export function boundCauses(c: Candidate, codes: readonly string[], bodyWeightKg: number | null, molarMass: number | null): SuspectedCause[] {
-  // The hard bounds are between clearances (CLr ≤ CL).
-  if (slipQuantity(c.node.slot) !== 'clearance' || c.factor !== null || codes.length === 0 || !codes.every((code) => HARD_BOUNDS.has(code))) return [];
-  const [lo, hi] = c.interval;
-  const high = lo >= HARD_BOUND_BREAK;
-  if (!high && !(hi <= 1 / HARD_BOUND_BREAK)) return [];
-  const [from, to] = high ? [lo, Math.min(hi, lo * HARD_BOUND_SPAN)] : [Math.max(lo, hi / HARD_BOUND_SPAN), hi];
-  return slipFactors('clearance', { bodyWeightKg, molarMass })
-    .filter((k) => k.factor >= from && k.factor <= to)
-    .sort((a, b) => Math.abs(Math.log(a.factor)) - Math.abs(Math.log(b.factor)));
 }
 
 function describe(inst: Instance): string {
