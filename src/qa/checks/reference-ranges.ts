@@ -48,7 +48,7 @@
  * (level-samples.ts); only a big unit or molar factor counts there (range-verdict.ts `wideVerdict`), and the
  * finding names the pool.
  */
-import { slipFactors, type SuspectedCause } from '../causes.js';
+import { nearFactor, slipFactors, type SuspectedCause } from '../causes.js';
 import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { CULPRIT_OF_RECORD, finding, type Finding } from '../finding.js';
@@ -185,6 +185,21 @@ export function sharedDoseSlips(values: readonly PerDoseJudgment[]): Map<number,
   return slips;
 }
 
+/**
+ * Another value per dose of the same dose, curated apart from `sample` — of another substance, or a reported value
+ * where the sample is a curve (or the other way round) — off its range the same way (beyond OUTSIDE_Z) by the factor the
+ * sample names: its words, or null. Two cells typed apart slipping alike is the less likely story than one dose slipped
+ * (a codeine dose ×10: its table's Cmax per dose and its figure's curve both ×1/10, a metabolite in line before).
+ */
+function offAlikeApart(sample: RangeSample, others: readonly { sample: RangeSample; z: number; factor: number | null }[], z: number, factor: number): string | null {
+  for (const v of others) {
+    if (Math.sign(v.z) !== Math.sign(z) || Math.abs(v.z) <= OUTSIDE_Z || v.factor === null || !nearFactor(v.factor, factor)) continue;
+    if (v.sample.substance !== sample.substance) return `a value of ${v.sample.substance ?? 'another substance'}`;
+    if (v.sample.record !== sample.record) return v.sample.record === 'timecourse' ? 'its curve' : 'a reported value';
+  }
+  return null;
+}
+
 /** The verdict with the dose's factor (×1/f on a value per dose) named first: the factor the value names itself may be another. */
 function doseFirst(verdict: RangeVerdict, doseFactor: number): RangeVerdict {
   const cause: SuspectedCause = { kind: 'dose', factor: 1 / doseFactor, text: `×${fmt(1 / doseFactor)} (its dose ×${fmt(doseFactor)})` };
@@ -316,10 +331,14 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
     const others = (valueZs.get(dose.pk) ?? []).filter((v) => v.sample !== sample);
     // Most of the dose's values off alike, by factors not all this value's, and one factor of the dose brings them all
     // back (range-verdict.ts `mostOffAlike`, `commonDoseFactor`): the value or its dose.
-    const offAlike =
+    const mostOff =
       !doseSlip &&
       mostOffAlike(others, verdict.z, cause.factor) &&
       commonDoseFactor([{ z: verdict.z, spread: ref.spread }, ...others.filter((v) => Math.sign(v.z) === Math.sign(verdict.z) && Math.abs(v.z) > OUTSIDE_Z)]) !== null;
+    // Or a value of the dose curated apart from this one (another substance; a table's value and a figure's curve) off
+    // by the same factor: two slips alike, or one in the dose.
+    const apart = !doseSlip && !mostOff ? offAlikeApart(sample, others, verdict.z, cause.factor) : null;
+    const offAlike = mostOff || apart !== null;
     // Then only the dose's own z among the other studies' doses vouches for it (a caffeine dose of 200 mg, which ×1000
     // would make 200 g), not a value of it in line.
     const open = !doseSlip && !doseVouched(doseZ.get(dose.pk), offAlike ? [] : others, cause.factor);
@@ -329,7 +348,13 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
       const why = ` — the other studies' doses put this dose out (robust z ${fmt(doseOut.z)}) and in line with the slip undone (z ${fmt(doseOut.undone)})`;
       return rangeFinding(sample, ref, named, true, pool, false, why);
     }
-    const why = offAlike && open ? ` — in the value or in its dose (most of the dose's ${others.length} other values per dose are off the same way)` : '';
+    const why = !open
+      ? ''
+      : mostOff
+        ? ` — in the value or in its dose (most of the dose's ${others.length} other values per dose are off the same way)`
+        : apart
+          ? ` — in the value or in its dose (${apart} of the same dose is off by the same factor)`
+          : '';
     return rangeFinding(sample, ref, named, doseSlip, pool, open, why);
   });
 }
