@@ -187,13 +187,14 @@ export function sharedDoseSlips(values: readonly PerDoseJudgment[]): Map<number,
 
 /**
  * Another value per dose of the same dose, curated apart from `sample` — of another substance, or a reported value
- * where the sample is a curve (or the other way round) — off its range the same way (beyond OUTSIDE_Z) by the factor the
- * sample names: its words, or null. Two cells typed apart slipping alike is the less likely story than one dose slipped
+ * where the sample is a curve (or the other way round) — off its range the same way (beyond OUTSIDE_Z) by a factor both
+ * name among their alternatives: its words, or null. Two cells typed apart slipping alike is the less likely story than one dose slipped
  * (a codeine dose ×10: its table's Cmax per dose and its figure's curve both ×1/10, a metabolite in line before).
  */
-function offAlikeApart(sample: RangeSample, others: readonly { sample: RangeSample; z: number; factor: number | null }[], z: number, factor: number): string | null {
+function offAlikeApart(sample: RangeSample, others: readonly { sample: RangeSample; z: number; factors: readonly number[] }[], z: number, factors: readonly number[]): string | null {
   for (const v of others) {
-    if (Math.sign(v.z) !== Math.sign(z) || Math.abs(v.z) <= OUTSIDE_Z || v.factor === null || !nearFactor(v.factor, factor)) continue;
+    // One factor both name among their alternatives (a curve's ×1/29.9 or ×1/10 beside a Cmax's ×1/10 or ×1/29.9).
+    if (Math.sign(v.z) !== Math.sign(z) || Math.abs(v.z) <= OUTSIDE_Z || !v.factors.some((f) => factors.some((g) => nearFactor(f, g)))) continue;
     if (v.sample.substance !== sample.substance) return `a value of ${v.sample.substance ?? 'another substance'}`;
     if (v.sample.record !== sample.record) return v.sample.record === 'timecourse' ? 'its curve' : 'a reported value';
   }
@@ -308,11 +309,14 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   // What vouches for each dose: its own z, and the z of every value per dose of it (not from a wide pool: its spread
   // holds populations and doses).
   const doseZ = new Map<number, ZInSpread>();
-  const valueZs = new Map<number, { sample: RangeSample; z: number; spread: number; factor: number | null }[]>();
+  const valueZs = new Map<number, { sample: RangeSample; z: number; spread: number; factor: number | null; factors: number[] }[]>();
   for (const { sample: s, verdict, ref, pool } of run.judgments) {
     if (!verdict || !ref || pool) continue;
     if (s.record === 'dosing') doseZ.set(s.pk, { z: verdict.z, spread: ref.spread });
-    else if (s.dose !== null) pushTo(valueZs, s.dose.pk, { sample: s, z: verdict.z, spread: ref.spread, factor: verdict.classification === 'slip' ? (verdict.cause?.factor ?? null) : null });
+    else if (s.dose !== null) {
+      const slip = verdict.classification === 'slip';
+      pushTo(valueZs, s.dose.pk, { sample: s, z: verdict.z, spread: ref.spread, factor: slip ? (verdict.cause?.factor ?? null) : null, factors: slip ? verdict.alternatives.map((c) => c.factor) : [] });
+    }
   }
   return judged.map(({ sample, ref, verdict, pool }) => {
     const dose = sample.record !== 'dosing' ? sample.dose : null;
@@ -337,7 +341,7 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
       commonDoseFactor([{ z: verdict.z, spread: ref.spread }, ...others.filter((v) => Math.sign(v.z) === Math.sign(verdict.z) && Math.abs(v.z) > OUTSIDE_Z)]) !== null;
     // Or a value of the dose curated apart from this one (another substance; a table's value and a figure's curve) off
     // by the same factor: two slips alike, or one in the dose.
-    const apart = !doseSlip && !mostOff ? offAlikeApart(sample, others, verdict.z, cause.factor) : null;
+    const apart = !doseSlip && !mostOff ? offAlikeApart(sample, others, verdict.z, verdict.alternatives.map((c) => c.factor)) : null;
     const offAlike = mostOff || apart !== null;
     // Then only the dose's own z among the other studies' doses vouches for it (a caffeine dose of 200 mg, which ×1000
     // would make 200 g), not a value of it in line.
