@@ -154,9 +154,20 @@ interface OffRecord {
 /** A curve slip is named by the curve, a time-axis slip by the time measures (its AUC moves with them). */
 const LEAD_ORDER: readonly ItemMeasure[] = ['curve', 'cmax', 'thalf', 'tmax', 'kel', 'mrt', 'auc_inf', 'auc_end', 'clearance', 'vd', 'vd_ss', 'other'];
 
-/** A dose slip: exposure off by the factor after normalisation, in line before, the dose that factor from the siblings'. */
+/** Values PK-DB calculates from the curated dose (V = dose / (λz · AUC), CL = dose / AUC): they follow a slip of it. */
+const DOSE_SCALED: ReadonlySet<ItemMeasure> = new Set(['vd', 'vd_ss', 'clearance']);
+
+/**
+ * A dose slip: exposure off by the factor after normalisation, in line before, the dose that factor from the siblings';
+ * or a calculated V or CL off by the factor its curated dose is from the siblings' (a V or CL of its own does not follow
+ * the dose: a dose ×1/70 its siblings', mg/kg curated as mg, made a calculated V ×1/70 theirs).
+ */
 function doseCulprit(off: OffRecord): boolean {
   const { lead, slip } = off;
+  if (lead.item.source === 'calculated' && DOSE_SCALED.has(lead.item.measure)) {
+    if (lead.doseRatio === null || !(lead.doseRatio > 0)) return false;
+    return Math.abs(lead.d + Math.log(lead.doseRatio)) <= DOSE_RATIO_TOLERANCE && Math.abs(Math.log(slip.factor) - lead.d) <= DOSE_RATIO_TOLERANCE;
+  }
   if (!(lead.item.measure === 'curve' || lead.item.measure === 'cmax' || lead.item.measure.startsWith('auc'))) return false;
   if (lead.dRaw === null || lead.sRaw === null || lead.doseRatio === null) return false;
   if (Math.abs(lead.dRaw) > Math.max(BACK_K * lead.sRaw, IN_LINE)) return false;
@@ -180,9 +191,12 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
   // Other factors about as near the deviation (×16.7 and ×24 for a clearance ×20): named after it, not for a dose. Only
   // within ALTERNATIVE_DISTANCE of the deviation: a wide arm spread would let half the factors bring it back in line.
   const alternatives = culprit === 'dose' || timeAxis ? [] : (slip.alternatives ?? []).filter((a) => a.distance <= ALTERNATIVE_DISTANCE);
+  const scaled = item.source === 'calculated' && DOSE_SCALED.has(item.measure);
   const cause =
     culprit === 'dose'
-      ? `dose: the arm's exposure is ×${fmt(Math.exp(lead.d))} its siblings' per dose but in line without the dose; the curated dose ${fmt(item.dose!.value)} ${item.dose!.unit} is ×${fmt(1 / lead.doseRatio!)} theirs (${slip.text})`
+      ? scaled
+        ? `dose: the arm's calculated ${item.type} is ×${fmt(Math.exp(lead.d))} its siblings' as its curated dose ${fmt(item.dose!.value)} ${item.dose!.unit} is ×${fmt(1 / lead.doseRatio!)} theirs, and PK-DB computes it from that dose (${slip.text})`
+        : `dose: the arm's exposure is ×${fmt(Math.exp(lead.d))} its siblings' per dose but in line without the dose; the curated dose ${fmt(item.dose!.value)} ${item.dose!.unit} is ×${fmt(1 / lead.doseRatio!)} theirs (${slip.text})`
       : timeAxis
         ? `${Math.abs(Math.log(slip.factor)) > Math.log(40) ? (slip.factor > 1 ? 'minutes as hours? ' : 'hours as minutes? ') : ''}the timecourse's time axis: ${slip.text}`
         : [slip, ...alternatives].map((s) => s.text).join(', or ') + (culprit === null ? ` — in the value or in its dose (×${fmt(1 / lead.doseRatio!)} its siblings')` : '');

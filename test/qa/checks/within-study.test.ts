@@ -77,6 +77,20 @@ describe('within-study: curves and doses', () => {
     expect(findings[0].suspected_cause).toMatch(/^dose: .*curated dose 1 gram is ×10 theirs/);
   });
 
+  it("blames the dose when an arm's calculated V is off its siblings' by the ratio its curated dose is off theirs", () => {
+    // Four arms of 0.1 g with calculated V 45–55 L; the fourth's dose curated ×1/1000 (0.1 mg), its curve in line as
+    // measured: PK-DB's V = dose / (λz · AUC) is then ×1/1000 too, which a V of its own would not follow.
+    const curves = [curve(1, 1, 1, 1), curve(2, 2, 2, 1.2), curve(3, 3, 3, 0.9), curve(4, 4, 4, 1 / 1000)];
+    const v = (g: number, value: number) => ({ ...output(g, g, 'vd', 'liter', value), calculated: true, subset_pk: g });
+    const findings = run([v(1, 50), v(2, 55), v(3, 45), v(4, 50 / 1000)], [dosing(1, 0.1), dosing(2, 0.1), dosing(3, 0.1), dosing(4, 0.1 / 1000)], curves);
+    const majors = findings.filter((f) => f.severity === 'major');
+    expect(majors).toMatchObject([{ kind: 'within-study', measurement_type: 'vd', culprit: 'dose', intervention_pk: 4, details: { factor: 0.001 } }]);
+    expect(majors[0].suspected_cause).toMatch(/^dose: the arm's calculated vd is ×0\.001 its siblings' as its curated dose 0\.0001 gram is ×0\.001 theirs/);
+    // Its dose as its siblings': the V itself (its curve's record), not the dose.
+    const own = run([v(1, 50), v(2, 55), v(3, 45), v(4, 50 / 1000)], [dosing(1, 0.1), dosing(2, 0.1), dosing(3, 0.1), dosing(4, 0.1)], curves.slice(0, 3).concat(curve(4, 4, 4, 1)));
+    expect(own.filter((f) => f.severity === 'major')).toMatchObject([{ measurement_type: 'vd', culprit: 'timecourse' }]);
+  });
+
   it('leaves the culprit open when an arm dosed otherwise is off per dose only: the value or its dose', () => {
     // Arms of 10 and 30 mg (linear: curves ×1, ×3, ×1.1); arm 4 got 30 mg, curated 30 g (×1000), its curve ×3.2. Per dose
     // it is ×1/1000 theirs, yet the dose ratio (×3000 the median 10 mg) matches no slip factor: the dose or the curve.
