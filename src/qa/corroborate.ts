@@ -177,16 +177,39 @@ function doseBlames(findings: readonly Finding[]): Map<number, Finding[]> {
  * A value per dose (`details.per_dose`) that its check blamed on itself, while a check of its dose's own finds the
  * dose off by the inverse factor (within ×CORROBORATION_FACTOR): the dose's slip explains the value, and a second
  * slip of the value is the less likely story. A caffeine Cmax per dose ×1/1000 the other studies', under a dose
- * whose label says 162 mg and whose value says 162 g, is the dose's. Other findings unchanged.
+ * whose label says 162 mg and whose value says 162 g, is the dose's. Likewise a concentration or AUC above what its
+ * dose can give (physiology) under a dose found too small by a factor that, undone, puts it back within the bound
+ * (a paracetamol curve ×4.6 above the bound of a 1000 mg dose curated as 14.3 mg). Other findings unchanged.
  */
 function byOwnDose(f: Finding, ownDose: ReadonlyMap<number, Finding[]>): Finding {
-  if (f.severity !== 'major' || (f.culprit !== 'output' && f.culprit !== 'timecourse') || f.details?.per_dose !== true) return f;
+  if (f.severity !== 'major' || (f.culprit !== 'output' && f.culprit !== 'timecourse')) return f;
+  const perDose = f.details?.per_dose === true;
+  const ceiling = f.kind === 'physiology' && ABOVE_DOSE_CEILING.has(f.details?.rule as string);
+  if (!perDose && !ceiling) return f;
   const dosePk = doseOf(f);
-  if (dosePk === null) return f;
-  const evidence = (ownDose.get(dosePk) ?? []).filter((e) => e.ratio !== null && e.ratio > 0 && findsOffBy(f, 1 / (e.ratio as number)) && findsOffBy(e, 1 / (f.ratio ?? NaN)));
+  if (dosePk === null || f.ratio === null || !(f.ratio > 0)) return f;
+  const ratio = f.ratio;
+  const evidence = (ownDose.get(dosePk) ?? []).filter((e) =>
+    perDose
+      ? e.ratio !== null && e.ratio > 0 && findsOffBy(f, 1 / e.ratio) && findsOffBy(e, 1 / ratio)
+      : doseFactors(e).some((d) => d < 1 && ratio * d <= 1),
+  );
   if (evidence.length === 0) return f;
-  const text = `the dose is the record to fix: ${kindsOf(evidence)} find${evidence.length === 1 ? 's' : ''} it off by the inverse factor, which explains this value per dose`;
+  const what = perDose ? 'which explains this value per dose' : 'which puts this value back within what the dose can give';
+  const text = `the dose is the record to fix: ${kindsOf(evidence)} find${evidence.length === 1 ? 's' : ''} it off by ${perDose ? 'the inverse factor' : 'a factor'}, ${what}`;
   return settle(f, 'dose', text, evidence.map((e) => e.kind));
+}
+
+/**
+ * Physiology rules that hold a value below what its dose can give (dose / plasma volume, and with the half-life for an
+ * AUC): a dose curated too small (by d < 1) lowers the bound by d, and explains a value above it by up to 1/d.
+ */
+const ABOVE_DOSE_CEILING: ReadonlySet<string> = new Set(['concentration-above-dose-per-plasma', 'auc-above-dose-per-plasma-clearance']);
+
+/** The factors a check of the dose's own finds it off by (curated ÷ true), from its named causes. */
+function doseFactors(e: Finding): number[] {
+  const factors = e.details?.cause_factors;
+  return Array.isArray(factors) ? factors.filter((x): x is number => typeof x === 'number' && x > 0) : [];
 }
 
 /** A finding settled by the majors that blame one of its records (see the header), or the finding unchanged. */

@@ -155,3 +155,22 @@ describe('corroborate: a value per dose under a dose its own checks find off', (
     expect(corroborate([perDose, { ...label, kind: 'physiology', check: 'physiology' }])[0].culprit).toBe('output');
   });
 });
+
+describe('corroborate: a concentration above what its dose can give, under a dose its own checks find too small', () => {
+  // A paracetamol curve ×4.57 above dose / plasma volume (physiology named the curve: its subject's own Cmax was within
+  // reach), under a 1000 mg dose curated as 14.3 mg (dose-label: ×1/70): the dose's ×70 undone puts it at ×0.065.
+  const above = major({ kind: 'physiology', subset_pk: 721, intervention_pk: 702, measurement_type: 'concentration', culprit: 'timecourse', ratio: 4.57, details: { rule: 'concentration-above-dose-per-plasma', dose_pk: 702, cause_factors: [151.2, 1 / 151.2] } });
+  const label = major({ kind: 'dose-label', check: 'dose-label/amount', intervention_pk: 702, culprit: 'dose', ratio: 0.0143, details: { cause_factors: [1 / 70] } });
+
+  it('blames the dose when the factor its own checks find undone puts the value back within the bound', () => {
+    const [settled] = corroborate([above, label]);
+    expect(settled.culprit).toBe('dose');
+    expect(settled.suspected_cause).toBe('the dose is the record to fix: dose-label finds it off by a factor, which puts this value back within what the dose can give');
+  });
+
+  it('keeps its own record for a dose found too large, or too small by less than the excess', () => {
+    expect(corroborate([above, { ...label, ratio: 10, details: { cause_factors: [10] } }])[0].culprit).toBe('timecourse');
+    expect(corroborate([above, { ...label, ratio: 0.5, details: { cause_factors: [0.5] } }])[0].culprit).toBe('timecourse');
+    expect(corroborate([{ ...above, kind: 'reference-range' as const, details: { cause_factors: [10] } }, label])[0].culprit).toBe('timecourse');
+  });
+});
