@@ -27,7 +27,8 @@ import { finding, SEVERITY_RANK, type Finding } from '../finding.js';
 import { findingId } from '../finding-id.js';
 import { explain, instancesOf, predicted, type Candidate, type Explanation, type IdentityNode, type Instance, type RouteClass, type Slot } from '../identities.js';
 import type { ParameterValue } from '../parameters.js';
-import { referenceBacks } from '../range-run.js';
+import { ownJudgment, rangeRun, referenceBacks } from '../range-run.js';
+import { doseVouched } from '../range-verdict.js';
 import { doseUnitFactor } from '../dose-units.js';
 import { boundCauses, candidateCauses, PREFIXABLE, slipQuantity } from '../identity-causes.js';
 
@@ -175,7 +176,7 @@ function doseFinding(dose: KeyNode, factor: number, causes: readonly string[], k
 }
 
 /** The finding(s) of one key's explanation (the dose ones are decided across keys, see `doseCulprits`). */
-export function keyFindings(a: KeyAnalysis, backs: ReferenceBacking = () => null): Finding[] {
+export function keyFindings(a: KeyAnalysis, backs: ReferenceBacking = () => null, vouches: DoseVouching = () => false): Finding[] {
   const e = a.explanation;
   if (!e) return [];
   const agreeing = instanceDetails(e.agreeing);
@@ -189,7 +190,7 @@ export function keyFindings(a: KeyAnalysis, backs: ReferenceBacking = () => null
     })
     .sort((x, y) => Number(y.causes.length > 0) - Number(x.causes.length > 0) || SLOT_ORDER.indexOf(x.c.node.slot) - SLOT_ORDER.indexOf(y.c.node.slot));
   // Of several values that could be off, the one the other studies put off by its factor (and no other).
-  const named = e.kind === 'ambiguous' ? referenceNamed(ranked, backs) : null;
+  const named = e.kind === 'ambiguous' ? referenceNamed(ranked, backs, vouches) : null;
   const primary = named ? { c: named.c, causes: [named.cause] } : ranked.find((r) => r.c.node.slot !== 'dose');
   const check = e.disagreeing[0].identity.code;
   const disagreeing = e.disagreeing.map(describe).join('; ');
@@ -247,6 +248,15 @@ export function keyFindings(a: KeyAnalysis, backs: ReferenceBacking = () => null
   });
 }
 
+/**
+ * Whether the other studies' doses vouch for a dosing against a slip ×factor of a value per dose of it (range-verdict.ts
+ * `doseVouched`: the dose typical as curated and not at the dose the slip would imply).
+ */
+export type DoseVouching = (dosePk: number, valueFactor: number) => boolean;
+
+/** The slots the other studies judge per dose (reference-samples.ts): exposure. */
+const PER_DOSE_SLOTS: ReadonlySet<Slot> = new Set(['auc_inf', 'cmax']);
+
 /** Whether the cross-study reference backs a slip ×factor of a record (range-run.ts `referenceBacks`): its words, or null. */
 export type ReferenceBacking = (record: string, factor: number) => string | null;
 
@@ -254,12 +264,18 @@ export type ReferenceBacking = (record: string, factor: number) => string | null
  * The one reported value among a key's candidates that the other studies put off by one of its causes, with that
  * cause and their words; null when none or several are.
  */
-function referenceNamed(ranked: readonly { c: Candidate; causes: SuspectedCause[] }[], backs: ReferenceBacking): { c: Candidate; cause: SuspectedCause; words: string } | null {
+export function referenceNamed(ranked: readonly { c: Candidate; causes: SuspectedCause[] }[], backs: ReferenceBacking, vouches: DoseVouching): { c: Candidate; cause: SuspectedCause; words: string } | null {
   const backed: { c: Candidate; cause: SuspectedCause; words: string }[] = [];
+  // The other studies judge a Cmax or AUC per dose: with the dose a candidate too, they tell the value's slip from the
+  // dose's only where the other studies' doses vouch for the dose (a dose ×10 put a torasemide AUC∞ per dose at z −10,
+  // and the AUC was named; Callahan1983's AUCs in µmol·h/L are named beside a typical caffeine dose).
+  const dose = ranked.find((r) => r.c.node.slot === 'dose');
+  const dosePk = dose ? ((dose.c.node as KeyNode).dosing?.pk ?? null) : null;
   for (const { c, causes } of ranked) {
     const pk = (c.node as KeyNode).parameter?.output.pk;
     if (pk === undefined) continue;
     for (const cause of causes) {
+      if (dose && PER_DOSE_SLOTS.has(c.node.slot) && !(dosePk !== null && vouches(dosePk, cause.factor))) continue;
       const words = backs(`output:${pk}`, cause.factor);
       if (words === null) continue;
       backed.push({ c, cause, words });
@@ -400,7 +416,8 @@ export const pkIdentitiesCheck: QaCheck = {
     const dose = doseCulprits(analyses);
     const findings = [...dose.findings];
     const backs: ReferenceBacking = (record, factor) => referenceBacks(ctx, record, factor);
-    for (const a of analyses) if (!dose.explained.has(a)) findings.push(...keyFindings(a, backs));
+    const vouches: DoseVouching = (dosePk, factor) => doseVouched(ownJudgment(rangeRun(ctx), `dosing:${dosePk}`), [], factor);
+    for (const a of analyses) if (!dose.explained.has(a)) findings.push(...keyFindings(a, backs, vouches));
     return onePerId(findings);
   },
 };
