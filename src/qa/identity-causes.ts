@@ -1,11 +1,15 @@
 /**
- * Which slips reconcile a PK identity (identities.ts) that a value breaks: for the odd one out of the pk-identity
- * check (checks/pk-identities.ts), the unit, per-kg and molar ↔ mass factors that, divided out of the value, make all
+ * Which slips reconcile a PK identity (identities.ts) that a value breaks, for the odd one out of the pk-identity
+ * check (checks/pk-identities.ts): the unit, per-kg and molar ↔ mass factors that, divided out of the value, make all
  * its identities hold — from a point estimate of how far it is off, or, where only bounds constrain it, the one wide
- * prefix factor inside them, or every slip that undoes a hard bound broken far (CLr ≤ CL).
+ * prefix factor inside them, or every slip that undoes a hard bound broken far (CLr ≤ CL). And, where several values
+ * could be off, the one the other studies' reference names (`referenceNamed`).
  */
 import { exactMolarCause, molarMassCause, ratioCauses, slipFactors, unitFactorCause, unknownWeightPerKgCause, type SlipQuantity, type SuspectedCause } from './causes.js';
-import type { Candidate, Slot } from './identities.js';
+import type { Candidate, IdentityNode, Slot } from './identities.js';
+
+/** A node with the record it came from (checks/pk-identities.ts `KeyNode`), as far as naming one reads it. */
+type RecordNode = IdentityNode & { parameter?: { output: { pk: number } }; dosing?: { pk: number } };
 
 /** How close the factor a value is off by must be to a slip factor to name it (the identities' own scatter, ×1.25). */
 export const IDENTITY_FACTOR_TOLERANCE = 0.25;
@@ -82,3 +86,40 @@ export function boundCauses(c: Candidate, codes: readonly string[], bodyWeightKg
     .filter((k) => k.factor >= from && k.factor <= to)
     .sort((a, b) => Math.abs(Math.log(a.factor)) - Math.abs(Math.log(b.factor)));
 }
+
+/** Whether the cross-study reference backs a slip ×factor of a record (range-run.ts `referenceBacks`): its words, or null. */
+export type ReferenceBacking = (record: string, factor: number) => string | null;
+
+/**
+ * The one reported value among a key's candidates that the other studies put off by one of its causes, with that
+ * cause and their words; null when none or several are.
+ */
+export function referenceNamed(ranked: readonly { c: Candidate; causes: SuspectedCause[] }[], backs: ReferenceBacking, vouches: DoseVouching): { c: Candidate; cause: SuspectedCause; words: string } | null {
+  const backed: { c: Candidate; cause: SuspectedCause; words: string }[] = [];
+  // The other studies judge a Cmax or AUC per dose: with the dose a candidate too, they tell the value's slip from the
+  // dose's only where the other studies' doses vouch for the dose (a dose ×10 put a torasemide AUC∞ per dose at z −10,
+  // and the AUC was named; Callahan1983's AUCs in µmol·h/L are named beside a typical caffeine dose).
+  const dose = ranked.find((r) => r.c.node.slot === 'dose');
+  const dosePk = dose ? ((dose.c.node as RecordNode).dosing?.pk ?? null) : null;
+  for (const { c, causes } of ranked) {
+    const pk = (c.node as RecordNode).parameter?.output.pk;
+    if (pk === undefined) continue;
+    for (const cause of causes) {
+      if (dose && PER_DOSE_SLOTS.has(c.node.slot) && !(dosePk !== null && vouches(dosePk, cause.factor))) continue;
+      const words = backs(`output:${pk}`, cause.factor);
+      if (words === null) continue;
+      backed.push({ c, cause, words });
+      break;
+    }
+  }
+  return backed.length === 1 ? backed[0] : null;
+}
+
+/**
+ * Whether the other studies' doses vouch for a dosing against a slip ×factor of a value per dose of it (range-verdict.ts
+ * `doseVouched`: the dose typical as curated and not at the dose the slip would imply).
+ */
+export type DoseVouching = (dosePk: number, valueFactor: number) => boolean;
+
+/** The slots the other studies judge per dose (reference-samples.ts): exposure. */
+const PER_DOSE_SLOTS: ReadonlySet<Slot> = new Set(['auc_inf', 'cmax']);

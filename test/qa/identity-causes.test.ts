@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundCauses, candidateCauses, HARD_BOUND_BREAK } from '../../src/qa/identity-causes.js';
+import { boundCauses, candidateCauses, HARD_BOUND_BREAK, referenceNamed } from '../../src/qa/identity-causes.js';
 
 describe('candidateCauses: the slips that reconcile the odd one out', () => {
   it('names from a bound only a prefix slip of an amount, and only when one fits', () => {
@@ -55,5 +55,21 @@ describe('boundCauses: the slips that undo a hard bound broken far', () => {
     const causes = boundCauses({ node: clr, factor: null, interval: [0, 1 / 12] }, ['identity/clr-cl'], null, null);
     expect(causes.map((c) => c.factor)).toEqual(expect.arrayContaining([1 / 60, 1 / 1000]));
     expect(causes.every((c) => c.factor <= 1 / 12 && c.factor >= 1 / 12_000)).toBe(true);
+  });
+});
+
+describe('referenceNamed: which value the other studies name', () => {
+  // An AUC∞ and the dose of one key, either ×10 off (CL = dose / AUC∞ cannot tell): the other studies put the AUC∞ per
+  // dose at z −10, back near 0 with ×10 undone.
+  const auc = { c: { node: { index: 0, slot: 'auc_inf' as const, value: 1, kgPower: 0 as const, anchored: false, parameter: { output: { pk: 7 } } }, factor: 0.1, interval: [0.05, 0.2] as const }, causes: [{ kind: 'unit-factor' as const, factor: 0.1, text: '×1/10' }] };
+  const dose = { c: { node: { index: 1, slot: 'dose' as const, value: 1, kgPower: 0 as const, anchored: false, dosing: { pk: 9 } }, factor: 10, interval: [5, 20] as const }, causes: [{ kind: 'unit-factor' as const, factor: 10, text: '×10' }] };
+  const backs = (record: string) => (record === 'output:7' ? '8 other studies put it at robust z -10' : null);
+
+  it('names a Cmax or AUC per dose only where the other studies\' doses vouch for the dose', () => {
+    const ranked = [auc, dose] as unknown as Parameters<typeof referenceNamed>[0];
+    expect(referenceNamed(ranked, backs, () => false)).toBeNull();
+    expect(referenceNamed(ranked, backs, (pk, factor) => pk === 9 && factor === 0.1)?.words).toMatch(/robust z -10/);
+    // Without the dose among the candidates, as before.
+    expect(referenceNamed([auc] as unknown as Parameters<typeof referenceNamed>[0], backs, () => false)?.c).toBe(auc.c);
   });
 });

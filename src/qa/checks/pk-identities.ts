@@ -21,7 +21,7 @@
 import type { InterventionRecord } from '../../data/model.js';
 import { pushTo, representativeValue } from '../../data/records.js';
 import type { QaCheck } from '../check.js';
-import { unitFactorCause, type SuspectedCause } from '../causes.js';
+import { unitFactorCause } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, SEVERITY_RANK, type Finding } from '../finding.js';
 import { findingId } from '../finding-id.js';
@@ -30,9 +30,9 @@ import type { ParameterValue } from '../parameters.js';
 import { ownJudgment, rangeRun, referenceBacks } from '../range-run.js';
 import { doseVouched } from '../range-verdict.js';
 import { doseUnitFactor } from '../dose-units.js';
-import { boundCauses, candidateCauses, PREFIXABLE, slipQuantity } from '../identity-causes.js';
+import { boundCauses, candidateCauses, PREFIXABLE, referenceNamed, slipQuantity, type DoseVouching, type ReferenceBacking } from '../identity-causes.js';
 
-export { boundCauses, candidateCauses, HARD_BOUND_BREAK, IDENTITY_FACTOR_TOLERANCE } from '../identity-causes.js';
+export { boundCauses, candidateCauses, HARD_BOUND_BREAK, IDENTITY_FACTOR_TOLERANCE, referenceNamed, type DoseVouching, type ReferenceBacking } from '../identity-causes.js';
 
 /** Values per slot and key used (the first by pk): bounds the combinations of a key. */
 export const MAX_VALUES_PER_SLOT = 6;
@@ -246,43 +246,6 @@ export function keyFindings(a: KeyAnalysis, backs: ReferenceBacking = () => null
       details: { rule: 'unexplained', agreeing, disagreeing: instanceDetails([inst]) },
     });
   });
-}
-
-/**
- * Whether the other studies' doses vouch for a dosing against a slip ×factor of a value per dose of it (range-verdict.ts
- * `doseVouched`: the dose typical as curated and not at the dose the slip would imply).
- */
-export type DoseVouching = (dosePk: number, valueFactor: number) => boolean;
-
-/** The slots the other studies judge per dose (reference-samples.ts): exposure. */
-const PER_DOSE_SLOTS: ReadonlySet<Slot> = new Set(['auc_inf', 'cmax']);
-
-/** Whether the cross-study reference backs a slip ×factor of a record (range-run.ts `referenceBacks`): its words, or null. */
-export type ReferenceBacking = (record: string, factor: number) => string | null;
-
-/**
- * The one reported value among a key's candidates that the other studies put off by one of its causes, with that
- * cause and their words; null when none or several are.
- */
-export function referenceNamed(ranked: readonly { c: Candidate; causes: SuspectedCause[] }[], backs: ReferenceBacking, vouches: DoseVouching): { c: Candidate; cause: SuspectedCause; words: string } | null {
-  const backed: { c: Candidate; cause: SuspectedCause; words: string }[] = [];
-  // The other studies judge a Cmax or AUC per dose: with the dose a candidate too, they tell the value's slip from the
-  // dose's only where the other studies' doses vouch for the dose (a dose ×10 put a torasemide AUC∞ per dose at z −10,
-  // and the AUC was named; Callahan1983's AUCs in µmol·h/L are named beside a typical caffeine dose).
-  const dose = ranked.find((r) => r.c.node.slot === 'dose');
-  const dosePk = dose ? ((dose.c.node as KeyNode).dosing?.pk ?? null) : null;
-  for (const { c, causes } of ranked) {
-    const pk = (c.node as KeyNode).parameter?.output.pk;
-    if (pk === undefined) continue;
-    for (const cause of causes) {
-      if (dose && PER_DOSE_SLOTS.has(c.node.slot) && !(dosePk !== null && vouches(dosePk, cause.factor))) continue;
-      const words = backs(`output:${pk}`, cause.factor);
-      if (words === null) continue;
-      backed.push({ c, cause, words });
-      break;
-    }
-  }
-  return backed.length === 1 ? backed[0] : null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { HARD_BOUND_BREAK, pkIdentitiesCheck, referenceNamed, withTissue } from '../../../src/qa/checks/pk-identities.js';
+import { HARD_BOUND_BREAK, pkIdentitiesCheck, withTissue } from '../../../src/qa/checks/pk-identities.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 
@@ -197,21 +197,5 @@ describe('pk-identity: renal clearance', () => {
     expect((f.details?.cause_factors as number[]).every((x) => x >= 12 && x <= 12_000)).toBe(true);
     // Below ×10 beyond the band (CLr 120 L/h: r = 12, at least ×8): minor, as before.
     expect(run([...Object.values(subject()), output('clearance_renal', 'liter / hour', 120)])).toMatchObject([{ severity: 'minor' }]);
-  });
-});
-
-describe('pk-identity: which value the other studies name', () => {
-  // An AUC∞ and the dose of one key, either ×10 off (CL = dose / AUC∞ cannot tell): the other studies put the AUC∞ per
-  // dose at z −10, back near 0 with ×10 undone.
-  const auc = { c: { node: { index: 0, slot: 'auc_inf' as const, value: 1, kgPower: 0 as const, anchored: false, parameter: { output: { pk: 7 } } }, factor: 0.1, interval: [0.05, 0.2] as const }, causes: [{ kind: 'unit-factor' as const, factor: 0.1, text: '×1/10' }] };
-  const dose = { c: { node: { index: 1, slot: 'dose' as const, value: 1, kgPower: 0 as const, anchored: false, dosing: { pk: 9 } }, factor: 10, interval: [5, 20] as const }, causes: [{ kind: 'unit-factor' as const, factor: 10, text: '×10' }] };
-  const backs = (record: string) => (record === 'output:7' ? '8 other studies put it at robust z -10' : null);
-
-  it('names a Cmax or AUC per dose only where the other studies\' doses vouch for the dose', () => {
-    const ranked = [auc, dose] as unknown as Parameters<typeof referenceNamed>[0];
-    expect(referenceNamed(ranked, backs, () => false)).toBeNull();
-    expect(referenceNamed(ranked, backs, (pk, factor) => pk === 9 && factor === 0.1)?.words).toMatch(/robust z -10/);
-    // Without the dose among the candidates, as before.
-    expect(referenceNamed([auc] as unknown as Parameters<typeof referenceNamed>[0], backs, () => false)?.c).toBe(auc.c);
   });
 });
