@@ -24,7 +24,8 @@
  * opt-in classes (a subject's body weight in pounds read as kilograms, or ×10)
  * are planted only so (`--classes weight`); `--percent P` (PKDB_BENCH_PERCENT, default 100): run on a seeded part
  * of P % of the studies (drawn from the seed, bench/lib/parts.ts) instead of the whole export, to measure recall
- * and false alarms where references are thinner, as in a curator's own export or another release.
+ * and false alarms where references are thinner, as in a curator's own export or another release (the default copies
+ * and studies per copy scale with P, so that the share of slipped studies per copy and the number of slips stay).
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -61,7 +62,16 @@ export async function run(): Promise<void> {
   const args = parseBenchArgs(process.argv.slice(2));
   const classWords = args.options.get('classes') ?? process.env.PKDB_BENCH_CLASSES;
   const classes = classWords ? selectSlipClasses(classWords) : undefined;
-  const options = { copies: intOption(args, 'copies', 12), perCopy: intOption(args, 'per-copy', 40), seed: intOption(args, 'seed', 1), classes };
+  // On a part, as many studies slipped per copy in proportion (40 of 360 is one in nine), over proportionally more
+  // copies: a slip density of four in nine would leave some references with more slipped studies than real ones.
+  const percent = intOption(args, 'percent', 100);
+  const share = Math.min(1, Math.max(percent, 1) / 100);
+  const options = {
+    copies: intOption(args, 'copies', Math.round(12 / share)),
+    perCopy: intOption(args, 'per-copy', Math.max(1, Math.round(40 * share))),
+    seed: intOption(args, 'seed', 1),
+    classes,
+  };
   const start = performance.now();
   const cpuStart = process.cpuUsage();
   const phase = { plant: 0, write: 0, read: 0, qa: 0 };
@@ -72,7 +82,6 @@ export async function run(): Promise<void> {
     return value;
   };
 
-  const percent = intOption(args, 'percent', 100);
   const whole = await readExport(SHARED_EXPORT);
   if (whole.problems.length > 0) console.log(`  note: the original export read with ${whole.problems.length} skipped row(s)`);
   const tables = percent >= 100 ? whole.tables : filterStudies(whole.tables, drawPart(whole.tables.studies.map((s) => s.sid), percent / 100, options.seed));
