@@ -54,7 +54,10 @@ export function doseMismatchCauses(comparisons: readonly Comparison[]): Map<Comp
     );
     if (suspects.length === 0) continue;
     const slipNamed = suspects.some((c) => c.verdict.causes.length > 0);
-    if (slipNamed && (suspects.length < 2 || suspects.length < proportional.length)) continue;
+    if (slipNamed && suspects.length < 2) continue;
+    // A CL or V of the dosing in line with its curve contradicts a slip of the dose, which would have moved it too
+    // (a reported V ×11.9 its curve beside a CL in line is the V's own slip, not a dose ×1/12).
+    if (suspects.length < proportional.length) continue;
     const logs = suspects.map((c) => Math.log(c.verdict.ratio as number));
     const centre = logs.reduce((a, b) => a + b, 0) / logs.length;
     if (logs.some((l) => Math.abs(l - centre) > Math.log(DOSE_RATIO_SPREAD))) continue;

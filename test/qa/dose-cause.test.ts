@@ -47,6 +47,14 @@ describe('dose mismatch', () => {
     expect(doseMismatchCauses([cl, vd]).get(cl)?.kind).toBe('dose');
   });
 
+  it('does not blame the dose for a lone V off its curve beside a CL in line, which a dose slip would have moved too', () => {
+    const vd = comparison('vd', 50, 10); // ×5: major, no factor named
+    expect(vd.verdict).toMatchObject({ classification: 'major', causes: [] });
+    expect(doseMismatchCauses([vd, comparison('clearance', 10.2, 10), comparison('auc_inf', 1, 1)]).size).toBe(0);
+    // Alone, with nothing to contradict it, the dose stays a candidate (as before).
+    expect(doseMismatchCauses([vd]).get(vd)?.kind).toBe('dose');
+  });
+
   it('keeps a lone unit slip a unit slip', () => {
     const cl = comparison('clearance', 10, 10_000);
     const vd = comparison('vd', 50, 51);
