@@ -13,7 +13,8 @@
  * to fix (`witnessed`) only where each curve whose CL or V is off has a Cmax
  * or AUC compared and in line; else the cause names the dose, or the curve's
  * level, and leaves the record to other evidence (a planted curve ×10 with
- * only CL, V and Vss reported was blamed on its dose).
+ * only CL, V and Vss reported was blamed on its dose). One CL or V alone
+ * cannot tell its dose from itself: open too.
  */
 import type { SuspectedCause } from './causes.js';
 import type { Comparison } from './compare-reported.js';
@@ -27,7 +28,7 @@ export const DOSE_RATIO_SPREAD = 1.5;
 const fmt = (x: number) => String(+x.toPrecision(3));
 
 export interface DoseCause extends SuspectedCause {
-  /** Whether each off curve's own Cmax or AUC is in line (the dose, not the curve's level); else the record is open. */
+  /** Two or more CL or V off alike, each off curve's own Cmax or AUC in line: the dose, not the value or the curve's level; else the record is open. */
   witnessed: boolean;
 }
 
@@ -61,17 +62,24 @@ export function doseMismatchCauses(comparisons: readonly Comparison[]): Map<Comp
     const logs = suspects.map((c) => Math.log(c.verdict.ratio as number));
     const centre = logs.reduce((a, b) => a + b, 0) / logs.length;
     if (logs.some((l) => Math.abs(l - centre) > Math.log(DOSE_RATIO_SPREAD))) continue;
-    const witnessed = suspects.every((c) => levelInLine(c, group));
+    // One CL or V alone is as likely off in itself as through its dose: named, but left open (a reported V ×1/50 its
+    // curve, mg/kg read as mg on the value, was blamed on a typical dose).
+    const lone = suspects.length === 1;
+    const levels = suspects.every((c) => levelInLine(c, group));
+    const witnessed = !lone && levels;
     for (const c of suspects) {
       const dose = c.timecourse.dose;
       if (!dose) continue;
       const ratio = c.verdict.ratio as number;
+      const open = lone
+        ? ` — or the value itself ×${fmt(ratio)}: no other CL or V of the dosing is compared to tell them apart`
+        : levels
+          ? ''
+          : ` — or the curve's level ×${fmt(1 / ratio)}: no Cmax or AUC of the curve is compared in line to tell them apart`;
       causes.set(c, {
         kind: 'dose',
         factor: ratio,
-        text:
-          `dose: the reported value implies a dose of ${fmt(dose.value * ratio)} ${dose.unit}, the curated dosing is ${fmt(dose.value)} ${dose.unit} (×${fmt(1 / ratio)})` +
-          (witnessed ? '' : ` — or the curve's level ×${fmt(1 / ratio)}: no Cmax or AUC of the curve is compared in line to tell them apart`),
+        text: `dose: the reported value implies a dose of ${fmt(dose.value * ratio)} ${dose.unit}, the curated dosing is ${fmt(dose.value)} ${dose.unit} (×${fmt(1 / ratio)})${open}`,
         witnessed,
       });
     }

@@ -51,8 +51,11 @@ describe('dose mismatch', () => {
     const vd = comparison('vd', 50, 10); // ×5: major, no factor named
     expect(vd.verdict).toMatchObject({ classification: 'major', causes: [] });
     expect(doseMismatchCauses([vd, comparison('clearance', 10.2, 10), comparison('auc_inf', 1, 1)]).size).toBe(0);
-    // Alone, with nothing to contradict it, the dose stays a candidate (as before).
-    expect(doseMismatchCauses([vd]).get(vd)?.kind).toBe('dose');
+    // Alone, with nothing to contradict it, the dose stays a candidate, but open: one V cannot tell its dose from itself.
+    const lone = doseMismatchCauses([vd, comparison('auc_inf', 1, 1)]).get(vd);
+    expect(lone).toMatchObject({ kind: 'dose', witnessed: false });
+    expect(lone?.text).toMatch(/— or the value itself ×5: no other CL or V of the dosing is compared to tell them apart$/);
+    expect(comparisonFinding(vd, { dose: lone }).culprit).toBeNull();
   });
 
   it('keeps a lone unit slip a unit slip', () => {
