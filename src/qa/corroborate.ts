@@ -30,6 +30,7 @@ import { EITHER_SIDE, LEVEL_EXPONENT } from './curve-cause.js';
 import { doseOf, type Culprit, type Finding } from './finding.js';
 import { CORROBORATION_FACTOR, RECORD_WORDS, sharedRecords } from './shared-record.js';
 import type { ReportedParameter } from './tolerances.js';
+import { pushTo } from '../data/records.js';
 
 export { CORROBORATION_FACTOR };
 
@@ -164,12 +165,7 @@ const ofDoseItself = (f: Finding) => DOSE_OWN_CHECKS.has(f.kind) || DOSE_OWN_CHE
 /** The majors of DOSE_OWN_CHECKS that blame a dose, by dosing pk. */
 function doseBlames(findings: readonly Finding[]): Map<number, Finding[]> {
   const byDose = new Map<number, Finding[]>();
-  for (const f of findings) {
-    if (f.severity !== 'major' || f.culprit !== 'dose' || f.intervention_pk == null || !ofDoseItself(f)) continue;
-    const list = byDose.get(f.intervention_pk);
-    if (list) list.push(f);
-    else byDose.set(f.intervention_pk, [f]);
-  }
+  for (const f of findings) if (f.severity === 'major' && f.culprit === 'dose' && f.intervention_pk != null && ofDoseItself(f)) pushTo(byDose, f.intervention_pk, f);
   return byDose;
 }
 
@@ -192,7 +188,7 @@ function byOwnDose(f: Finding, ownDose: ReadonlyMap<number, Finding[]>): Finding
   const evidence = (ownDose.get(dosePk) ?? []).filter((e) =>
     perDose
       ? e.ratio !== null && e.ratio > 0 && findsOffBy(f, 1 / e.ratio) && findsOffBy(e, 1 / ratio)
-      : doseFactors(e).some((d) => d < 1 && ratio * d <= 1),
+      : causeFactors(e).some((d) => d < 1 && ratio * d <= 1),
   );
   if (evidence.length === 0) return f;
   const what = perDose ? 'which explains this value per dose' : 'which puts this value back within what the dose can give';
@@ -206,11 +202,6 @@ function byOwnDose(f: Finding, ownDose: ReadonlyMap<number, Finding[]>): Finding
  */
 const ABOVE_DOSE_CEILING: ReadonlySet<string> = new Set(['concentration-above-dose-per-plasma', 'auc-above-dose-per-plasma-clearance']);
 
-/** The factors a check of the dose's own finds it off by (curated ÷ true), from its named causes. */
-function doseFactors(e: Finding): number[] {
-  const factors = e.details?.cause_factors;
-  return Array.isArray(factors) ? factors.filter((x): x is number => typeof x === 'number' && x > 0) : [];
-}
 
 /** A finding settled by the majors that blame one of its records (see the header), or the finding unchanged. */
 function settleByOthers(f: Finding, blames: Blames): Finding {

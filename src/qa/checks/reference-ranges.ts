@@ -309,14 +309,12 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   // What vouches for each dose: its own z, and the z of every value per dose of it (not from a wide pool: its spread
   // holds populations and doses).
   const doseZ = new Map<number, ZInSpread>();
-  const valueZs = new Map<number, { sample: RangeSample; z: number; spread: number; factor: number | null; factors: number[] }[]>();
+  /** Per dose, each of its values per dose with its z, spread and the factors its verdict names (none unless a slip). */
+  const valueZs = new Map<number, { sample: RangeSample; z: number; spread: number; factors: number[] }[]>();
   for (const { sample: s, verdict, ref, pool } of run.judgments) {
     if (!verdict || !ref || pool) continue;
     if (s.record === 'dosing') doseZ.set(s.pk, { z: verdict.z, spread: ref.spread });
-    else if (s.dose !== null) {
-      const slip = verdict.classification === 'slip';
-      pushTo(valueZs, s.dose.pk, { sample: s, z: verdict.z, spread: ref.spread, factor: slip ? (verdict.cause?.factor ?? null) : null, factors: slip ? verdict.alternatives.map((c) => c.factor) : [] });
-    }
+    else if (s.dose !== null) pushTo(valueZs, s.dose.pk, { sample: s, z: verdict.z, spread: ref.spread, factors: verdict.classification === 'slip' ? verdict.alternatives.map((c) => c.factor) : [] });
   }
   return judged.map(({ sample, ref, verdict, pool }) => {
     const dose = sample.record !== 'dosing' ? sample.dose : null;
@@ -337,7 +335,7 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
     // back (range-verdict.ts `mostOffAlike`, `commonDoseFactor`): the value or its dose.
     const mostOff =
       !doseSlip &&
-      mostOffAlike(others, verdict.z, cause.factor) &&
+      mostOffAlike(others.map((v) => ({ z: v.z, factor: v.factors[0] ?? null })), verdict.z, cause.factor) &&
       commonDoseFactor([{ z: verdict.z, spread: ref.spread }, ...others.filter((v) => Math.sign(v.z) === Math.sign(verdict.z) && Math.abs(v.z) > OUTSIDE_Z)]) !== null;
     // Or a value of the dose curated apart from this one (another substance; a table's value and a figure's curve) off
     // by the same factor: two slips alike, or one in the dose.
