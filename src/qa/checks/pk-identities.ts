@@ -32,8 +32,6 @@ import { doseVouched } from '../range-verdict.js';
 import { doseUnitFactor } from '../dose-units.js';
 import { boundCauses, candidateCauses, PREFIXABLE, referenceNamed, slipQuantity, type DoseVouching, type ReferenceBacking } from '../identity-causes.js';
 
-export { boundCauses, candidateCauses, HARD_BOUND_BREAK, IDENTITY_FACTOR_TOLERANCE, referenceNamed, type DoseVouching, type ReferenceBacking } from '../identity-causes.js';
-
 /** Values per slot and key used (the first by pk): bounds the combinations of a key. */
 export const MAX_VALUES_PER_SLOT = 6;
 

@@ -61,6 +61,7 @@ import { ALIKE_PAIR_FACTOR, armDeviations, BIG_FACTOR } from '../arm-deviations.
 import { ALIKE_ARMS, ALIKE_FACTOR, ALIKE_K, describeDeviation, eliminationInLine, hoursAfterOralDoseOf, identityExplains, IN_LINE, lateAbsorber, metaboliteOf, poorMetaboliser, sameDose } from '../arm-biology.js';
 import type { Deviation } from '../study-pools.js';
 import type { ItemMeasure } from '../study-items.js';
+import { DOSE_PROPORTIONAL, type ReportedParameter } from '../tolerances.js';
 import { ownPeriodsConvict, periodIndex, repeatsElsewhere, twinConvicts, type PeriodIndex } from '../subject-periods.js';
 
 /** Thresholds on the log scale (see the header). */
@@ -154,8 +155,11 @@ interface OffRecord {
 /** A curve slip is named by the curve, a time-axis slip by the time measures (its AUC moves with them). */
 const LEAD_ORDER: readonly ItemMeasure[] = ['curve', 'cmax', 'thalf', 'tmax', 'kel', 'mrt', 'auc_inf', 'auc_end', 'clearance', 'vd', 'vd_ss', 'other'];
 
-/** Values PK-DB calculates from the curated dose (V = dose / (λz · AUC), CL = dose / AUC): they follow a slip of it. */
-const DOSE_SCALED: ReadonlySet<ItemMeasure> = new Set(['vd', 'vd_ss', 'clearance']);
+/**
+ * Whether PK-DB calculated the item from the curated dose (V = dose / (λz · AUC), CL = dose / AUC: tolerances.ts
+ * DOSE_PROPORTIONAL): it follows a slip of that dose.
+ */
+const doseScaled = (item: { source: string; measure: ItemMeasure }) => item.source === 'calculated' && DOSE_PROPORTIONAL.has(item.measure as ReportedParameter);
 
 /**
  * A dose slip: exposure off by the factor after normalisation, in line before, the dose that factor from the siblings';
@@ -164,7 +168,7 @@ const DOSE_SCALED: ReadonlySet<ItemMeasure> = new Set(['vd', 'vd_ss', 'clearance
  */
 function doseCulprit(off: OffRecord): boolean {
   const { lead, slip } = off;
-  if (lead.item.source === 'calculated' && DOSE_SCALED.has(lead.item.measure)) {
+  if (doseScaled(lead.item)) {
     if (lead.doseRatio === null || !(lead.doseRatio > 0)) return false;
     return Math.abs(lead.d + Math.log(lead.doseRatio)) <= DOSE_RATIO_TOLERANCE && Math.abs(Math.log(slip.factor) - lead.d) <= DOSE_RATIO_TOLERANCE;
   }
@@ -191,7 +195,7 @@ function recordFinding(off: OffRecord, arm: readonly Deviation[], severity: Seve
   // Other factors about as near the deviation (×16.7 and ×24 for a clearance ×20): named after it, not for a dose. Only
   // within ALTERNATIVE_DISTANCE of the deviation: a wide arm spread would let half the factors bring it back in line.
   const alternatives = culprit === 'dose' || timeAxis ? [] : (slip.alternatives ?? []).filter((a) => a.distance <= ALTERNATIVE_DISTANCE);
-  const scaled = item.source === 'calculated' && DOSE_SCALED.has(item.measure);
+  const scaled = doseScaled(item);
   const cause =
     culprit === 'dose'
       ? scaled

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { HARD_BOUND_BREAK, pkIdentitiesCheck, withTissue } from '../../../src/qa/checks/pk-identities.js';
+import { pkIdentitiesCheck, withTissue } from '../../../src/qa/checks/pk-identities.js';
+import { HARD_BOUND_BREAK } from '../../../src/qa/identity-causes.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
 
