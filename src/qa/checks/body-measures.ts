@@ -16,7 +16,10 @@
  *   export 54 groups lie within ×0.89–1.03 of it): off by more than ×OFF_MEMBERS and a unit slip brings it back, major;
  * - an individual's weight or height against the other individuals of its group (FELLOWS or more that agree within
  *   ×FELLOWS_AGREE; on the shared export 2,134 individuals lie within ×0.55–1.69 of their group's mean weight): off
- *   by more than ×OFF_FELLOWS and a unit slip brings it within ×BACK_FELLOWS of their median, major.
+ *   by more than ×OFF_FELLOWS and a unit slip brings it within ×BACK_FELLOWS of their median or among them (within
+ *   ×BACK_AMONG of their lowest and highest), major;
+ * - a group's mean weight above what a cohort not selected for obesity weighs (obesity.ts), the group not marked
+ *   obese, pounds undone landing in a healthy adult's range: major (`cohort`), unless its individuals tell it.
  * The finding's subject and measurement type, and `details.characteristica`, name the record to fix. Not seen:
  * subjects of another species; measures whose unit does not convert.
  */
@@ -31,6 +34,7 @@ import { finding, type Finding } from '../finding.js';
 import { ADULT_AGE, beyondBounds, subjectBounds, SUBJECT_LIMITS } from '../human-limits.js';
 import { median } from '../robust.js';
 import { mayBeHuman } from '../population.js';
+import { markedObese, NON_OBESE_COHORT_HIGH_KG } from '../obesity.js';
 import { judgeLimit } from './human-ranges.js';
 
 const CHECK = 'body-measure';
@@ -49,8 +53,9 @@ export const OFF_MEMBERS = 1.5;
 export const BACK_MEMBERS = 1.15;
 /** An individual this far off its fellows' median is off (the shared export: ×0.55–1.69 of the group's mean weight)… */
 export const OFF_FELLOWS = 2;
-/** …and a slip factor must bring it this near their median. */
+/** …and a slip factor must bring it this near their median, or among them (within ×BACK_AMONG of their lowest and highest). */
 export const BACK_FELLOWS = 1.3;
+export const BACK_AMONG = 1.1;
 
 /** slips by measure type: asked for every measure of every subject, each list built once. */
 const slipLists = new Map<string, readonly SuspectedCause[]>();
@@ -90,6 +95,13 @@ function nearestSlip(type: string, off: number, within: number): SuspectedCause 
     const distance = Math.abs(Math.log(off / c.factor));
     if (distance <= Math.log(within) && (best === null || distance < Math.abs(Math.log(off / best.factor)))) best = c;
   }
+  return best;
+}
+
+/** Of `causes`, the one whose factor lies nearest `off` on the log scale; null when there is none. */
+function nearestOf(causes: readonly SuspectedCause[], off: number): SuspectedCause | null {
+  let best: SuspectedCause | null = null;
+  for (const c of causes) if (best === null || Math.abs(Math.log(off / c.factor)) < Math.abs(Math.log(off / best.factor))) best = c;
   return best;
 }
 
@@ -222,6 +234,25 @@ function bmiFinding(subject: Subject): Finding | null {
 }
 
 /**
+ * A group's mean weight above what a cohort not selected for obesity weighs on average (obesity.ts
+ * NON_OBESE_COHORT_HIGH_KG), the group not marked obese (`markedObese`), where pounds undone bring it into a
+ * healthy adult's range: major, naming pounds read as kilograms (Barr1990's "old" group of the shared export, 170.8 kg).
+ * The limits of any human (limitFindings) go to 250 kg for a group: a bariatric cohort's mean.
+ */
+function cohortFinding(subject: Subject): Finding | null {
+  const m = subject.measures.get('weight');
+  const record = subject.record;
+  if (!m || !('count' in record) || (record.count ?? 0) < 2 || !(m.value > NON_OBESE_COHORT_HIGH_KG)) return null;
+  if (markedObese(record.name, record.characteristica)) return null;
+  const pounds = slips('weight').find((c) => c.factor > 2 && c.factor < 3);
+  const [low, high] = SUBJECT_LIMITS.get('weight')!.normal;
+  if (!pounds || m.value / pounds.factor < low || m.value / pounds.factor > high) return null;
+  return measureFinding(subject, m, 'cohort', [pounds],
+    `${subject.label}'s mean weight ${fmt(m.value)} ${m.unit} (n = ${record.count}) is above what a cohort not selected for obesity weighs on average (${NON_OBESE_COHORT_HIGH_KG} ${m.unit}: a mean BMI of 34 at 1.84 m), and nothing marks the group obese (its name, a weight category, obesity index, BMI or disease); undoing ${pounds.text.split(' (')[0]} gives ${fmt(m.value / pounds.factor)}`,
+    m.value / pounds.factor);
+}
+
+/**
  * A group's mean weight or height against the mean of its own individuals' values (MEMBERS or more, each its own
  * record, not the group's inherited): the group's mean is theirs (on the shared export 54 groups lie within
  * ×0.89–1.03 of it); off by more than ×OFF_MEMBERS with a unit slip bringing it within ×BACK_MEMBERS, major, naming
@@ -264,7 +295,10 @@ function fellowFindings(members: readonly Subject[]): Finding[] {
       const centre = median([...others].sort((a, b) => a - b));
       const off = m.value / centre;
       if (Math.abs(Math.log(off)) <= Math.log(OFF_FELLOWS)) continue;
-      const back = nearestSlip(type, off, BACK_FELLOWS);
+      // Back near their median, or among them: a group of 45–80 kg has no typical weight a slip must land on.
+      const [lowest, highest] = [Math.min(...others), Math.max(...others)];
+      const among = slips(type).filter((c) => m.value / c.factor >= lowest / BACK_AMONG && m.value / c.factor <= highest * BACK_AMONG);
+      const back = nearestSlip(type, off, BACK_FELLOWS) ?? nearestOf(among, off);
       if (back === null) continue;
       findings.push(
         measureFinding(subject, m, 'fellows', [back],
@@ -278,7 +312,7 @@ function fellowFindings(members: readonly Subject[]): Finding[] {
 
 export const bodyMeasuresCheck: QaCheck = {
   kind: CHECK,
-  description: "a subject's body weight, height, age, BMI, body surface area and body percentages (obesity index, body fat, HbA1c, haematocrit) against what any human (any adult, any group's mean) has, BMI against weight / height², a group's mean weight and height against its own individuals', and an individual's against its group's other individuals",
+  description: "a subject's body weight, height, age, BMI, body surface area and body percentages (obesity index, body fat, HbA1c, haematocrit) against what any human (any adult, any group's mean) has, BMI against weight / height², a group's mean weight and height against its own individuals', and an individual's against its group's other individuals; a group's mean weight against what a cohort not marked obese weighs",
   run(ctx: QaContext) {
     const findings: Finding[] = [];
     const subjectOf = (record: GroupRecord | IndividualRecord, kind: 'group' | 'individual'): Subject => ({
@@ -289,6 +323,8 @@ export const bodyMeasuresCheck: QaCheck = {
     const byGroup = new Map<number, Subject[]>();
     const groups = new Map<number, Subject>();
     const judged = new Set<number>();
+    // Groups too heavy for a cohort not marked obese (cohortFinding): named unless their individuals tell it more exactly.
+    const cohorts = new Map<number, Finding>();
     for (const [kind, records] of [['group', ctx.tables.groups], ['individual', ctx.tables.individuals]] as const) {
       for (const record of records) {
         if (!ctx.reported(record.study_sid) || record.characteristica.length === 0) continue;
@@ -302,6 +338,11 @@ export const bodyMeasuresCheck: QaCheck = {
         }
         const bmi = bmiFinding(subject);
         if (bmi) findings.push(bmi);
+        const cohort = bmi === null && kind === 'group' && !judged.has(subject.measures.get('weight')?.record.pk ?? -1) ? cohortFinding(subject) : null;
+        if (cohort) {
+          judged.add(subject.measures.get('weight')!.record.pk);
+          cohorts.set(record.pk, cohort);
+        }
         if (kind === 'group') groups.set(record.pk, subject);
         const group = kind === 'individual' ? (record as IndividualRecord).group_pk : null;
         if (group !== null) pushTo(byGroup, group, subject);
@@ -311,9 +352,11 @@ export const bodyMeasuresCheck: QaCheck = {
       const group = groups.get(pk);
       const ofGroup = group ? groupMemberFindings(group, members) : [];
       findings.push(...ofGroup);
+      if (ofGroup.some((f) => f.measurement_type === 'weight')) cohorts.delete(pk);
       // A group's mean off its individuals is the group's slip: its members are then set against each other as usual.
       findings.push(...fellowFindings(members));
     }
+    findings.push(...cohorts.values());
     return findings;
   },
 };

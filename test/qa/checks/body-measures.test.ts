@@ -113,3 +113,42 @@ describe("body-measure: a group's mean against its own individuals", () => {
     expect(run([groupOf(31, { weight: 85 })], [65, 70, 72, 78].map((w, k) => individualOf(310 + k, 31, { weight: w })))).toEqual([]);
   });
 });
+
+describe('body-measure: an individual among fellows of a wide spread', () => {
+  it("names 167.5 kg among fellows of 45–80 kg (median 52): undone, 76.0 kg lies among them though ×1.46 their median (Meijer1988's S1 in pounds)", () => {
+    const fellows = [48, 72, 52, 45, 80].map((w, k) => individualOf(400 + k, 40, { weight: w }));
+    const findings = run([groupOf(40, {})], [...fellows, individualOf(410, 40, { weight: 167.5 })]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ check: 'body-measure/fellows', subject: 'individual:410', ratio: 2.2046 });
+    expect(findings[0].recomputed).toBeCloseTo(167.5 / 2.2046, 6);
+    expect(findings[0].message).toMatch(/is ×3\.22 the median 52 kilogram of the 5 other individuals/);
+    // 110 kg (×2.1 the median) undone is 49.9 kg, among them too: named; 210 kg undone is 95.3 kg, beyond 80 × 1.1: not
+    expect(run([groupOf(41, {})], [...fellows.map((f) => ({ ...f, group_pk: 41 })), individualOf(411, 41, { weight: 110 })])).toHaveLength(1);
+    expect(run([groupOf(42, {})], [...fellows.map((f) => ({ ...f, group_pk: 42 })), individualOf(412, 42, { weight: 210 })])).toEqual([]);
+  });
+});
+
+describe('body-measure: a cohort too heavy for a group not marked obese', () => {
+  it("names a group's mean of 154.3 kg (n = 10) with nothing marking it obese: pounds, 70.0 kg", () => {
+    const [f] = run([groupOf(50, { weight: 154.3, age: 30 })]);
+    expect(f).toMatchObject({ check: 'body-measure/cohort', severity: 'major', culprit: 'subject', subject: 'group:50', measurement_type: 'weight', ratio: 2.2046 });
+    expect(f.recomputed).toBeCloseTo(154.3 / 2.2046, 6);
+    expect(f.suspected_cause).toMatch(/^×2\.205 \(pounds read as kilograms\)/);
+    expect(f.message).toMatch(/mean weight 154 kilogram \(n = 10\) is above what a cohort not selected for obesity weighs on average \(115 kilogram/);
+    // 110 kg is an ordinary heavy cohort's; 240 kg undone is 108.9 kg, within a healthy adult's 45–120; 280 kg is the limits rule's
+    expect(run([groupOf(51, { weight: 110 })])).toEqual([]);
+    expect(run([groupOf(52, { weight: 240 })])[0].recomputed).toBeCloseTo(108.86, 2);
+    expect(run([groupOf(58, { weight: 280 })])).toMatchObject([{ check: 'body-measure/limit' }]);
+  });
+
+  it('says nothing of a group marked obese: by its name, weight category, BMI ≥ 30 or obesity index ≥ 120 %', () => {
+    expect(run([{ ...groupOf(53, { weight: 141 }), name: 'obese' }])).toEqual([]);
+    const category = { ...trait('weight', 141), measurement_type: 'weight (categorial)', unit: null, mean: null, choice: 'obese' } as CharacteristicaRecord;
+    expect(run([{ ...groupOf(54, { weight: 141 }), characteristica: [trait('weight', 141), category] }])).toEqual([]);
+    expect(run([groupOf(55, { weight: 135, 'obesity index': 133 })])).toEqual([]);
+    // a BMI of 39 with 120 kg: obese (the BMI rule needs a height to compare them)
+    expect(run([groupOf(56, { weight: 120, bmi: 39.1 })])).toEqual([]);
+    // an obesity index of 104 % marks nothing: 154 kg stays pounds
+    expect(run([groupOf(57, { weight: 154.3, 'obesity index': 104 })])).toMatchObject([{ check: 'body-measure/cohort' }]);
+  });
+});
