@@ -24,8 +24,8 @@ export const OBESE_INDEX_PERCENT = 120;
 /** A BMI (kg/m²) from which a group is obese. */
 export const OBESE_BMI = 30;
 
-/** Words of a group's name or disease that mark it as selected for its weight. */
-const OBESE_WORDS = /obes|overweight|bariatric|adipos/i;
+/** Words of a group's name or disease that mark it as selected for its weight ("non-obese" does not). */
+const OBESE_WORDS = /(?<!non[- ]?)obes|overweight|bariatric|adipos/i;
 
 /**
  * Whether a group is marked as obese (see the header): its name, a `weight (categorial)` or disease naming obesity,
@@ -39,7 +39,8 @@ export function markedObese(name: string, characteristica: readonly Characterist
     if ((type === 'weight (categorial)' || type === 'disease') && c.choice !== null && OBESE_WORDS.test(c.choice)) return true;
     if (type === 'obesity index' || type === 'bmi') {
       const [unit, high] = type === 'bmi' ? ['kilogram / meter ** 2', OBESE_BMI] : ['percent', OBESE_INDEX_PERCENT];
-      const value = representativeValue(c) ?? c.max;
+      // A range alone (BMI 19–31) says the cohort spans it: its middle.
+      const value = representativeValue(c) ?? (c.min !== null && c.max !== null ? (c.min + c.max) / 2 : c.max);
       if (c.unit !== unit || value === null || !Number.isFinite(value) || value >= high) return true;
     }
   }

@@ -11,6 +11,8 @@ describe('markedObese', () => {
     expect(markedObese('obese men', [])).toBe(true);
     expect(markedObese('Overweight', [])).toBe(true);
     expect(markedObese('old', [])).toBe(false);
+    expect(markedObese('nonobese', [])).toBe(false);
+    expect(markedObese('non-obese controls', [])).toBe(false);
     expect(markedObese('g', [trait('weight (categorial)', { choice: 'obese' })])).toBe(true);
     expect(markedObese('g', [trait('weight (categorial)', { choice: 'normal' })])).toBe(false);
     expect(markedObese('g', [trait('disease', { choice: 'morbid obesity' })])).toBe(true);
@@ -25,5 +27,8 @@ describe('markedObese', () => {
     expect(markedObese('g', [trait('obesity index', { unit: 'percent', max: 180 })])).toBe(true);
     expect(markedObese('g', [trait('obesity index', { unit: 'dimensionless', mean: 1.33 })])).toBe(true);
     expect(markedObese('g', [trait('bmi', { unit: 'kilogram / meter ** 2' })])).toBe(true);
+    // a range alone: its middle (Kosoglou2002's placebo group, BMI 19–31)
+    expect(markedObese('g', [trait('bmi', { unit: 'kilogram / meter ** 2', min: 19, max: 31 })])).toBe(false);
+    expect(markedObese('g', [trait('bmi', { unit: 'kilogram / meter ** 2', min: 28, max: 45 })])).toBe(true);
   });
 });

@@ -16,8 +16,8 @@
  *   export 54 groups lie within ×0.89–1.03 of it): off by more than ×OFF_MEMBERS and a unit slip brings it back, major;
  * - an individual's weight or height against the other individuals of its group (FELLOWS or more that agree within
  *   ×FELLOWS_AGREE; on the shared export 2,134 individuals lie within ×0.55–1.69 of their group's mean weight): off
- *   by more than ×OFF_FELLOWS and a unit slip brings it within ×BACK_FELLOWS of their median or among them (within
- *   ×BACK_AMONG of their lowest and highest), major;
+ *   by more than ×OFF_FELLOWS (none of the shared export's is) and a unit slip brings it within ×BACK_FELLOWS of
+ *   their median (where any of them may lie), major;
  * - a group's mean weight above what a cohort not selected for obesity weighs (obesity.ts), the group not marked
  *   obese, pounds undone landing in a healthy adult's range: major (`cohort`), unless its individuals tell it.
  * The finding's subject and measurement type, and `details.characteristica`, name the record to fix. Not seen:
@@ -53,9 +53,8 @@ export const OFF_MEMBERS = 1.5;
 export const BACK_MEMBERS = 1.15;
 /** An individual this far off its fellows' median is off (the shared export: ×0.55–1.69 of the group's mean weight)… */
 export const OFF_FELLOWS = 2;
-/** …and a slip factor must bring it this near their median, or among them (within ×BACK_AMONG of their lowest and highest). */
-export const BACK_FELLOWS = 1.3;
-export const BACK_AMONG = 1.1;
+/** …and a slip factor must bring it this near their median (within what individuals span: off is the question, not back). */
+export const BACK_FELLOWS = 1.6;
 
 /** slips by measure type: asked for every measure of every subject, each list built once. */
 const slipLists = new Map<string, readonly SuspectedCause[]>();
@@ -95,13 +94,6 @@ function nearestSlip(type: string, off: number, within: number): SuspectedCause 
     const distance = Math.abs(Math.log(off / c.factor));
     if (distance <= Math.log(within) && (best === null || distance < Math.abs(Math.log(off / best.factor)))) best = c;
   }
-  return best;
-}
-
-/** Of `causes`, the one whose factor lies nearest `off` on the log scale; null when there is none. */
-function nearestOf(causes: readonly SuspectedCause[], off: number): SuspectedCause | null {
-  let best: SuspectedCause | null = null;
-  for (const c of causes) if (best === null || Math.abs(Math.log(off / c.factor)) < Math.abs(Math.log(off / best.factor))) best = c;
   return best;
 }
 
@@ -201,6 +193,12 @@ function limitFindings(subject: Subject, judged: Set<number>): Finding[] {
   return findings;
 }
 
+/** Whether a measure lies in a healthy adult's range (SUBJECT_LIMITS `normal`). */
+function normalOf(type: string, v: number): boolean {
+  const [lo, hi] = SUBJECT_LIMITS.get(type)!.normal;
+  return v >= lo && v <= hi;
+}
+
 /** BMI against weight / height² (see the header); the measures already beyond their limits are limitFindings'. */
 function bmiFinding(subject: Subject): Finding | null {
   const [w, h, b] = ['weight', 'height', 'bmi'].map((t) => subject.measures.get(t));
@@ -217,10 +215,6 @@ function bmiFinding(subject: Subject): Finding | null {
       fits.push({ m, cause, corrected });
     }
   }
-  const normalOf = (type: string, v: number) => {
-    const [lo, hi] = SUBJECT_LIMITS.get(type)!.normal;
-    return v >= lo && v <= hi;
-  };
   // Where several records fit, the one atypical as curated and typical corrected; else all stay candidates.
   const telling = fits.filter((f) => !normalOf(f.m.type, f.m.value) && normalOf(f.m.type, f.corrected));
   const named = telling.length === 1 ? telling : fits;
@@ -231,6 +225,36 @@ function bmiFinding(subject: Subject): Finding | null {
     `${subject.label}'s BMI ${fmt(b.value)} ${b.unit} is ×${fmt(1 / ratio)} its weight / height² (${fmt(w.value)} ${w.unit} / (${fmt(h.value)} ${h.unit})² = ${fmt(w.value / (h.value * h.value))})${candidates}`,
     null,
   );
+}
+
+/** The height (m) above which weight / BMI names no subject (a group's mean, an individual: the shared export's 1.45–1.86 m). */
+export const IMPLIED_HEIGHT_HIGH = 2.1;
+/** The lowest height a slip undone may land on (an adult of 1.45 m is in the shared export). */
+export const IMPLIED_HEIGHT_LOW = 1.3;
+
+/**
+ * Weight and BMI without a height: the height they imply, √(weight / BMI), above IMPLIED_HEIGHT_HIGH is no subject's;
+ * the one slip of the weight or the BMI that brings it into a healthy adult's height range is named (a 90 kg cohort of
+ * BMI 31.4 in pounds implies 2.51 m; undone, 1.69 m).
+ */
+function impliedHeightFinding(subject: Subject): Finding | null {
+  const [w, h, b] = ['weight', 'height', 'bmi'].map((t) => subject.measures.get(t));
+  if (!w || h || !b || !(w.value > 0) || !(b.value > 0)) return null;
+  const implied = Math.sqrt(w.value / b.value);
+  if (implied <= IMPLIED_HEIGHT_HIGH) return null;
+  const fits = [w, b].flatMap((m) =>
+    slips(m.type)
+      .map((cause) => ({ m, cause, height: m === w ? Math.sqrt(w.value / cause.factor / b.value) : Math.sqrt((w.value * cause.factor) / b.value) }))
+      .filter((f) => f.height >= IMPLIED_HEIGHT_LOW && f.height <= IMPLIED_HEIGHT_HIGH),
+  );
+  // A weight ×10 and a BMI ×1/10 imply the same height: the one atypical as curated and typical undone tells them apart.
+  const telling = fits.filter((f) => !normalOf(f.m.type, f.m.value) && normalOf(f.m.type, f.m.value / f.cause.factor));
+  const named = fits.length === 1 ? fits[0] : telling.length === 1 ? telling[0] : null;
+  const shown = named ? [named] : fits;
+  const candidates = shown.length > 0 ? `: ${shown.map((f) => `${f.m.type} ${f.cause.text} (${fmt(f.height)} m)`).join(', or ')}` : `; no unit slip of either brings it within ${IMPLIED_HEIGHT_LOW}–${IMPLIED_HEIGHT_HIGH} m`;
+  return measureFinding(subject, named?.m ?? w, 'bmi', named ? [named.cause] : [],
+    `${subject.label}'s weight ${fmt(w.value)} ${w.unit} and BMI ${fmt(b.value)} ${b.unit} imply a height of ${fmt(implied)} m (√(weight / BMI)), above any subject's ${IMPLIED_HEIGHT_HIGH} m${candidates}`,
+    null);
 }
 
 /**
@@ -295,10 +319,7 @@ function fellowFindings(members: readonly Subject[]): Finding[] {
       const centre = median([...others].sort((a, b) => a - b));
       const off = m.value / centre;
       if (Math.abs(Math.log(off)) <= Math.log(OFF_FELLOWS)) continue;
-      // Back near their median, or among them: a group of 45–80 kg has no typical weight a slip must land on.
-      const [lowest, highest] = [Math.min(...others), Math.max(...others)];
-      const among = slips(type).filter((c) => m.value / c.factor >= lowest / BACK_AMONG && m.value / c.factor <= highest * BACK_AMONG);
-      const back = nearestSlip(type, off, BACK_FELLOWS) ?? nearestOf(among, off);
+      const back = nearestSlip(type, off, BACK_FELLOWS);
       if (back === null) continue;
       findings.push(
         measureFinding(subject, m, 'fellows', [back],
@@ -336,7 +357,7 @@ export const bodyMeasuresCheck: QaCheck = {
           findings.push(...limitFindings(subject, judged));
           continue;
         }
-        const bmi = bmiFinding(subject);
+        const bmi = bmiFinding(subject) ?? impliedHeightFinding(subject);
         if (bmi) findings.push(bmi);
         const cohort = bmi === null && kind === 'group' && !judged.has(subject.measures.get('weight')?.record.pk ?? -1) ? cohortFinding(subject) : null;
         if (cohort) {

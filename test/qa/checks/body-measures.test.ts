@@ -115,14 +115,14 @@ describe("body-measure: a group's mean against its own individuals", () => {
 });
 
 describe('body-measure: an individual among fellows of a wide spread', () => {
-  it("names 167.5 kg among fellows of 45–80 kg (median 52): undone, 76.0 kg lies among them though ×1.46 their median (Meijer1988's S1 in pounds)", () => {
+  it("names 167.5 kg among fellows of 45–80 kg (median 52): undone, 76.0 kg lies ×1.46 their median (Meijer1988's S1 in pounds)", () => {
     const fellows = [48, 72, 52, 45, 80].map((w, k) => individualOf(400 + k, 40, { weight: w }));
     const findings = run([groupOf(40, {})], [...fellows, individualOf(410, 40, { weight: 167.5 })]);
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ check: 'body-measure/fellows', subject: 'individual:410', ratio: 2.2046 });
     expect(findings[0].recomputed).toBeCloseTo(167.5 / 2.2046, 6);
     expect(findings[0].message).toMatch(/is ×3\.22 the median 52 kilogram of the 5 other individuals/);
-    // 110 kg (×2.1 the median) undone is 49.9 kg, among them too: named; 210 kg undone is 95.3 kg, beyond 80 × 1.1: not
+    // 110 kg (×2.1 the median) undone is 49.9 kg: named; 210 kg (×4.04) undone is 95.3 kg, ×1.83 the median: not
     expect(run([groupOf(41, {})], [...fellows.map((f) => ({ ...f, group_pk: 41 })), individualOf(411, 41, { weight: 110 })])).toHaveLength(1);
     expect(run([groupOf(42, {})], [...fellows.map((f) => ({ ...f, group_pk: 42 })), individualOf(412, 42, { weight: 210 })])).toEqual([]);
   });
@@ -150,5 +150,23 @@ describe('body-measure: a cohort too heavy for a group not marked obese', () => 
     expect(run([groupOf(56, { weight: 120, bmi: 39.1 })])).toEqual([]);
     // an obesity index of 104 % marks nothing: 154 kg stays pounds
     expect(run([groupOf(57, { weight: 154.3, 'obesity index': 104 })])).toMatchObject([{ check: 'body-measure/cohort' }]);
+  });
+});
+
+describe('body-measure: the height weight and BMI imply', () => {
+  it('names a weight in pounds by the height it implies with the BMI: 198.4 kg at BMI 31.4 is 2.51 m; 90.0 kg, 1.69 m', () => {
+    const [f] = run([groupOf(60, { weight: 198.4, bmi: 31.4 })]);
+    expect(f).toMatchObject({ check: 'body-measure/bmi', culprit: 'subject', measurement_type: 'weight', ratio: 2.2046 });
+    expect(f.message).toMatch(/imply a height of 2\.51 m \(√\(weight \/ BMI\)\), above any subject's 2\.1 m: weight ×2\.205 \(pounds read as kilograms\) \(1\.69 m\)/);
+    // 1.86 m is a tall cohort's (the shared export's tallest); with a height curated, the BMI rule compares the three
+    expect(run([groupOf(61, { weight: 90, bmi: 26 })])).toEqual([]);
+  });
+});
+
+describe('body-measure: a weight ×10 against its BMI', () => {
+  it('names the weight, not the BMI ×1/10 that implies the same height: 460 kg at BMI 22 (4.57 m) is 46 kg (1.45 m)', () => {
+    const findings = run([groupOf(62, {})], [individualOf(620, 62, { weight: 460, bmi: 22 })]);
+    expect(findings).toMatchObject([{ check: 'body-measure/bmi', culprit: 'subject', measurement_type: 'weight', ratio: 10 }]);
+    expect(findings[0].message).toMatch(/imply a height of 4\.57 m .*: weight ×10 \(a decimal point slip\) \(1\.45 m\)$/);
   });
 });
