@@ -31,7 +31,8 @@ const fmt = (x: number) => String(+x.toPrecision(3));
  * weight (per-kg: by default for volumes and clearances; a dose per kg too) or
  * of the molar mass (molarMassSlips from ×10 up, SMALL_MOLAR_FACTOR, for
  * concentrations and AUCs when the substance's mass is known) nearest to exp(logRatio), if within `maxDistance`
- * on the log scale; null otherwise.
+ * on the log scale; null otherwise. With `smallMolarAlternatives`, a molar factor below ×10 nearer the ratio than the
+ * factor named is one of its alternatives (a paracetamol Cmax ×6.1 its fellows': ×10, or ×6.62 µmol/L ↔ mg/L).
  */
 export function nearestSlipFactor(
   logRatio: number,
@@ -40,6 +41,7 @@ export function nearestSlipFactor(
   maxDistance: number,
   perKg: boolean = WEIGHT_NORMALISABLE.has(parameter),
   molarMass: number | null = null,
+  smallMolarAlternatives = false,
 ): SlipFactorMatch | null {
   // Every factor within reach (a few of a few dozen), the nearest named, the others its alternatives.
   const fits: SlipFactorMatch[] = [];
@@ -57,17 +59,23 @@ export function nearestSlipFactor(
     consider(bodyWeightKg, 'per-kg', `per-kg vs absolute: ×${w} (body weight ${w} kg)`);
     consider(1 / bodyWeightKg, 'per-kg', `per-kg vs absolute: ÷${w} (body weight ${w} kg)`);
   }
+  // Small molar factors (×2–10) name no slip alone, but one nearer the ratio than the factor named is said beside it.
+  const firstSmall = fits.length;
   if (molarMass !== null && MOLAR_SLIPPABLE.has(parameter)) {
     for (const slip of molarMassSlipsOf(parameter, molarMass)) {
-      if (slip.factor < SMALL_MOLAR_FACTOR) continue;
+      if (slip.factor < SMALL_MOLAR_FACTOR && !smallMolarAlternatives) continue;
       consider(slip.factor, 'molar-mass', `${slip.label} (${slip.explanation})`);
       consider(1 / slip.factor, 'molar-mass', `${slip.label.replace('×', '×1/')} (${slip.explanation})`);
     }
   }
-  if (fits.length === 0) return null;
+  const small = (f: SlipFactorMatch) => f.kind === 'molar-mass' && Math.max(f.factor, 1 / f.factor) < SMALL_MOLAR_FACTOR;
+  const named = fits.filter((f) => !small(f));
+  if (named.length === 0) return null;
   // Nearest first; a tie keeps the order considered (unit factors, then per-kg, then molar).
-  const sorted = fits.map((f, k) => [f, k] as const).sort((a, b) => a[0].distance - b[0].distance || a[1] - b[1]).map(([f]) => f);
-  return sorted.length === 1 ? sorted[0] : { ...sorted[0], alternatives: sorted.slice(1) };
+  const byDistance = (list: SlipFactorMatch[]) => list.map((f, k) => [f, k] as const).sort((a, b) => a[0].distance - b[0].distance || a[1] - b[1]).map(([f]) => f);
+  const [lead, ...others] = byDistance(named);
+  const alternatives = [...others, ...byDistance(fits.slice(firstSmall).filter((f) => small(f) && f.distance < lead.distance))];
+  return alternatives.length === 0 ? lead : { ...lead, alternatives: byDistance(alternatives) };
 }
 
 /** Fractions of a whole, in [0, 1] (normed dimensionless): their slips are a percentage's (×100) and a decimal's. */

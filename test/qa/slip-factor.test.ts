@@ -73,3 +73,17 @@ describe('slipFamilyOf', () => {
     expect(nearestSlipFactor(Math.log(1 / 70), 'fraction', 70, 0.05)).toBeNull();
   });
 });
+
+describe('nearestSlipFactor: small molar factors beside the one named', () => {
+  it('says ×6.62 (paracetamol, 151.16 g/mol: µmol/L ↔ mg/L) beside the ×10 a ratio of 6.14 is named after, only when asked and nearer', () => {
+    const asked = nearestSlipFactor(Math.log(6.14), 'cmax', null, Math.log(1.7), undefined, 151.16, true);
+    expect(asked).toMatchObject({ factor: 10, kind: 'unit-factor' });
+    expect(asked?.alternatives?.map((a) => +a.factor.toFixed(3))).toEqual([6.616]);
+    expect(asked?.alternatives?.[0].distance).toBeCloseTo(Math.log(6.616 / 6.14), 3);
+    expect(nearestSlipFactor(Math.log(6.14), 'cmax', null, Math.log(1.7), undefined, 151.16)?.alternatives).toBeUndefined();
+    // a ratio of 9.5: ×10 is nearer than ×6.62, which is not said (×15.1, mmol/L as mg/dL, is a factor of its own)
+    expect(nearestSlipFactor(Math.log(9.5), 'cmax', null, Math.log(1.7), undefined, 151.16, true)?.alternatives?.map((a) => +a.factor.toFixed(2))).toEqual([15.12]);
+    // alone, a small molar factor names nothing
+    expect(nearestSlipFactor(Math.log(6.6), 'cmax', null, 0.1, undefined, 151.16, true)).toBeNull();
+  });
+});

@@ -118,7 +118,7 @@ function isOutlier(dev: Deviation): boolean {
 /** The slip factor that makes a deviation an outlier, or null. */
 export function slipOf(dev: Deviation, molarMass: number | null = null): SlipFactorMatch | null {
   if (!isOutlier(dev)) return null;
-  const slip = nearestSlipFactor(dev.d, dev.item.family, dev.item.bodyWeightKg, Math.max(BACK_K * dev.s, MIN_BACK), undefined, molarMass);
+  const slip = nearestSlipFactor(dev.d, dev.item.family, dev.item.bodyWeightKg, Math.max(BACK_K * dev.s, MIN_BACK), undefined, molarMass, true);
   // tmax is a sampling time, spread over a grid (0.17–6 h in one study is ordinary): only ×60 and beyond.
   const minFactor = dev.item.measure === 'tmax' ? Math.max(dev.minFactor, TMAX_FACTOR) : dev.minFactor;
   return slip && Math.abs(Math.log(slip.factor)) < Math.log(minFactor) ? null : slip;
