@@ -27,7 +27,8 @@
  * - AUC∞ < AUClast: for the same subject, intervention set, substance and
  *   tissue (reported values among themselves; a stored calculated pair by its
  *   timecourse), AUClast above AUC∞ by more than AUC_ORDER_MAJOR (10 %) is
- *   major, by more than AUC_ORDER_MINOR (1 %, rounding to three digits) minor.
+ *   major, by more than AUC_ORDER_MINOR (1 %, rounding to three digits) minor; the unit factors that undone leave
+ *   AUClast between 40 % and all of AUC∞ are named (either value may hold the slip).
  * - AUC(0–t) > Cmax · t: reported values of one key (see `aucCmaxFindings`).
  * - an oral tmax within minutes of the dose (see `earlyOralTmaxFinding`).
  * - a dose no human can be given (see `impossibleDoseFinding`).
@@ -50,6 +51,8 @@ export const FRACTION_NOISE = 0.3;
 export const TMAX_END_TOLERANCE = 0.05;
 export const AUC_ORDER_MINOR = 1.01;
 export const AUC_ORDER_MAJOR = 1.1;
+/** The lowest share of AUC∞ an AUC to the last sample is taken to cover (extrapolated parts beyond 60 % are rare). */
+export const AUC_LAST_SHARE_LOWEST = 0.4;
 /** The lowest AUC(0–t) / (Cmax · t) a factor may bring the ratio to (a long interval after a short half-life). */
 export const AUC_CMAX_LOWEST = 0.05;
 
@@ -226,7 +229,21 @@ export function tmaxFindings(ctx: QaContext, p: ParameterValue): Finding[] {
   ];
 }
 
-/** AUC∞ below AUClast of the same key (reported) or timecourse (calculated). */
+/**
+ * The unit factors f that explain AUClast ×`ratio` AUC∞: undone, AUClast / AUC∞ = ratio / f lies in
+ * [AUC_LAST_SHARE_LOWEST, AUC_ORDER_MINOR] (an AUC to the last sample is most of AUC∞; one ×24 of 0.9 of it reads
+ * ×21.6, outside the exact window of ×24); nearest to 1 first; a factor the ratio equals (unitFactorCause) alone.
+ */
+export function aucOrderCauses(ratio: number): (typeof SCALE_FACTORS)[number][] {
+  // A factor the ratio equals (within its exact window) is the one: ×1000 exactly is no ×1440 of 0.69.
+  const exact = unitFactorCause(ratio, 'auc_inf');
+  const exactFactor = SCALE_FACTORS.find((sf) => exact !== null && Math.abs(Math.log(sf.factor / exact.factor)) < 1e-9);
+  if (exactFactor) return [exactFactor];
+  return SCALE_FACTORS.filter((sf) => (sf.applies === 'all' || sf.applies.has('auc_end')) && ratio / sf.factor >= AUC_LAST_SHARE_LOWEST && ratio / sf.factor <= AUC_ORDER_MINOR)
+    .sort((a, b) => Math.abs(Math.log(ratio / a.factor)) - Math.abs(Math.log(ratio / b.factor)));
+}
+
+/** AUC∞ below AUClast of the same key (reported) or timecourse (calculated); the unit factors that explain it named (`aucOrderCauses`). */
 export function aucOrderFindings(parameters: readonly ParameterValue[]): Finding[] {
   const groups = new Map<string, { inf: ParameterValue[]; end: ParameterValue[] }>();
   for (let i = 0; i < parameters.length; i++) {
@@ -246,12 +263,12 @@ export function aucOrderFindings(parameters: readonly ParameterValue[]): Finding
       const ratio = (largest.value as number) / (p.value as number);
       if (!(ratio > AUC_ORDER_MINOR)) continue;
       const severity: Severity = ratio > AUC_ORDER_MAJOR ? 'major' : 'minor';
-      const cause = unitFactorCause(ratio, 'auc_inf');
+      const causes = aucOrderCauses(ratio);
       findings.push(
         plausibilityFinding(p, severity, 'auc-inf-below-auc-end', `${fmt(p.value as number)} ${p.unit} is below AUClast ${fmt(largest.value as number)} (output ${largest.output.pk}) by ×${fmt(ratio)}: AUC∞ ≥ AUClast by definition`, {
           recomputed: largest.value, recomputed_unit: largest.unit, ratio: 1 / ratio,
-          suspected_cause: cause ? `AUC∞ ${cause.text.replace('×', '×1/')}?` : null,
-          details: { auc_end_output_pk: largest.output.pk, cause_kinds: cause ? ['unit-factor'] : [], cause_factors: cause ? [1 / cause.factor] : [] },
+          suspected_cause: causes.length > 0 ? causes.map((c) => `AUC∞ ${c.label.replace('×', '×1/')} or AUClast ${c.label} (${c.explanation})`).join(', or ') : null,
+          details: { auc_end_output_pk: largest.output.pk, cause_kinds: causes.map(() => 'unit-factor'), cause_factors: causes.map((c) => 1 / c.factor) },
         }),
       );
     }
@@ -296,14 +313,14 @@ export function aucCmaxFindings(parameters: readonly ParameterValue[]): Finding[
       const peak = highest.value as number;
       const roundedRatio = (auc - roundingHalfStep(auc)) / ((peak + roundingHalfStep(peak)) * t);
       const severity: Severity = roundedRatio > slack ? 'major' : 'minor';
-      const causes = SCALE_FACTORS.filter((sf) => sf.applies === 'all' || sf.applies.has('auc_end'))
-        .filter((sf) => ratio / sf.factor <= 1 && ratio / sf.factor > AUC_CMAX_LOWEST)
-        .map((sf) => `AUC ${sf.label} or Cmax ${sf.label.replace('×', '×1/')} (${sf.explanation})`);
+      const fitting = SCALE_FACTORS.filter((sf) => sf.applies === 'all' || sf.applies.has('auc_end')).filter((sf) => ratio / sf.factor <= 1 && ratio / sf.factor > AUC_CMAX_LOWEST);
+      const causes = fitting.map((sf) => `AUC ${sf.label} or Cmax ${sf.label.replace('×', '×1/')} (${sf.explanation})`);
       findings.push(
         plausibilityFinding(p, severity, 'auc-above-cmax-times-interval', `${fmt(p.value as number)} ${p.unit} over 0–${fmt(t)} h is ×${fmt(ratio)} Cmax ${fmt(highest.value as number)} ${highest.unit} (output ${highest.output.pk}) × ${fmt(t)} h: no concentration of the interval exceeds Cmax`, {
           recomputed: bound, recomputed_unit: p.unit, ratio,
           suspected_cause: causes.join(', or ') || null,
-          details: { cmax_output_pk: highest.output.pk, interval_hours: t },
+          // The factors as the AUC's (this finding's record): the Cmax's are their inverses.
+          details: { cmax_output_pk: highest.output.pk, interval_hours: t, cause_kinds: fitting.map(() => 'unit-factor'), cause_factors: fitting.map((sf) => sf.factor) },
         }),
       );
     }

@@ -195,6 +195,18 @@ describe('plausibility: AUC∞ ≥ AUClast', () => {
     expect(about(findings, infD)).toEqual([]);
     expect(findings.filter((f) => f.measurement_type === 'auc_end')).toEqual([]);
   });
+
+  it('names the factor that leaves AUClast 40–101 % of AUC∞: ×21.7 is ×24 of 0.90 (hours vs days), ×9.32 ×10 of 0.93 (Wu2014)', () => {
+    const end = (substance: string) => output({ measurement_type: 'auc_end', unit: 'gram * hour / liter', mean: 0.01, substance });
+    const inf = (substance: string, mean: number) => output({ measurement_type: 'auc_inf', unit: 'gram * hour / liter', mean, substance });
+    const [endE, infE, endF, infF, endG, infG] = [end('e'), inf('e', 0.01 / 21.7), end('f'), inf('f', 0.01 / 9.32), end('g'), inf('g', 0.01 / 3)];
+    const findings = run([endE, infE, endF, infF, endG, infG]);
+    expect(about(findings, infE)[0].details).toMatchObject({ cause_factors: [1 / 24] });
+    expect(about(findings, infE)[0].suspected_cause).toBe('AUC∞ ×1/24 or AUClast ×24 (hours vs days)');
+    expect(about(findings, infF)[0].details).toMatchObject({ cause_factors: [0.1] });
+    // ×3: no unit factor leaves AUClast within 40–101 % of AUC∞
+    expect(about(findings, infG)[0]).toMatchObject({ severity: 'major', suspected_cause: null, details: { cause_factors: [] } });
+  });
 });
 
 describe('plausibility: AUC(0–t) ≤ Cmax · t', () => {
