@@ -34,6 +34,7 @@ import { compareAll, type Comparison } from './compare-reported.js';
 import { CoverageLog, type RecordKind } from './coverage.js';
 import { finding, type Finding } from './finding.js';
 import { beyondBounds, subjectBounds } from './human-limits.js';
+import { bodySurfaceM2 } from './body-surface.js';
 import { MatchKeys } from './match-keys.js';
 import { parameterValues, type ParameterValue } from './parameters.js';
 import { marksPopulation, mayBeAdultHuman, mayBeHuman, subjectMarks } from './population.js';
@@ -266,7 +267,15 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
   // One key string per key for the run (match-keys.ts), whoever asks.
   const keys = new MatchKeys(matchKey);
   const keyOf = (fields: LinkKeyFields, interventions?: string) => keys.of(fields, interventions);
-  const parameters = lazy(() => parameterValues(tables.outputs, { matchKey: keyOf, molarMass, bodyWeightKg, dosingOfSet }));
+  // A subject's body surface area (m²): its own characteristica (an individual lists its group's too), else its group's.
+  const bodySurface = (record: { group_pk: number | null; individual_pk: number | null }): number | null => {
+    const own = record.individual_pk != null ? dataset.individual(record.individual_pk) : record.group_pk != null ? dataset.group(record.group_pk) : null;
+    const surface = own ? bodySurfaceM2(own.characteristica) : null;
+    if (surface !== null || record.individual_pk == null) return surface;
+    const group = own && 'group_pk' in own && own.group_pk != null ? dataset.group(own.group_pk) : null;
+    return group ? bodySurfaceM2(group.characteristica) : null;
+  };
+  const parameters = lazy(() => parameterValues(tables.outputs, { matchKey: keyOf, molarMass, bodyWeightKg, dosingOfSet, bodySurfaceM2: bodySurface }));
   const parametersByKey = lazy(() => {
     const map = new Map<string, ParameterValue[]>();
     const values = parameters();

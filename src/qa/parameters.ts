@@ -7,14 +7,16 @@
  * Canonical units (the first of CANONICAL_UNITS the stored unit converts to,
  * molar ↔ mass with the substance's molar mass): concentrations g/L, AUC
  * g·h/L, times h, rates 1/h, volumes L (per kg: L/kg), clearances L/h
- * (L/h/kg), amounts g, dimensionless (percent → fraction). A unit of any other
- * dimension (IU/L, mL/min/m²) stays as stored; molar units without a molar mass
- * go to mol/L, mol·h/L, mol.
+ * (L/h/kg), amounts g, dimensionless (percent → fraction). A value per m² of
+ * body surface (mL/min/m², L/m²) is made absolute with the subject's body surface
+ * area (L/h, L; body-surface.ts), and stays as stored without one; a unit of any
+ * other dimension (IU/L) stays as stored; molar units without a molar mass go to
+ * mol/L, mol·h/L, mol.
  */
 import { subjectLabel, subjectOf, type LinkKeyFields } from '../data/dataset.js';
 import type { InterventionRecord, OutputRecord } from '../data/model.js';
 import { cached, representativeValue } from '../data/records.js';
-import { conversionFactorOrNull } from '../units/convert.js';
+import { conversionFactorOrNull, productFactorOrNull } from '../units/convert.js';
 import { parseUnit, parseUnitOrNull } from '../units/parse.js';
 import { InterventionSets } from './match-keys.js';
 
@@ -59,6 +61,11 @@ export interface ParameterValue {
   min: number | null;
   max: number | null;
   bodyWeightKg: number | null;
+  /**
+   * A value curated per m² of body surface (mL/min/m², L/m²) made absolute: the subject's body surface area (m²) it
+   * was multiplied by (body-surface.ts); null for every other value, and for one whose subject has none (it stays per m²).
+   */
+  bodySurfaceM2: number | null;
 }
 
 export interface ParameterHelpers {
@@ -67,6 +74,28 @@ export interface ParameterHelpers {
   molarMass(substance: string | null): number | null;
   bodyWeightKg(record: { group_pk: number | null; individual_pk: number | null }): number | null;
   dosingOfSet(interventionPks: readonly number[]): InterventionRecord[];
+  /** The subject's body surface area (m²), or null (body-surface.ts `bodySurfaceM2`). */
+  bodySurfaceM2?(record: { group_pk: number | null; individual_pk: number | null }): number | null;
+}
+
+/** What a value per m² of body surface becomes when multiplied by the area: a clearance or flow, a volume. */
+const PER_AREA_TARGETS: readonly string[] = ['liter / hour', 'liter'];
+const perAreaCache = new Map<string, { unit: string; factor: number } | null>();
+
+/**
+ * The absolute canonical unit of a unit per m² of body surface (`… / meter ** 2`), and the factor from value × m²
+ * into it (mL/min/m² × m²: 0.06 L/h); null for any other unit. By the spelling: a length (m) has the dimension of
+ * L/m² but is no value per area.
+ */
+export function perAreaUnit(unit: string): { unit: string; factor: number } | null {
+  return cached(perAreaCache, unit, () => {
+    if (!/\/ \(?meter \*\* 2\b/.test(unit)) return null;
+    for (const target of PER_AREA_TARGETS) {
+      const factor = productFactorOrNull(unit, 'meter ** 2', 1, target);
+      if (factor !== null) return { unit: target, factor };
+    }
+    return null;
+  });
 }
 
 const canonicalCache = new Map<string, { unit: string; factor: number } | null>();
@@ -115,7 +144,7 @@ export function parameterValues(outputs: readonly OutputRecord[], helpers: Param
   const routes = new Map<string, string | null>();
   const masses = new Map<string | null, number | null>();
   // Keyed by number: groups as pk, individuals as −pk − 1, none as NaN's stand-in below.
-  const subjects = new Map<number, { label: string | null; weight: number | null }>();
+  const subjects = new Map<number, { label: string | null; weight: number | null; surface: number | null }>();
   const values: ParameterValue[] = [];
   const sets = new InterventionSets();
   // By index: ~60,000 outputs, mostly before the loop is optimised, when for…of allocates per element.
@@ -134,11 +163,14 @@ export function parameterValues(outputs: readonly OutputRecord[], helpers: Param
     const subjectKey = o.group_pk != null ? o.group_pk : o.individual_pk != null ? -o.individual_pk - 1 : Number.MIN_SAFE_INTEGER;
     let subject = subjects.get(subjectKey);
     if (subject === undefined) {
-      subject = { label: subjectLabel(subjectOf(o)), weight: helpers.bodyWeightKg(o) };
+      subject = { label: subjectLabel(subjectOf(o)), weight: helpers.bodyWeightKg(o), surface: helpers.bodySurfaceM2?.(o) ?? null };
       subjects.set(subjectKey, subject);
     }
     const key = helpers.matchKey(o, interventions);
-    const canonical = o.unit ? canonicalUnit(o.unit, molarMass) : null;
+    let canonical = o.unit ? canonicalUnit(o.unit, molarMass) : null;
+    // Per m² of body surface with the subject's area known: absolute (a clearance per m² meets the other clearances).
+    const perArea = o.unit && canonical?.unit === o.unit && subject.surface !== null ? perAreaUnit(o.unit) : null;
+    if (perArea) canonical = { unit: perArea.unit, factor: perArea.factor * (subject.surface as number) };
     const factor = canonical === null ? null : canonical.factor;
     const value = representativeValue(o);
     values.push({
@@ -157,6 +189,7 @@ export function parameterValues(outputs: readonly OutputRecord[], helpers: Param
       min: o.min === null || factor === null ? null : o.min * factor,
       max: o.max === null || factor === null ? null : o.max * factor,
       bodyWeightKg: subject.weight,
+      bodySurfaceM2: perArea ? subject.surface : null,
     });
   }
   return values;

@@ -232,10 +232,23 @@ function groupOfIndividual(ctx: QaContext, individualPk: number): number | null 
   return ctx.dataset.individual(individualPk)?.group_pk ?? null;
 }
 
-/** The group's SD in the canonical unit, when it reports a positive one. */
-function sdOf(p: (QaContext['parameters'])[number]): number[] | null {
+type Parameter = QaContext['parameters'][number];
+
+/**
+ * A value as its group states it: per m² of body surface where the parameters made it absolute (parameters.ts), as a
+ * group's mean per m² is its members' mean per m², not of their values each multiplied by its own area.
+ */
+function stated(p: Parameter): { value: number | null; unit: string | null; factor: number | null } {
+  const area = p.bodySurfaceM2;
+  if (area === null) return p;
+  return { value: p.value === null ? null : p.value / area, unit: `${p.unit} / meter ** 2`, factor: p.factor === null ? null : p.factor / area };
+}
+
+/** The group's SD in the canonical unit (per m² where the value is: `stated`), when it reports a positive one. */
+function sdOf(p: Parameter): number[] | null {
   const sd = p.output.sd;
-  return sd !== null && sd > 0 && p.factor !== null ? [sd * p.factor] : null;
+  const factor = stated(p).factor;
+  return sd !== null && sd > 0 && factor !== null ? [sd * factor] : null;
 }
 
 /** Reported values: a group's arithmetic mean and its individuals' values of the same key (one value each). */
@@ -245,8 +258,8 @@ function outputComparisons(ctx: QaContext): Comparison[] {
   // The key numbered by its parts (study-ids.ts): no key text built, flattened and hashed per value (~20,000 reported
   // values of the shared export, for a few thousand keys).
   const keys = new Numbering();
-  const keyOf = (p: (typeof ctx.parameters)[number], group: number) =>
-    keys.of([p.output.study_sid, group, p.interventions, p.substance, p.tissue, p.measurement_type, p.unit, p.output.time ?? '', p.output.time_unit ?? '']);
+  const keyOf = (p: Parameter, group: number) =>
+    keys.of([p.output.study_sid, group, p.interventions, p.substance, p.tissue, p.measurement_type, stated(p).unit ?? '', p.output.time ?? '', p.output.time_unit ?? '']);
   const parameters = ctx.parameters;
   for (let i = 0; i < parameters.length; i++) {
     const p = parameters[i];
@@ -271,14 +284,15 @@ function outputComparisons(ctx: QaContext): Comparison[] {
     const n = ctx.dataset.group(g.output.group_pk as number)?.count ?? null;
     // One value per individual, and no more individuals than the group counts.
     if (n === null || new Set(list.map((p) => p.output.individual_pk)).size !== list.length || list.length > n) continue;
-    const family = familyOf(g.measurement_type, g.unit as string);
+    const [group, each] = [stated(g), list.map(stated)];
+    const family = familyOf(g.measurement_type, group.unit as string);
     if (family === null) continue;
     comparisons.push({
       kind: 'output',
-      group: { output: g.output, rt: null, value: g.value },
-      members: list.map((p) => ({ output: p.output, rt: null, value: p.value, bodyWeightKg: p.bodyWeightKg })),
-      set: { n, mean: [g.value as number], members: list.map((p) => [p.value as number]), sd: sdOf(g) },
-      type: g.measurement_type, unit: g.unit as string, family, substance: g.substance,
+      group: { output: g.output, rt: null, value: group.value },
+      members: list.map((p, k) => ({ output: p.output, rt: null, value: each[k].value, bodyWeightKg: p.bodyWeightKg })),
+      set: { n, mean: [group.value as number], members: each.map((x) => [x.value as number]), sd: sdOf(g) },
+      type: g.measurement_type, unit: group.unit as string, family, substance: g.substance,
     });
   }
   return comparisons;
