@@ -263,16 +263,19 @@ function impliedHeightFinding(subject: Subject): Finding | null {
  * healthy adult's range: major, naming pounds read as kilograms (Barr1990's "old" group of the shared export, 170.8 kg).
  * The limits of any human (limitFindings) go to 250 kg for a group: a bariatric cohort's mean.
  */
-function cohortFinding(subject: Subject): Finding | null {
+function cohortFinding(subject: Subject, groupName: string | null, shared: ReadonlySet<number>): Finding | null {
   const m = subject.measures.get('weight');
   const record = subject.record;
-  if (!m || !('count' in record) || (record.count ?? 0) < 2 || !(m.value > NON_OBESE_COHORT_HIGH_KG)) return null;
-  if (markedObese(record.name, record.characteristica)) return null;
+  // A cohort's mean: a group's (of two or more), or one its individuals all list (Ma2008's 13 individuals each list
+  // the group's 75.8 kg, count 13), judged with the group's name.
+  const count = 'count' in record ? record.count : m && shared.has(m.record.pk) ? m.record.count : null;
+  if (!m || (count ?? 0) < 2 || !(m.value > NON_OBESE_COHORT_HIGH_KG)) return null;
+  if (markedObese(groupName ?? record.name, record.characteristica)) return null;
   const pounds = slips('weight').find((c) => c.factor > 2 && c.factor < 3);
   const [low, high] = SUBJECT_LIMITS.get('weight')!.normal;
   if (!pounds || m.value / pounds.factor < low || m.value / pounds.factor > high) return null;
   return measureFinding(subject, m, 'cohort', [pounds],
-    `${subject.label}'s mean weight ${fmt(m.value)} ${m.unit} (n = ${record.count}) is above what a cohort not selected for obesity weighs on average (${NON_OBESE_COHORT_HIGH_KG} ${m.unit}: a mean BMI of 34 at 1.84 m), and nothing marks the group obese (its name, a weight category, obesity index, BMI or disease); undoing ${pounds.text.split(' (')[0]} gives ${fmt(m.value / pounds.factor)}`,
+    `${subject.label}'s mean weight ${fmt(m.value)} ${m.unit} (n = ${count}) is above what a cohort not selected for obesity weighs on average (${NON_OBESE_COHORT_HIGH_KG} ${m.unit}: a mean BMI of 34 at 1.84 m), and nothing marks the group obese (its name, a weight category, obesity index, BMI or disease); undoing ${pounds.text.split(' (')[0]} gives ${fmt(m.value / pounds.factor)}`,
     m.value / pounds.factor);
 }
 
@@ -344,6 +347,10 @@ export const bodyMeasuresCheck: QaCheck = {
     const byGroup = new Map<number, Subject[]>();
     const groups = new Map<number, Subject>();
     const judged = new Set<number>();
+    // Characteristica several individuals list (one record: their group's statistic, not a person's own value).
+    const listed = new Set<number>();
+    const sharedByIndividuals = new Set<number>();
+    for (const individual of ctx.tables.individuals) for (const c of individual.characteristica) (listed.has(c.pk) ? sharedByIndividuals : listed).add(c.pk);
     // Groups too heavy for a cohort not marked obese (cohortFinding): named unless their individuals tell it more exactly.
     const cohorts = new Map<number, Finding>();
     for (const [kind, records] of [['group', ctx.tables.groups], ['individual', ctx.tables.individuals]] as const) {
@@ -359,10 +366,14 @@ export const bodyMeasuresCheck: QaCheck = {
         }
         const bmi = bmiFinding(subject) ?? impliedHeightFinding(subject);
         if (bmi) findings.push(bmi);
-        const cohort = bmi === null && kind === 'group' && !judged.has(subject.measures.get('weight')?.record.pk ?? -1) ? cohortFinding(subject) : null;
+        const groupPk = kind === 'individual' ? (record as IndividualRecord).group_pk : record.pk;
+        const groupName = groupPk === null ? null : (ctx.dataset.group(groupPk)?.name ?? null);
+        const cohort = bmi === null && !judged.has(subject.measures.get('weight')?.record.pk ?? -1) ? cohortFinding(subject, groupName, sharedByIndividuals) : null;
         if (cohort) {
           judged.add(subject.measures.get('weight')!.record.pk);
-          cohorts.set(record.pk, cohort);
+          // Keyed by group: its individuals' own weights, when it has them, tell it more exactly (groupMemberFindings).
+          if (groupPk !== null && !cohorts.has(groupPk)) cohorts.set(groupPk, cohort);
+          else if (groupPk === null) findings.push(cohort);
         }
         if (kind === 'group') groups.set(record.pk, subject);
         const group = kind === 'individual' ? (record as IndividualRecord).group_pk : null;

@@ -170,3 +170,17 @@ describe('body-measure: a weight ×10 against its BMI', () => {
     expect(findings[0].message).toMatch(/imply a height of 4\.57 m .*: weight ×10 \(a decimal point slip\) \(1\.45 m\)$/);
   });
 });
+
+describe("body-measure: a cohort's mean its individuals list", () => {
+  it("names a group's mean of 167.1 kg (n = 13) its individuals list in pounds, once (Ma2008's 75.8 kg, count 13, as each individual's)", () => {
+    const shared = { ...trait('weight', 167.1), count: 13 };
+    const members = [700, 701, 702].map((pk) => ({ ...individualOf(pk, 70, {}), characteristica: [shared] }));
+    const findings = run([groupOf(70, {})], members);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ check: 'body-measure/cohort', subject: 'individual:700', ratio: 2.2046, details: { characteristica: { pk: shared.pk } } });
+    expect(findings[0].message).toMatch(/mean weight 167 kilogram \(n = 13\)/);
+    // an individual's own 167 kg (count 1) is one heavy person, and the group's name may mark the cohort obese
+    expect(run([groupOf(71, {})], [individualOf(710, 71, { weight: 167.1 })])).toEqual([]);
+    expect(run([{ ...groupOf(72, {}), name: 'obese' }], members.map((m) => ({ ...m, group_pk: 72 })))).toEqual([]);
+  });
+});
