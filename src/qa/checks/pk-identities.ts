@@ -14,7 +14,8 @@
  * identities agree (`odd-one-out`, culprit `output`); a value that agrees with
  * its own timecourse (reported-vs-recomputed) is never the culprit. The dose is
  * the culprit when every key of one dosing intervention disagrees in CL =
- * dose/AUC∞ by one factor, or when it is the odd one out of one key.
+ * dose/AUC∞ by one factor, or when it is the odd one out of one key. A salt's dose (codeine phosphate) counts as
+ * its base's share of the salt's mass (`doseNode`).
  * AUC∞ ≥ AUClast is the plausibility check's, and Cmax against the timecourse
  * of the same key is reported-vs-recomputed's: neither is repeated here.
  */
@@ -30,6 +31,7 @@ import type { ParameterValue } from '../parameters.js';
 import { ownJudgment, rangeRun, referenceBacks } from '../range-run.js';
 import { doseVouched } from '../range-verdict.js';
 import { doseUnitFactor } from '../dose-units.js';
+import { dosesItself, saltBase } from '../substance-relations.js';
 import { boundCauses, candidateCauses, PREFIXABLE, referenceNamed, slipQuantity, type DoseVouching, type ReferenceBacking } from '../identity-causes.js';
 
 /** Values per slot and key used (the first by pk): bounds the combinations of a key. */
@@ -61,6 +63,8 @@ interface KeyNode extends IdentityNode {
   parameter: ParameterValue | null;
   dosing: InterventionRecord | null;
   unit: string;
+  /** A salt's dose taken as its base's (codeine phosphate as codeine): the base, for the words. */
+  asBase?: string;
 }
 
 interface KeyAnalysis {
@@ -73,19 +77,27 @@ interface KeyAnalysis {
   dose: KeyNode | null;
 }
 
-/** The dose of the key's substance (exactly one dosing of it in the set) in g or g/kg, with its route class. */
+/**
+ * The dose of the key's substance (exactly one dosing of it, or of a salt of it, in the set) in g or g/kg of the
+ * substance, with its route class. A salt's dose counts by its base's share of the salt's mass (substance-relations.ts
+ * `saltBase`: 0.17 g codeine phosphate is 0.128 g codeine), and not at all when the base's molar mass is unknown.
+ */
 export function doseNode(dosings: readonly InterventionRecord[], substance: string | null, molarMass: number | null, index: number): { node: KeyNode; route: RouteClass } | null {
-  const same = dosings.filter((d) => d.substance !== null && d.substance === substance);
+  const same = dosings.filter((d) => dosesItself(d.substance, substance));
   if (same.length !== 1) return null;
   const d = same[0];
   const amount = representativeValue(d);
   if (amount === null || !(amount > 0) || !d.unit) return null;
-  const unit = doseUnitFactor(d.unit, molarMass);
+  const salt = d.substance === substance ? null : saltBase(d.substance, (s) => (s === substance ? molarMass : null));
+  if (d.substance !== substance && salt === null) return null;
+  const fraction = salt?.fraction ?? 1;
+  // A molar amount of the salt is one of its base (one base per counter-ion share): the salt's mass per base converts it.
+  const unit = doseUnitFactor(d.unit, molarMass === null ? null : molarMass / fraction);
   if (unit === null) return null;
   const route: RouteClass = d.route === null ? null : d.route !== 'iv' ? 'extravascular' : d.application === 'constant infusion' ? 'infusion' : 'iv';
   const node: KeyNode = {
-    index, slot: 'dose', value: amount * unit.factor, kgPower: unit.kgPower, anchored: false,
-    parameter: null, dosing: d, unit: unit.kgPower === 0 ? 'gram' : 'gram / kilogram',
+    index, slot: 'dose', value: amount * unit.factor * fraction, kgPower: unit.kgPower, anchored: false,
+    parameter: null, dosing: d, unit: unit.kgPower === 0 ? 'gram' : 'gram / kilogram', ...(salt ? { asBase: salt.base } : {}),
   };
   return { node, route };
 }
@@ -135,7 +147,7 @@ function analyseKey(ctx: QaContext, key: string, values: readonly ParameterValue
 }
 
 function describe(inst: Instance): string {
-  const values = inst.nodes.map((n) => `${LABEL[n.slot]} ${fmt(n.value)} ${(n as KeyNode).unit}`).join(', ');
+  const values = inst.nodes.map((n) => `${LABEL[n.slot]} ${fmt(n.value)} ${(n as KeyNode).unit}${(n as KeyNode).asBase ? ` as ${(n as KeyNode).asBase}` : ''}`).join(', ');
   return `${inst.identity.formula}: r = ${fmt(inst.residual)} (${values})`;
 }
 
@@ -163,8 +175,8 @@ function doseFinding(dose: KeyNode, factor: number, causes: readonly string[], k
   const residual = 1 / factor;
   const where = `CL = dose / AUC∞ is off by ×${fmt(residual)} in ${keys.length} record(s) of this dosing`;
   const message = decided
-    ? `dose ${fmt(dose.value)} ${dose.unit} of ${d.name} is the odd one out: ${where} while CL and AUC∞ agree with their other identities; the reported values imply ${fmt(dose.value / factor)} ${dose.unit}`
-    : `dose ${fmt(dose.value)} ${dose.unit} of ${d.name}, or the same slip in CL or AUC∞ of every record: ${where} alike`;
+    ? `dose ${fmt(dose.value)} ${dose.unit}${dose.asBase ? ` as ${dose.asBase}` : ''} of ${d.name} is the odd one out: ${where} while CL and AUC∞ agree with their other identities; the reported values imply ${fmt(dose.value / factor)} ${dose.unit}`
+    : `dose ${fmt(dose.value)} ${dose.unit}${dose.asBase ? ` as ${dose.asBase}` : ''} of ${d.name}, or the same slip in CL or AUC∞ of every record: ${where} alike`;
   return finding({
     kind: 'pk-identity', check: 'identity/cl-dose-auc', severity: causes.length ? 'major' : 'minor', study_sid: d.study_sid, study_name: d.study_name,
     measurement_type: 'dosing', reported: dose.value, reported_unit: dose.unit, recomputed: dose.value / factor, recomputed_unit: dose.unit,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord } from '../../../src/data/model.js';
-import { pkIdentitiesCheck, withTissue } from '../../../src/qa/checks/pk-identities.js';
+import { doseNode, pkIdentitiesCheck, withTissue } from '../../../src/qa/checks/pk-identities.js';
+import { dosing as oralDosing } from '../../helpers/study-records.js';
 import { HARD_BOUND_BREAK } from '../../../src/qa/identity-causes.js';
 import { prepareContext } from '../../../src/qa/context.js';
 import type { Finding } from '../../../src/qa/finding.js';
@@ -198,5 +199,19 @@ describe('pk-identity: renal clearance', () => {
     expect((f.details?.cause_factors as number[]).every((x) => x >= 12 && x <= 12_000)).toBe(true);
     // Below ×10 beyond the band (CLr 120 L/h: r = 12, at least ×8): minor, as before.
     expect(run([...Object.values(subject()), output('clearance_renal', 'liter / hour', 120)])).toMatchObject([{ severity: 'minor' }]);
+  });
+});
+
+describe('pk-identity: a dose of a salt counts as its base', () => {
+  it("takes 0.17 g codeine phosphate as 0.128 g codeine (299.36 / (299.36 + 97.99) = 0.7534 of its mass; Eckhardt1998's CL = dose / AUC∞)", () => {
+    const dosed = doseNode([oralDosing(1, 0.17, 'codeine phosphate')], 'codeine', 299.36, 0);
+    expect(dosed?.node.value).toBeCloseTo((0.17 * 299.36) / (299.36 + 97.99), 9);
+    expect(dosed?.node.value).toBeCloseTo(0.12808, 5);
+    expect(dosed?.node).toMatchObject({ unit: 'gram', asBase: 'codeine', kgPower: 0 });
+    expect(dosed?.route).toBe('extravascular');
+    // the base's own dose as it is; a salt whose base has no molar mass, or another substance's dose, not at all
+    expect(doseNode([oralDosing(2, 0.03, 'codeine')], 'codeine', 299.36, 0)?.node.value).toBe(0.03);
+    expect(doseNode([oralDosing(3, 0.17, 'codeine phosphate')], 'codeine', null, 0)).toBeNull();
+    expect(doseNode([oralDosing(4, 0.17, 'codeine phosphate')], 'morphine', 285.34, 0)).toBeNull();
   });
 });
