@@ -35,6 +35,7 @@ import { CoverageLog, type RecordKind } from './coverage.js';
 import { finding, type Finding } from './finding.js';
 import { beyondBounds, subjectBounds } from './human-limits.js';
 import { bodySurfaceM2 } from './body-surface.js';
+import { saltBase } from './substance-relations.js';
 import { MatchKeys } from './match-keys.js';
 import { parameterValues, type ParameterValue } from './parameters.js';
 import { marksPopulation, mayBeAdultHuman, mayBeHuman, subjectMarks } from './population.js';
@@ -131,11 +132,11 @@ function doseTimeFinding(tc: TimecourseRecord, interventionPk: number | null, pr
  * that a reported output links to, or that get a plot, need it (1,308 of the
  * shared export's 2,142), and it is most of a timecourse's cost.
  */
-function recomputeTimecourse(dataset: Dataset, tc: TimecourseRecord, pkdb: ParameterValues): RecomputedTimecourse {
+function recomputeTimecourse(dataset: Dataset, tc: TimecourseRecord, pkdb: ParameterValues, molarMass: (substance: string) => number | null): RecomputedTimecourse {
   const dosings = dataset.dosingOf(tc);
   const member = dataset.firstMemberOutput(tc);
   const substance = member?.substance ?? null;
-  const dose = tc.time_unit ? doseInfo(dosings, substance, tc.time_unit) : null;
+  const dose = tc.time_unit ? doseInfo(dosings, substance, tc.time_unit, (dosed) => saltBase(dosed, molarMass)?.fraction ?? null) : null;
   const key = member
     ? matchKey({
         study_sid: tc.study_sid, group_pk: tc.group_pk, individual_pk: tc.individual_pk, intervention_pks: tc.intervention_pk,
@@ -175,13 +176,16 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
   }
   const pkdbBySubset = pkdbValuesBySubset(calculated);
 
+  const massLookup = molarMassLookup(tables);
+  const molarMass = (substance: string | null) => massLookup(substance)?.mass ?? null;
+
   const concentrationTimecourses = tables.timecourses.filter((tc) => tc.measurement_type === 'concentration');
   const timecourses: RecomputedTimecourse[] = [];
   const timecoursesByKey = new Map<string, RecomputedTimecourse[]>();
   const timecourseBySubset = new Map<number, RecomputedTimecourse>();
   concentrationTimecourses.forEach((tc, index) => {
     try {
-      const rt = recomputeTimecourse(dataset, tc, pkdbBySubset.get(tc.subset_pk) ?? {});
+      const rt = recomputeTimecourse(dataset, tc, pkdbBySubset.get(tc.subset_pk) ?? {}, molarMass);
       if (rt.dose?.timeProblem) findings.push(doseTimeFinding(tc, rt.dosingPks[0] ?? null, rt.dose.timeProblem));
       timecourses.push(rt);
       timecourseBySubset.set(tc.subset_pk, rt);
@@ -192,8 +196,6 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     options.onProgress?.(index + 1, concentrationTimecourses.length);
   });
 
-  const massLookup = molarMassLookup(tables);
-  const molarMass = (substance: string | null) => massLookup(substance)?.mass ?? null;
   // By subject as a number (a group as its pk, an individual as −pk − 1): asked per value by several checks, and a
   // label text built and hashed per ask cost more than the weights.
   const weights = new Map<number, number | null>();

@@ -13,6 +13,7 @@ import type { Pptestcd } from '../nca/index.js';
 import { conversionFactorOrNull } from '../units/convert.js';
 import { representativeSeries } from '../data/records.js';
 import { isReportedParameter, type ReportedParameter } from './tolerances.js';
+import { dosesItself } from './substance-relations.js';
 
 export interface RecomputedValue {
   value: number;
@@ -69,13 +70,23 @@ export interface DoseInfo {
 
 /**
  * The standard-profile dose from the timecourse's dosing: exactly one
- * `dosing` intervention, of the same substance. Route from `route` and
- * `application` (iv + constant infusion → infusion with its time_end).
+ * `dosing` intervention, of the same substance — or of a salt of it whose
+ * base's share of the mass `saltFraction` knows (codeine phosphate for a
+ * codeine curve: 0.753 of the amount; substance-relations.ts `saltBase`).
+ * Route from `route` and `application` (iv + constant infusion → infusion
+ * with its time_end).
  */
-export function doseInfo(dosings: readonly InterventionRecord[], substance: string | null, timeUnit: string): DoseInfo | null {
+export function doseInfo(
+  dosings: readonly InterventionRecord[],
+  substance: string | null,
+  timeUnit: string,
+  saltFraction: (dosed: string) => number | null = () => null,
+): DoseInfo | null {
   if (dosings.length !== 1) return null;
   const d = dosings[0];
-  if (d.substance !== substance || d.value === null || !(d.value > 0) || !d.unit) return null;
+  if (d.value === null || !(d.value > 0) || !d.unit) return null;
+  const fraction = d.substance === substance ? 1 : dosesItself(d.substance, substance) ? saltFraction(d.substance as string) : null;
+  if (fraction === null) return null;
   const doseTimeUnit = d.time_unit ?? timeUnit;
   const factor = conversionFactorOrNull(doseTimeUnit, timeUnit);
   let timeProblem: string | undefined;
@@ -93,7 +104,7 @@ export function doseInfo(dosings: readonly InterventionRecord[], substance: stri
   const infusion = iv && d.application === 'constant infusion';
   const duration = infusion ? Math.max(0, toTc(d.time_end) - start) : 0;
   const route = infusion ? 'iv-infusion' : iv ? 'iv-bolus' : 'extravascular';
-  return { value: d.value, unit: d.unit, route, duration, time: start, ...(timeProblem ? { timeProblem } : {}) };
+  return { value: d.value * fraction, unit: d.unit, route, duration, time: start, ...(timeProblem ? { timeProblem } : {}) };
 }
 
 /** Which standard code answers each reported parameter, for each route family. */

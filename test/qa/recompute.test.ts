@@ -54,6 +54,14 @@ describe('doseInfo', () => {
     expect(info).toEqual({ value: 100, unit: 'mg', route: 'iv-infusion', duration: 1, time: 0.5 });
   });
 
+  it("takes a salt's dose as its base's share (30 mg codeine phosphate: 0.7534 of it, 22.60 mg codeine), only with that share known", () => {
+    const share = (dosed: string) => (dosed === 'codeine phosphate' ? 299.36 / (299.36 + 97.99) : null);
+    const salt = dosing({ substance: 'codeine phosphate', value: 30, route: 'oral', application: 'single dose', time: '0', time_end: null });
+    expect(doseInfo([salt], 'codeine', 'hr', share)?.value).toBeCloseTo(22.6017, 3);
+    expect(doseInfo([salt], 'codeine', 'hr')).toBeNull();
+    expect(doseInfo([salt], 'morphine', 'hr', share)).toBeNull();
+  });
+
   it('names a dose time unit that does not convert instead of silently using time 0', () => {
     const info = doseInfo([dosing({ time_unit: 'gram' })], 'x', 'hr');
     expect(info).toMatchObject({ time: 0, duration: 0 });
