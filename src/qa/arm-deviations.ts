@@ -15,6 +15,8 @@ import { studyItems, WIDER_FACTORS, type StudyItem } from './study-items.js';
  * it by) is set against each other for, and major in within-study without other evidence.
  */
 export const BIG_FACTOR = 30;
+/** The smallest factor a pair of arms apart only by other interventions may name (see armDeviations). */
+export const WIDE_PAIR_FACTOR = 300;
 
 /**
  * A pair of groups of one population by every curated trait (`onePopulation`), at one dose and condition, is set
@@ -115,6 +117,10 @@ export function armDeviations(ctx: QaContext): Map<string, Deviation[]> {
   // the wider pools: an inducer moves an oral curve ×50 (rifampicin on midazolam), and a pair has no spread to show it.
   const pairBases = unplacedBases();
   if (pairBases.size > 0) place(listsById(items.filter((i) => i.measure !== 'other' && pairBases.has(i.base)), pools, (i) => i.pool).filter(Boolean), BIG_FACTOR, PAIR_ARMS, ALIKE_PAIR_FACTOR);
+  // And one still without against the one other arm of its route without the other interventions (a drug alone and
+  // with an inhibitor), for slips no interaction reaches: WIDE_PAIR_FACTOR (rifampicin moves oral midazolam ×1/25 on
+  // average, one subject ×1/99: Backman 1996).
+  for (const base of unplacedBases()) place(widerPools(byBase[base].filter((i) => i.measure !== 'other'), 0), WIDE_PAIR_FACTOR, PAIR_ARMS);
   return byArm;
 }
 

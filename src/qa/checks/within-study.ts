@@ -12,8 +12,10 @@
  * of BIG_FACTOR and more — of ALIKE_PAIR_FACTOR for two groups of one population
  * at one dose, then major (`alikePair`) — one finding naming both records and
  * blaming neither unless the other studies name one, as the ratio cannot tell
- * which holds the slip); a single-arm study, or a slip shared by every arm (one
- * dosing for all), is invisible here.
+ * which holds the slip), and still without one against the one other arm of its
+ * route without the other interventions (a drug alone and with an inhibitor) for
+ * factors of WIDE_PAIR_FACTOR (×300) and more; a single-arm study, or a slip shared
+ * by every arm (one dosing for all), is invisible here.
  *
  * A record is off when it lies beyond max(3·s, ln 5) of the centre of the other
  * arms (never a plain ×2–3: between-subject CV is 30–80 %) and a slip factor of

@@ -176,10 +176,15 @@ describe('within-study: curves and doses', () => {
     expect(findings[0]).toMatchObject({ severity: 'major' });
   });
 
-  it('does not pair arms that differ in their other interventions (an inducer moves an oral curve ×50)', () => {
+  it('pairs arms that differ in their other interventions only from ×300 (an inducer moves an oral curve ×50)', () => {
     const inducer: InterventionRecord = { ...dosing(2, 0.6, 'inducer') };
-    const withInducer = { ...output(2, 1, 'cmax', 'milligram / liter', 0.002), intervention_pks: [1, 2] };
-    expect(run([output(1, 1, 'cmax', 'milligram / liter', 2), withInducer], [dosing(1, 0.1), inducer])).toEqual([]);
+    const withInducer = (cmax: number) => ({ ...output(2, 1, 'cmax', 'milligram / liter', cmax), intervention_pks: [1, 2] });
+    expect(run([output(1, 1, 'cmax', 'milligram / liter', 2), withInducer(0.02)], [dosing(1, 0.1), inducer])).toEqual([]);
+    // ×1000 (µg/L curated as mg/L on one arm): no inducer does that; one finding naming both, culprit open
+    const findings = run([output(1, 1, 'cmax', 'milligram / liter', 2), withInducer(0.002)], [dosing(1, 0.1), inducer]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ severity: 'major', culprit: null });
+    expect(findings[0].details?.pair_record).toBeDefined();
   });
 });
 
