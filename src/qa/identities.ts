@@ -25,6 +25,9 @@
  * - clr-cl        CLr ≤ CL (the kidney is one route of elimination; CL/F ≥ CL after an oral dose): a bound, r =
  *                 CLr/CL ≤ 1.5, with no lower limit (fe of 0.01 % exist): it sees only a CLr too high, and names
  *                 no factor alone (×1000 and ×10⁶ fit alike); the equality above names it.
+ * - clu-cl-fu     CLu = CL / fu (the clearance of the unbound drug): on the shared export the 48 keys with all three
+ *                 agree within 0.97–1.30.
+ * - vu-v-fu       Vu = V / fu: the 33 keys with all three within 0.97–1.06.
  * - same-value    a value stated per kg and absolute: X = X/kg · body weight.
  *
  * Tolerances (the heart of the check: reported values are mostly means of
@@ -46,7 +49,9 @@ export const TAU_BAND: readonly [number, number] = [1 / 20, 20];
  */
 export const RENAL_BAND: readonly [number, number] = [1 / 2, 2];
 
-export type Slot = 'clearance' | 'clearance_renal' | 'recovery' | 'auc_inf' | 'cmax' | 'thalf' | 'kel' | 'vd' | 'vd_ss' | 'mrt' | 'dose';
+export type Slot =
+  | 'clearance' | 'clearance_renal' | 'recovery' | 'auc_inf' | 'cmax' | 'thalf' | 'kel' | 'vd' | 'vd_ss' | 'mrt' | 'dose'
+  | 'clearance_unbound' | 'vd_unbound' | 'fraction_unbound';
 
 /** Slots whose recomputation from a curve divides the dose (CL = dose/AUC, V = CL/λz): see `explain`. */
 const DOSE_DIVIDED: ReadonlySet<Slot> = new Set(['clearance', 'vd', 'vd_ss']);
@@ -119,6 +124,14 @@ export const IDENTITIES: readonly Identity[] = [
     code: 'identity/clr-fe-dose-auc', formula: 'CLr = fe · dose / AUC∞ (within ×2: fe and CLr over 0–t)', kind: 'equality', lhs: 'clearance_renal',
     terms: [{ slot: 'clearance_renal', power: 1 }, { slot: 'auc_inf', power: 1 }, { slot: 'recovery', power: -1 }, { slot: 'dose', power: -1 }],
     constant: 1, band: () => RENAL_BAND,
+  },
+  {
+    code: 'identity/clu-cl-fu', formula: 'CLu = CL / fu', kind: 'equality', lhs: 'clearance_unbound',
+    terms: [{ slot: 'clearance_unbound', power: 1 }, { slot: 'fraction_unbound', power: 1 }, { slot: 'clearance', power: -1 }], constant: 1, band: () => equal,
+  },
+  {
+    code: 'identity/vu-v-fu', formula: 'Vu = V / fu', kind: 'equality', lhs: 'vd_unbound',
+    terms: [{ slot: 'vd_unbound', power: 1 }, { slot: 'fraction_unbound', power: 1 }, { slot: 'vd', power: -1 }], constant: 1, band: () => equal,
   },
   {
     code: 'identity/clr-cl', formula: 'CLr ≤ CL', kind: 'bound', lhs: 'clearance_renal',

@@ -15,15 +15,21 @@ type RecordNode = IdentityNode & { parameter?: { output: { pk: number } }; dosin
 export const IDENTITY_FACTOR_TOLERANCE = 0.25;
 
 /** The slots a per-kg vs absolute slip can touch. */
-const PER_KG_SLOTS: ReadonlySet<Slot> = new Set(['clearance', 'clearance_renal', 'vd', 'vd_ss', 'dose']);
+const PER_KG_SLOTS: ReadonlySet<Slot> = new Set(['clearance', 'clearance_renal', 'clearance_unbound', 'vd', 'vd_ss', 'vd_unbound', 'dose']);
 
 /** Slips of ×1000 and more: the only ones a bound (a band of ×20 either way) can name; prefix slips, so only of amounts and volumes. */
 const WIDE_SLIPS = [1e3, 1e-3, 1e6, 1e-6];
-export const PREFIXABLE: ReadonlySet<Slot> = new Set(['clearance', 'clearance_renal', 'vd', 'vd_ss', 'auc_inf', 'cmax', 'dose']);
+export const PREFIXABLE: ReadonlySet<Slot> = new Set(['clearance', 'clearance_renal', 'clearance_unbound', 'vd', 'vd_ss', 'vd_unbound', 'auc_inf', 'cmax', 'dose']);
 
-/** The slip family of a slot (causes.ts): a renal clearance slips as a clearance; a fraction excreted by no factor here (plausibility sees one above 1). */
+/**
+ * The slip family of a slot (causes.ts): a renal or unbound clearance slips as a clearance, an unbound volume as a
+ * volume, a fraction unbound as a fraction (×100); a fraction excreted by no factor here (plausibility sees one above 1).
+ */
 export function slipQuantity(slot: Slot): SlipQuantity | null {
-  return slot === 'clearance_renal' ? 'clearance' : slot === 'recovery' ? null : slot;
+  if (slot === 'clearance_renal' || slot === 'clearance_unbound') return 'clearance';
+  if (slot === 'vd_unbound') return 'vd';
+  if (slot === 'fraction_unbound') return 'fraction';
+  return slot === 'recovery' ? null : slot;
 }
 
 /**

@@ -123,3 +123,20 @@ describe('identities: the odd one out', () => {
     expect(predicted(inst, 1)).toBeCloseTo(Math.LN2 / 7, 6);
   });
 });
+
+describe('identities: unbound clearance and volume', () => {
+  it('holds CLu = CL / fu and Vu = V / fu (diazepam: CL 1.6 L/h, fu 0.02 → CLu 80 L/h; V 80 L → Vu 4000 L)', () => {
+    const [cl, fu, clu, vd, vu] = [node('clearance', 1.6), node('fraction_unbound', 0.02), node('clearance_unbound', 80), node('vd', 80), node('vd_unbound', 4000)];
+    const instances = instancesOf([cl, fu, clu, vd, vu], 'iv', null);
+    expect(instances.map((i) => i.identity.code).sort()).toEqual(['identity/clu-cl-fu', 'identity/vu-v-fu']);
+    for (const i of instances) expect(i.residual).toBeCloseTo(1, 9);
+  });
+
+  it('names fu ×100 (2 % curated as 2) the odd one out of both: CLu·fu/CL = Vu·fu/V = 100', () => {
+    const [cl, fu, clu, vd, vu] = [node('clearance', 1.6), node('fraction_unbound', 2), node('clearance_unbound', 80), node('vd', 80), node('vd_unbound', 4000)];
+    const explanation = explain(instancesOf([cl, fu, clu, vd, vu], 'iv', null));
+    expect(explanation?.kind).toBe('odd-one-out');
+    expect(explanation?.candidates.map((c) => c.node.slot)).toEqual(['fraction_unbound']);
+    expect(explanation?.candidates[0].factor).toBeCloseTo(100, 6);
+  });
+});

@@ -2,7 +2,7 @@
  * The `pk-identity` check: reported values of one subject, intervention set,
  * substance and tissue against each other through the PK identities of
  * src/qa/identities.ts (CL = dose/AUC∞, t½ = ln 2/kel, Vz = CL·t½/ln 2 = CL/kel,
- * Vss = CL·MRT, MRT ≤ t½/ln 2, AUC∞/Cmax ≈ t½/ln 2, CLr = fe·dose/AUC∞, CLr ≤ CL; the renal
+ * Vss = CL·MRT, MRT ≤ t½/ln 2, AUC∞/Cmax ≈ t½/ln 2, CLr = fe·dose/AUC∞, CLr ≤ CL, CLu = CL/fu, Vu = V/fu; the renal
  * values from the urine key of the same subject: `withRenalValues`). It needs no timecourse,
  * so it sees reported outputs that reported-vs-recomputed cannot; it cannot
  * see a value that is alone in its key or whose partners are missing.
@@ -49,12 +49,16 @@ const SLOT_UNITS: Record<Exclude<Slot, 'dose'>, { absolute: string; perKg?: stri
   thalf: { absolute: 'hour' },
   kel: { absolute: '1 / hour' },
   mrt: { absolute: 'hour' },
+  clearance_unbound: { absolute: 'liter / hour', perKg: 'liter / hour / kilogram' },
+  vd_unbound: { absolute: 'liter', perKg: 'liter / kilogram' },
+  fraction_unbound: { absolute: 'dimensionless' },
 };
 const LABEL: Record<Slot, string> = {
   clearance: 'CL', clearance_renal: 'CLr', recovery: 'fe', vd: 'Vz', vd_ss: 'Vss', auc_inf: 'AUC∞', cmax: 'Cmax', thalf: 't½', kel: 'kel', mrt: 'MRT', dose: 'dose',
+  clearance_unbound: 'CLu', vd_unbound: 'Vu', fraction_unbound: 'fu',
 };
 /** Which value a finding names first when several could be the culprit. */
-const SLOT_ORDER: readonly Slot[] = ['clearance', 'clearance_renal', 'vd', 'vd_ss', 'auc_inf', 'thalf', 'kel', 'mrt', 'cmax', 'recovery', 'dose'];
+const SLOT_ORDER: readonly Slot[] = ['clearance', 'clearance_renal', 'vd', 'vd_ss', 'auc_inf', 'thalf', 'kel', 'mrt', 'cmax', 'recovery', 'clearance_unbound', 'vd_unbound', 'fraction_unbound', 'dose'];
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
