@@ -28,6 +28,8 @@
  * - clu-cl-fu     CLu = CL / fu (the clearance of the unbound drug): on the shared export the 48 keys with all three
  *                 agree within 0.97–1.30.
  * - vu-v-fu       Vu = V / fu: the 33 keys with all three within 0.97–1.06.
+ * - mrt-aumc-auc  MRT = AUMC∞ / AUC∞ (its definition; the shared export's 3 keys with all three: 0.98–1.39, one MRT
+ *                 of another interval).
  * - same-value    a value stated per kg and absolute: X = X/kg · body weight.
  *
  * Tolerances (the heart of the check: reported values are mostly means of
@@ -51,7 +53,7 @@ export const RENAL_BAND: readonly [number, number] = [1 / 2, 2];
 
 export type Slot =
   | 'clearance' | 'clearance_renal' | 'recovery' | 'auc_inf' | 'cmax' | 'thalf' | 'kel' | 'vd' | 'vd_ss' | 'mrt' | 'dose'
-  | 'clearance_unbound' | 'vd_unbound' | 'fraction_unbound';
+  | 'clearance_unbound' | 'vd_unbound' | 'fraction_unbound' | 'aumc_inf';
 
 /** Slots whose recomputation from a curve divides the dose (CL = dose/AUC, V = CL/λz): see `explain`. */
 const DOSE_DIVIDED: ReadonlySet<Slot> = new Set(['clearance', 'vd', 'vd_ss']);
@@ -132,6 +134,10 @@ export const IDENTITIES: readonly Identity[] = [
   {
     code: 'identity/vu-v-fu', formula: 'Vu = V / fu', kind: 'equality', lhs: 'vd_unbound',
     terms: [{ slot: 'vd_unbound', power: 1 }, { slot: 'fraction_unbound', power: 1 }, { slot: 'vd', power: -1 }], constant: 1, band: () => equal,
+  },
+  {
+    code: 'identity/mrt-aumc-auc', formula: 'MRT = AUMC∞ / AUC∞', kind: 'equality', lhs: 'mrt',
+    terms: [{ slot: 'mrt', power: 1 }, { slot: 'auc_inf', power: 1 }, { slot: 'aumc_inf', power: -1 }], constant: 1, band: () => equal,
   },
   {
     code: 'identity/clr-cl', formula: 'CLr ≤ CL', kind: 'bound', lhs: 'clearance_renal',

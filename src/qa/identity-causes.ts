@@ -19,7 +19,7 @@ const PER_KG_SLOTS: ReadonlySet<Slot> = new Set(['clearance', 'clearance_renal',
 
 /** Slips of ×1000 and more: the only ones a bound (a band of ×20 either way) can name; prefix slips, so only of amounts and volumes. */
 const WIDE_SLIPS = [1e3, 1e-3, 1e6, 1e-6];
-export const PREFIXABLE: ReadonlySet<Slot> = new Set(['clearance', 'clearance_renal', 'clearance_unbound', 'vd', 'vd_ss', 'vd_unbound', 'auc_inf', 'cmax', 'dose']);
+export const PREFIXABLE: ReadonlySet<Slot> = new Set(['clearance', 'clearance_renal', 'clearance_unbound', 'vd', 'vd_ss', 'vd_unbound', 'auc_inf', 'aumc_inf', 'cmax', 'dose']);
 
 /**
  * The slip family of a slot (causes.ts): a renal or unbound clearance slips as a clearance, an unbound volume as a
@@ -29,6 +29,8 @@ export function slipQuantity(slot: Slot): SlipQuantity | null {
   if (slot === 'clearance_renal' || slot === 'clearance_unbound') return 'clearance';
   if (slot === 'vd_unbound') return 'vd';
   if (slot === 'fraction_unbound') return 'fraction';
+  // An AUMC (g·h²/L) slips by the prefixes and decimals of an AUC (its h² slips are no factor of causes.ts).
+  if (slot === 'aumc_inf') return 'auc_inf';
   return slot === 'recovery' ? null : slot;
 }
 

@@ -23,6 +23,7 @@ import { InterventionSets } from './match-keys.js';
 export const CANONICAL_UNITS: readonly string[] = [
   'gram / liter',
   'gram * hour / liter',
+  'gram * hour ** 2 / liter',
   'hour',
   '1 / hour',
   'liter',
@@ -34,6 +35,7 @@ export const CANONICAL_UNITS: readonly string[] = [
   'dimensionless',
   'mole / liter',
   'mole * hour / liter',
+  'mole * hour ** 2 / liter',
   'mole',
 ];
 

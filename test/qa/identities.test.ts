@@ -140,3 +140,14 @@ describe('identities: unbound clearance and volume', () => {
     expect(explanation?.candidates[0].factor).toBeCloseTo(100, 6);
   });
 });
+
+describe('identities: MRT = AUMC∞ / AUC∞', () => {
+  it('holds for AUMC∞ 0.05 g·h²/L, AUC∞ 0.01 g·h/L, MRT 5 h; names MRT ×1/60 (minutes read as hours) beside t½', () => {
+    const [aumc, auc] = [node('aumc_inf', 0.05), node('auc_inf', 0.01)];
+    expect(instancesOf([aumc, auc, node('mrt', 5)], 'iv', null)[0]).toMatchObject({ agrees: true });
+    expect(instancesOf([aumc, auc, node('mrt', 5)], 'iv', null)[0].residual).toBeCloseTo(1, 12);
+    const explanation = explain(instancesOf([aumc, auc, node('mrt', 5 / 60), node('thalf', 3.5)], 'iv', null));
+    expect(explanation?.candidates.map((c) => c.node.slot)).toEqual(['mrt']);
+    expect(explanation?.candidates[0].factor).toBeCloseTo(1 / 60, 9);
+  });
+});

@@ -2,7 +2,7 @@
  * The `pk-identity` check: reported values of one subject, intervention set,
  * substance and tissue against each other through the PK identities of
  * src/qa/identities.ts (CL = dose/AUC∞, t½ = ln 2/kel, Vz = CL·t½/ln 2 = CL/kel,
- * Vss = CL·MRT, MRT ≤ t½/ln 2, AUC∞/Cmax ≈ t½/ln 2, CLr = fe·dose/AUC∞, CLr ≤ CL, CLu = CL/fu, Vu = V/fu; the renal
+ * Vss = CL·MRT, MRT ≤ t½/ln 2, AUC∞/Cmax ≈ t½/ln 2, CLr = fe·dose/AUC∞, CLr ≤ CL, CLu = CL/fu, Vu = V/fu, MRT = AUMC∞/AUC∞; the renal
  * values from the urine key of the same subject: `withRenalValues`). It needs no timecourse,
  * so it sees reported outputs that reported-vs-recomputed cannot; it cannot
  * see a value that is alone in its key or whose partners are missing.
@@ -52,13 +52,14 @@ const SLOT_UNITS: Record<Exclude<Slot, 'dose'>, { absolute: string; perKg?: stri
   clearance_unbound: { absolute: 'liter / hour', perKg: 'liter / hour / kilogram' },
   vd_unbound: { absolute: 'liter', perKg: 'liter / kilogram' },
   fraction_unbound: { absolute: 'dimensionless' },
+  aumc_inf: { absolute: 'gram * hour ** 2 / liter' },
 };
 const LABEL: Record<Slot, string> = {
   clearance: 'CL', clearance_renal: 'CLr', recovery: 'fe', vd: 'Vz', vd_ss: 'Vss', auc_inf: 'AUC∞', cmax: 'Cmax', thalf: 't½', kel: 'kel', mrt: 'MRT', dose: 'dose',
-  clearance_unbound: 'CLu', vd_unbound: 'Vu', fraction_unbound: 'fu',
+  clearance_unbound: 'CLu', vd_unbound: 'Vu', fraction_unbound: 'fu', aumc_inf: 'AUMC∞',
 };
 /** Which value a finding names first when several could be the culprit. */
-const SLOT_ORDER: readonly Slot[] = ['clearance', 'clearance_renal', 'vd', 'vd_ss', 'auc_inf', 'thalf', 'kel', 'mrt', 'cmax', 'recovery', 'clearance_unbound', 'vd_unbound', 'fraction_unbound', 'dose'];
+const SLOT_ORDER: readonly Slot[] = ['clearance', 'clearance_renal', 'vd', 'vd_ss', 'auc_inf', 'thalf', 'kel', 'mrt', 'cmax', 'recovery', 'clearance_unbound', 'vd_unbound', 'fraction_unbound', 'aumc_inf', 'dose'];
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
