@@ -5,7 +5,7 @@
  * (~170 ms of CPU). `npm run units-table` (or `tsx scripts/generate-unit-table.ts`).
  *
  * Which expressions: PK-DB's normalised units (units/normalised-units.ts), the report's display units, the units of
- * the QA's dose labels and human limits (qa/dose-label.ts, qa/human-limits.ts),
+ * the QA's dose labels, human limits and canonical units (qa/dose-label.ts, qa/human-limits.ts, qa/parameters.ts),
  * common curator spellings and time units (below), and every spelling the
  * standard NCA profile composes (nca/units.ts: AUC, rate, volume and
  * clearance labels, which the QA parses to compare them) for the time,
@@ -22,6 +22,7 @@ import { PARAMETERS, type UnitRule } from '../src/nca/parameters.js';
 import { KNOWN_ODD_UNITS, PKDB_PROFILE_UNITS, measurementTypesWithUnits, normalisedUnits } from '../src/units/normalised-units.js';
 import { LABEL_UNITS } from '../src/qa/dose-label.js';
 import { HUMAN_LIMIT_UNITS } from '../src/qa/human-limits.js';
+import { CANONICAL_UNITS } from '../src/qa/parameters.js';
 import { BASE_DIMENSIONS, unitMath } from '../src/units/registry.js';
 import { DISPLAY_SPELLINGS } from '../src/report/display-units.js';
 import { toMathjsExpression } from '../src/units/spelling.js';
@@ -76,7 +77,7 @@ const COMPARED_RULES: Partial<Record<UnitRule, true>> = { conc: true, time: true
 export function spellingsToPreparse(): Set<string> {
   const listed = measurementTypesWithUnits().flatMap((type) => normalisedUnits(type) ?? []);
   const profile = Object.values(PKDB_PROFILE_UNITS).flat();
-  const spellings = new Set([...TIME_UNITS, ...CURATOR_SPELLINGS, ...PINT_SPELLINGS, ...LABEL_UNITS, ...HUMAN_LIMIT_UNITS, ...listed, ...Object.keys(KNOWN_ODD_UNITS), ...profile, ...DISPLAY_SPELLINGS]);
+  const spellings = new Set([...TIME_UNITS, ...CURATOR_SPELLINGS, ...PINT_SPELLINGS, ...LABEL_UNITS, ...HUMAN_LIMIT_UNITS, ...CANONICAL_UNITS, ...listed, ...Object.keys(KNOWN_ODD_UNITS), ...profile, ...DISPLAY_SPELLINGS]);
   const concs = [...(normalisedUnits('concentration') ?? []), DEFAULT_UNITS.conc];
   const doses = [...COMPOSED_DOSE_UNITS, DEFAULT_UNITS.dose];
   for (const time of [...SAMPLING_TIME_UNITS, DEFAULT_UNITS.time]) {

@@ -614,6 +614,7 @@ export const PREPARSED: readonly (readonly [expression: string, value: number | 
   ["mole", null, [20, 1]],
   ["mole * hour / liter", null, [20, 1, 4, 1, 1, -1]],
   ["mole * hour / milliliter", null, [20, 1, 4, 1, 16, -1]],
+  ["mole * hour ^ 2 / liter", null, [20, 1, 4, 2, 1, -1]],
   ["mole * minute / liter", null, [20, 1, 7, 1, 1, -1]],
   ["mole * minute / milliliter", null, [20, 1, 7, 1, 16, -1]],
   ["mole / hour", null, [20, 1, 4, -1]],
