@@ -347,6 +347,7 @@ export const bodyMeasuresCheck: QaCheck = {
     const byGroup = new Map<number, Subject[]>();
     const groups = new Map<number, Subject>();
     const judged = new Set<number>();
+    const judgedTrios = new Map<string, boolean>();
     // Characteristica several individuals list (one record: their group's statistic, not a person's own value).
     const listed = new Set<number>();
     const sharedByIndividuals = new Set<number>();
@@ -364,11 +365,17 @@ export const bodyMeasuresCheck: QaCheck = {
           findings.push(...limitFindings(subject, judged));
           continue;
         }
-        const bmi = bmiFinding(subject) ?? impliedHeightFinding(subject);
+        // Weight, height and BMI a group's individuals inherit are judged once, with its first subject.
+        const trio = ['weight', 'height', 'bmi'].map((t) => subject.measures.get(t)?.record.pk ?? '').join('|');
+        const seen = judgedTrios.get(trio);
+        const bmi = seen !== undefined ? null : (bmiFinding(subject) ?? impliedHeightFinding(subject));
+        if (seen === undefined) judgedTrios.set(trio, bmi !== null);
         if (bmi) findings.push(bmi);
+        // A weight the BMI rule named (here or with the subject it was judged with) is not named again as a cohort's.
+        const named = bmi !== null || seen === true;
         const groupPk = kind === 'individual' ? (record as IndividualRecord).group_pk : record.pk;
         const groupName = groupPk === null ? null : (ctx.dataset.group(groupPk)?.name ?? null);
-        const cohort = bmi === null && !judged.has(subject.measures.get('weight')?.record.pk ?? -1) ? cohortFinding(subject, groupName, sharedByIndividuals) : null;
+        const cohort = !named && !judged.has(subject.measures.get('weight')?.record.pk ?? -1) ? cohortFinding(subject, groupName, sharedByIndividuals) : null;
         if (cohort) {
           judged.add(subject.measures.get('weight')!.record.pk);
           // Keyed by group: its individuals' own weights, when it has them, tell it more exactly (groupMemberFindings).

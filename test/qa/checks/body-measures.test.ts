@@ -184,3 +184,11 @@ describe("body-measure: a cohort's mean its individuals list", () => {
     expect(run([{ ...groupOf(72, {}), name: 'obese' }], members.map((m) => ({ ...m, group_pk: 72 })))).toEqual([]);
   });
 });
+
+describe('body-measure: a weight and BMI its individuals inherit', () => {
+  it('is judged once, with the group: 198.4 kg at BMI 31.4 listed by the group and its three individuals gives one finding', () => {
+    const group = groupOf(80, { weight: 198.4, bmi: 31.4 });
+    const members = [800, 801, 802].map((pk) => ({ ...individualOf(pk, 80, {}), characteristica: group.characteristica }));
+    expect(run([group], members)).toMatchObject([{ check: 'body-measure/bmi', subject: 'group:80', ratio: 2.2046 }]);
+  });
+});
