@@ -217,8 +217,9 @@ export const SIDE_RATIO_SPREAD = 2;
  * factor f (a unit prefix or molar ↔ mass, as `levelSlip`; or a time factor, then AUCs and CL only) that one of them
  * names, and majors in both directions whose ratios put the curve's level within ×2 of it — Cmax or AUC ×f, CL or V ×1/f (a V carries its λz extrapolation, a group's Cmax its members'
  * peaks: Cmax ×1/5.8, AUC ×1/8.1, CL ×9.6 and V ×8.9 of one curve ×10, CL and V naming ×10). The curve, by the
- * header's reasoning: a dose slip moves CL and V alone, a table's concentration unit Cmax and AUC alone. The text to
- * append to each, by comparison; majors of one direction only are left alone.
+ * header's reasoning: a dose slip moves CL and V alone, a table's concentration unit Cmax and AUC alone. Where none
+ * names a factor, majors both ways at one level beyond ×2.5 (`unnamedSide`). The text to append to each, by
+ * comparison; majors of one direction only are left alone.
  */
 export function curveSides(comparisons: readonly Comparison[], molarMass: (substance: string | null) => number | null): Map<Comparison, string> {
   const bySubset = new Map<number, Comparison[]>();
@@ -243,6 +244,32 @@ export function curveSides(comparisons: readonly Comparison[], molarMass: (subst
       const text = ` — the curve: its ${direct.join(', ')} and its ${inverse.join(', ')} are off it ×${fmt(Math.exp(level))} and ×${fmt(Math.exp(-level))} (within ×${SIDE_RATIO_SPREAD}), as ${what} moves them; the table would need two unit slips`;
       for (const c of off) sides.set(c, text);
     }
+    unnamedSide(group.filter((c) => !sides.has(c)), levelOf, sides);
   }
   return sides;
+}
+
+/** How far from 1 a curve's level must lie, off its reported values both ways, to be named without a factor (`unnamedSide`). */
+export const UNNAMED_LEVEL = 2.5;
+/** How near their median level those values must lie (a CL and a V carry their λz extrapolation). */
+export const UNNAMED_SPREAD = 1.5;
+
+/**
+ * The curve, where its majors lie off it in both directions by one level that no slip factor is (a slip on top of an
+ * ordinary disagreement, or another record's curve linked): its reported AUC ×0.25 and its CL ×4.6 and V ×6.4 of it
+ * put its level ×3.9–4.3 off, which a dose slip (CL and V alone) or the table's concentration unit (Cmax and AUC
+ * alone) cannot do; the table would need two slips. Beyond ×UNNAMED_LEVEL, each within ×UNNAMED_SPREAD of their
+ * median, majors of both directions; the text names no factor.
+ */
+function unnamedSide(group: readonly Comparison[], levelOf: (c: Comparison) => number, sides: Map<Comparison, string>): void {
+  const levels = group.map(levelOf).sort((a, b) => a - b);
+  if (levels.length < 2) return;
+  const centre = levels[Math.floor((levels.length - 1) / 2)];
+  if (Math.abs(centre) < Math.log(UNNAMED_LEVEL)) return;
+  const off = group.filter((c) => Math.abs(levelOf(c) - centre) <= Math.log(UNNAMED_SPREAD));
+  const direct = [...new Set(off.filter((c) => LEVEL_EXPONENT[c.parameter] === 1).map((c) => c.parameter))];
+  const inverse = [...new Set(off.filter((c) => LEVEL_EXPONENT[c.parameter] === -1).map((c) => c.parameter))];
+  if (direct.length === 0 || inverse.length === 0) return;
+  const text = ` — the curve: its ${direct.join(', ')} and its ${inverse.join(', ')} are off it ×${fmt(Math.exp(centre))} and ×${fmt(Math.exp(-centre))} alike (within ×${UNNAMED_SPREAD}), as one shift of its level moves them (no unit or molar factor is that: a slip beside an ordinary difference, or another curve linked); the table would need two slips`;
+  for (const c of off) sides.set(c, text);
 }

@@ -156,6 +156,15 @@ describe('curve level causes', () => {
     expect(curveSides([cl, vd], molarMass).size).toBe(0);
     // A Cmax beyond ×2 of the level the CL names: no side.
     expect(curveSides([comparison('cmax', 0.0000245, 0.00007), cl], molarMass).size).toBe(0);
+    // No factor named, but AUC∞ ×0.254, CL ×4.57 and V ×6.37 of one curve (levels ×0.254, ×0.219, ×0.157; median ×0.219,
+    // each within ×1.5): the curve, without a factor (PKDB00292's torasemide curve ×2.87 over a table ×1.5 off it).
+    const [uAuc, uCl, uV] = [comparison('auc_inf', 0.0045, 0.01773, 12), comparison('clearance', 2.58, 0.5641, 12), comparison('vd', 11.7, 1.835, 12)];
+    const unnamed = curveSides([uAuc, uCl, uV], molarMass);
+    expect(unnamed.size).toBe(3);
+    expect(unnamed.get(uCl)).toMatch(/^ — the curve: its auc_inf and its clearance, vd are off it ×0\.219 and ×4\.57 alike \(within ×1\.5\), as one shift of its level moves them \(no unit or molar factor is that/);
+    expect(comparisonFinding(uAuc, { curveSide: unnamed.get(uAuc) }).culprit).toBe('timecourse');
+    // Within ×2.5 of the curve: an ordinary disagreement, no side.
+    expect(curveSides([comparison('auc_inf', 0.009, 0.01773, 13), comparison('clearance', 1.1, 0.5641, 13)], molarMass).size).toBe(0);
     // A time factor (the curve's time axis: minutes as hours) moves its AUCs and CL against each other, not its Cmax or V.
     const timeAuc = comparison('auc_inf', 2.879, 0.04729);
     const timeCl = comparison('clearance', 0.0926, 6.34);
