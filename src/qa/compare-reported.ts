@@ -27,6 +27,8 @@ export interface ComparisonSources {
   matchKey(fields: LinkKeyFields): string;
   molarMass(substance: string | null): number | null;
   bodyWeightKg(record: { group_pk: number | null; individual_pk: number | null }): number | null;
+  /** The subject's body surface area (m²), for a value per m² (body-surface.ts); absent: none bridged. */
+  bodySurfaceM2?(record: { group_pk: number | null; individual_pk: number | null }): number | null;
   mayBeAdultHuman(record: { group_pk: number | null; individual_pk: number | null }): boolean;
   examined(kind: RecordKind, pk: number, check: string): void;
   notExamined(kind: RecordKind, pk: number, check: string, reason: string): void;
@@ -62,16 +64,23 @@ export function reportedValue(output: OutputRecord): number | null {
 
 /**
  * `value` in `unit`: by unit conversion (molar ↔ mass with the molar mass),
- * else across per-kg ↔ absolute with the body weight (÷W or ×W), else null.
+ * else across per-m² ↔ absolute with the body surface area (÷A: a clearance
+ * per m² against its curve's), else across per-kg ↔ absolute with the body
+ * weight (÷W or ×W), else null.
  */
 export function inUnit(
   value: RecomputedValue,
   unit: string,
   molarMass: number | null,
   bodyWeightKg: number | null,
+  bodySurfaceM2: number | null = null,
 ): Bridged | null {
   const direct = conversionFactorOrNull(value.unit, unit, { molarMass });
   if (direct !== null) return { value: value.value * direct, conversion: null, weightPower: 0 };
+  if (bodySurfaceM2 !== null && bodySurfaceM2 > 0) {
+    const perArea = productFactorOrNull(value.unit, 'meter ** 2', -1, unit, { molarMass });
+    if (perArea !== null) return { value: (value.value / bodySurfaceM2) * perArea, conversion: `divided by body surface area ${+bodySurfaceM2.toPrecision(3)} m²`, weightPower: 0 };
+  }
   if (bodyWeightKg === null || !(bodyWeightKg > 0)) return null;
   const perKg = productFactorOrNull(value.unit, 'kilogram', -1, unit, { molarMass });
   if (perKg !== null) return { value: (value.value / bodyWeightKg) * perKg, conversion: `divided by body weight ${bodyWeightKg} kg`, weightPower: -1 };
@@ -143,7 +152,7 @@ export function compareReported(
   output: OutputRecord,
   parameter: ReportedParameter,
   rt: RecomputedTimecourse,
-  context: { molarMass: number | null; bodyWeightKg: number | null; multipleDose?: boolean; unweighedAdult?: boolean },
+  context: { molarMass: number | null; bodyWeightKg: number | null; multipleDose?: boolean; unweighedAdult?: boolean; bodySurfaceM2?: number | null },
 ): Comparison | null {
   const reported = reportedValue(output);
   if (reported === null || !output.unit) return null;
@@ -151,7 +160,7 @@ export function compareReported(
   // A per-kg value of an adult whose weight is not curated is bridged at a typical adult's weight (and, before a
   // disagreement is called, at the adult weight that fits best: atAdultWeightNearest).
   const weight = context.bodyWeightKg ?? (context.unweighedAdult ? TYPICAL_BODY_WEIGHT_KG : null);
-  const convert = (v: RecomputedValue | undefined) => (v ? inUnit(v, unit, context.molarMass, weight) : null);
+  const convert = (v: RecomputedValue | undefined) => (v ? inUnit(v, unit, context.molarMass, weight, context.bodySurfaceM2 ?? null) : null);
   let pkdb = convert(rt.pkdb[parameter]);
   let standard = convert(rt.standard.values[parameter]);
   let intervalEnds = parameter === 'auc_end' ? aucInterval(output, rt.tc) : {};
@@ -390,7 +399,10 @@ export function compareAll(ctx: ComparisonSources): Comparison[] {
     for (const output of outputs) {
       if (!isReportedParameter(output.measurement_type)) continue;
       const bodyWeightKg = ctx.bodyWeightKg(output);
-      const context = { molarMass: ctx.molarMass(output.substance), bodyWeightKg, unweighedAdult: bodyWeightKg === null && ctx.mayBeAdultHuman(output) };
+      const context = {
+        molarMass: ctx.molarMass(output.substance), bodyWeightKg, unweighedAdult: bodyWeightKg === null && ctx.mayBeAdultHuman(output),
+        bodySurfaceM2: ctx.bodySurfaceM2?.(output) ?? null,
+      };
       const parameter = output.measurement_type;
       const best = bestComparison(
         candidates

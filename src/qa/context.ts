@@ -80,6 +80,8 @@ export interface QaContext {
   molarMass(substance: string | null): number | null;
   /** Body weight in kg of the subject of a record; an individual without one inherits its group's. */
   bodyWeightKg(record: { group_pk: number | null; individual_pk: number | null }): number | null;
+  /** Body surface area in m² of the subject of a record (body-surface.ts: curated, else from weight and height), else its group's. */
+  bodySurfaceM2(record: { group_pk: number | null; individual_pk: number | null }): number | null;
   /**
    * The population marks of a record's subject (population.ts `subjectMarks`), one list per subject for the run;
    * an individual whose own characteristica mark nothing has its group's list (the same list).
@@ -270,12 +272,20 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
   const keys = new MatchKeys(matchKey);
   const keyOf = (fields: LinkKeyFields, interventions?: string) => keys.of(fields, interventions);
   // A subject's body surface area (m²): its own characteristica (an individual lists its group's too), else its group's.
+  const surfaces = new Map<number, number | null>();
   const bodySurface = (record: { group_pk: number | null; individual_pk: number | null }): number | null => {
+    const key = subjectNumber(record);
+    if (key === null) return null;
+    let surface = surfaces.get(key);
+    if (surface !== undefined) return surface;
     const own = record.individual_pk != null ? dataset.individual(record.individual_pk) : record.group_pk != null ? dataset.group(record.group_pk) : null;
-    const surface = own ? bodySurfaceM2(own.characteristica) : null;
-    if (surface !== null || record.individual_pk == null) return surface;
-    const group = own && 'group_pk' in own && own.group_pk != null ? dataset.group(own.group_pk) : null;
-    return group ? bodySurfaceM2(group.characteristica) : null;
+    surface = own ? bodySurfaceM2(own.characteristica) : null;
+    if (surface === null && record.individual_pk != null) {
+      const group = own && 'group_pk' in own && own.group_pk != null ? dataset.group(own.group_pk) : null;
+      surface = group ? bodySurfaceM2(group.characteristica) : null;
+    }
+    surfaces.set(key, surface);
+    return surface;
   };
   const parameters = lazy(() => parameterValues(tables.outputs, { matchKey: keyOf, molarMass, bodyWeightKg, dosingOfSet, bodySurfaceM2: bodySurface }));
   const parametersByKey = lazy(() => {
@@ -320,6 +330,7 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
     matchKey: keyOf,
     molarMass,
     bodyWeightKg,
+    bodySurfaceM2: bodySurface,
     dosingOfSet,
     curveOf,
     subjectMarks: marksOf,

@@ -60,5 +60,10 @@ describe('inUnit', () => {
     expect(perKg?.conversion).toMatch(/divided by body weight 70 kg/);
     expect(inUnit({ value: 0.1, unit: 'liter / hour / kilogram' }, 'liter / hour', null, 70)?.value).toBeCloseTo(7, 12);
     expect(inUnit({ value: 7, unit: 'liter / hour' }, 'liter / hour / kilogram', null, null)).toBeNull();
+    // Per m² of body surface with the subject's area: 10.8 L/h at 1.8 m² is 100 mL/min/m² (10.8 / 1.8 / 0.06).
+    const perArea = inUnit({ value: 10.8, unit: 'liter / hour' }, 'milliliter / meter ** 2 / minute', null, 70, 1.8);
+    expect(perArea?.value).toBeCloseTo(100, 9);
+    expect(perArea?.conversion).toBe('divided by body surface area 1.8 m²');
+    expect(inUnit({ value: 10.8, unit: 'liter / hour' }, 'milliliter / meter ** 2 / minute', null, 70)).toBeNull();
   });
 });
