@@ -27,7 +27,7 @@
 import { Dataset, linkKey, subjectOf, type LinkKeyFields, type SubjectRef } from '../data/dataset.js';
 import type { DatasetSource } from '../data/model.js';
 import type { DatasetTables, InterventionRecord, TimecourseRecord } from '../data/model.js';
-import { lazy, pushTo, representativeValue } from '../data/records.js';
+import { cached, lazy, pushTo, representativeValue } from '../data/records.js';
 import { molarMassLookup } from '../units/molar-mass.js';
 import { recomputeCalculated, type CalculatedRow } from './calculated.js';
 import { compareAll, type Comparison } from './compare-reported.js';
@@ -273,19 +273,16 @@ export function prepareContext(dataset: Dataset, options: QaContextOptions = {})
   const keyOf = (fields: LinkKeyFields, interventions?: string) => keys.of(fields, interventions);
   // A subject's body surface area (m²): its own characteristica (an individual lists its group's too), else its group's.
   const surfaces = new Map<number, number | null>();
+  const surfaceOf = (record: { group_pk: number | null; individual_pk: number | null }): number | null => {
+    const own = record.individual_pk != null ? dataset.individual(record.individual_pk) : record.group_pk != null ? dataset.group(record.group_pk) : null;
+    const surface = own ? bodySurfaceM2(own.characteristica) : null;
+    if (surface !== null || !own || !('group_pk' in own) || own.group_pk == null) return surface;
+    const group = dataset.group(own.group_pk);
+    return group ? bodySurfaceM2(group.characteristica) : null;
+  };
   const bodySurface = (record: { group_pk: number | null; individual_pk: number | null }): number | null => {
     const key = subjectNumber(record);
-    if (key === null) return null;
-    let surface = surfaces.get(key);
-    if (surface !== undefined) return surface;
-    const own = record.individual_pk != null ? dataset.individual(record.individual_pk) : record.group_pk != null ? dataset.group(record.group_pk) : null;
-    surface = own ? bodySurfaceM2(own.characteristica) : null;
-    if (surface === null && record.individual_pk != null) {
-      const group = own && 'group_pk' in own && own.group_pk != null ? dataset.group(own.group_pk) : null;
-      surface = group ? bodySurfaceM2(group.characteristica) : null;
-    }
-    surfaces.set(key, surface);
-    return surface;
+    return key === null ? null : cached(surfaces, key, () => surfaceOf(record));
   };
   const parameters = lazy(() => parameterValues(tables.outputs, { matchKey: keyOf, molarMass, bodyWeightKg, dosingOfSet, bodySurfaceM2: bodySurface }));
   const parametersByKey = lazy(() => {
