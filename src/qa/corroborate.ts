@@ -85,16 +85,12 @@ function blamesByRecord(findings: readonly Finding[]): Blames {
   const outputs = new Map<number, Finding[]>();
   const timecourses = new Map<number, Finding[]>();
   const doses = new Map<number, Finding[]>();
-  const add = (map: Map<number, Finding[]>, pk: number, f: Finding) => {
-    const list = map.get(pk);
-    if (list) list.push(f);
-    else map.set(pk, [f]);
-  };
   for (const f of findings) {
     if (f.severity !== 'major') continue;
-    if (f.culprit === 'output' && f.output_pk !== null) add(outputs, f.output_pk, f);
-    else if (f.culprit === 'timecourse' && f.subset_pk !== null) add(timecourses, f.subset_pk, f);
-    else if (f.culprit === 'dose' && doseOf(f) !== null) add(doses, doseOf(f) as number, f);
+    const dose = f.culprit === 'dose' ? doseOf(f) : null;
+    if (f.culprit === 'output' && f.output_pk !== null) pushTo(outputs, f.output_pk, f);
+    else if (f.culprit === 'timecourse' && f.subset_pk !== null) pushTo(timecourses, f.subset_pk, f);
+    else if (dose !== null) pushTo(doses, dose, f);
   }
   return { outputs, timecourses, doses };
 }
@@ -114,7 +110,7 @@ function settleOpen(f: Finding, blames: Blames): { culprit: Culprit; evidence: F
   const candidates: [Culprit, Finding[]][] = [
     ['output', f.output_pk === null ? [] : others(blames.outputs.get(f.output_pk))],
     ['timecourse', f.subset_pk === null ? [] : others(blames.timecourses.get(f.subset_pk))],
-    ['dose', doseOf(f) === null ? [] : others(blames.doses.get(doseOf(f) as number))],
+    ['dose', others(blames.doses.get(doseOf(f) ?? NaN))],
   ];
   const blamed = candidates.filter(([, evidence]) => evidence.length > 0);
   return blamed.length === 1 ? { culprit: blamed[0][0], evidence: blamed[0][1] } : null;

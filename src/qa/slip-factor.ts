@@ -59,8 +59,6 @@ export function nearestSlipFactor(
     consider(bodyWeightKg, 'per-kg', `per-kg vs absolute: ×${w} (body weight ${w} kg)`);
     consider(1 / bodyWeightKg, 'per-kg', `per-kg vs absolute: ÷${w} (body weight ${w} kg)`);
   }
-  // Small molar factors (×2–10) name no slip alone, but one nearer the ratio than the factor named is said beside it.
-  const firstSmall = fits.length;
   if (molarMass !== null && MOLAR_SLIPPABLE.has(parameter)) {
     for (const slip of molarMassSlipsOf(parameter, molarMass)) {
       if (slip.factor < SMALL_MOLAR_FACTOR && !smallMolarAlternatives) continue;
@@ -68,13 +66,14 @@ export function nearestSlipFactor(
       consider(1 / slip.factor, 'molar-mass', `${slip.label.replace('×', '×1/')} (${slip.explanation})`);
     }
   }
+  // Small molar factors (×2–10) name no slip alone, but one nearer the ratio than the factor named is said beside it.
   const small = (f: SlipFactorMatch) => f.kind === 'molar-mass' && Math.max(f.factor, 1 / f.factor) < SMALL_MOLAR_FACTOR;
   const named = fits.filter((f) => !small(f));
   if (named.length === 0) return null;
   // Nearest first; a tie keeps the order considered (unit factors, then per-kg, then molar).
   const byDistance = (list: SlipFactorMatch[]) => list.map((f, k) => [f, k] as const).sort((a, b) => a[0].distance - b[0].distance || a[1] - b[1]).map(([f]) => f);
   const [lead, ...others] = byDistance(named);
-  const alternatives = [...others, ...byDistance(fits.slice(firstSmall).filter((f) => small(f) && f.distance < lead.distance))];
+  const alternatives = [...others, ...fits.filter((f) => small(f) && f.distance < lead.distance)];
   return alternatives.length === 0 ? lead : { ...lead, alternatives: byDistance(alternatives) };
 }
 

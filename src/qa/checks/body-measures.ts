@@ -56,6 +56,9 @@ export const OFF_FELLOWS = 2;
 /** …and a slip factor must bring it this near their median (within what individuals span: off is the question, not back). */
 export const BACK_FELLOWS = 1.6;
 
+/** Pounds in a kilogram: a weight in pounds read as kilograms is ×this. */
+export const POUNDS_PER_KG = 2.2046;
+
 /** slips by measure type: asked for every measure of every subject, each list built once. */
 const slipLists = new Map<string, readonly SuspectedCause[]>();
 
@@ -69,7 +72,7 @@ function slips(type: string): readonly SuspectedCause[] {
 function buildSlips(type: string): SuspectedCause[] {
   const list: [number, string][] =
     type === 'weight'
-      ? [[2.2046, 'pounds read as kilograms'], [1000, 'grams read as kilograms'], [10, 'a decimal point slip']]
+      ? [[POUNDS_PER_KG, 'pounds read as kilograms'], [1000, 'grams read as kilograms'], [10, 'a decimal point slip']]
       : type === 'height'
         ? [[100, 'centimetres read as metres'], [1000, 'millimetres read as metres'], [39.37, 'inches read as metres'], [10, 'a decimal point slip']]
         : type === 'age'
@@ -271,9 +274,8 @@ function cohortFinding(subject: Subject, groupName: string | null, shared: Reado
   const count = 'count' in record ? record.count : m && shared.has(m.record.pk) ? m.record.count : null;
   if (!m || (count ?? 0) < 2 || !(m.value > NON_OBESE_COHORT_HIGH_KG)) return null;
   if (markedObese(groupName ?? record.name, record.characteristica)) return null;
-  const pounds = slips('weight').find((c) => c.factor > 2 && c.factor < 3);
-  const [low, high] = SUBJECT_LIMITS.get('weight')!.normal;
-  if (!pounds || m.value / pounds.factor < low || m.value / pounds.factor > high) return null;
+  const pounds = slips('weight').find((c) => c.factor === POUNDS_PER_KG);
+  if (!pounds || !normalOf('weight', m.value / pounds.factor)) return null;
   return measureFinding(subject, m, 'cohort', [pounds],
     `${subject.label}'s mean weight ${fmt(m.value)} ${m.unit} (n = ${count}) is above what a cohort not selected for obesity weighs on average (${NON_OBESE_COHORT_HIGH_KG} ${m.unit}: a mean BMI of 34 at 1.84 m), and nothing marks the group obese (its name, a weight category, obesity index, BMI or disease); undoing ${pounds.text.split(' (')[0]} gives ${fmt(m.value / pounds.factor)}`,
     m.value / pounds.factor);
@@ -375,9 +377,10 @@ export const bodyMeasuresCheck: QaCheck = {
         const named = bmi !== null || seen === true;
         const groupPk = kind === 'individual' ? (record as IndividualRecord).group_pk : record.pk;
         const groupName = groupPk === null ? null : (ctx.dataset.group(groupPk)?.name ?? null);
-        const cohort = !named && !judged.has(subject.measures.get('weight')?.record.pk ?? -1) ? cohortFinding(subject, groupName, sharedByIndividuals) : null;
-        if (cohort) {
-          judged.add(subject.measures.get('weight')!.record.pk);
+        const weightPk = subject.measures.get('weight')?.record.pk;
+        const cohort = !named && weightPk !== undefined && !judged.has(weightPk) ? cohortFinding(subject, groupName, sharedByIndividuals) : null;
+        if (cohort && weightPk !== undefined) {
+          judged.add(weightPk);
           // Keyed by group: its individuals' own weights, when it has them, tell it more exactly (groupMemberFindings).
           if (groupPk !== null && !cohorts.has(groupPk)) cohorts.set(groupPk, cohort);
           else if (groupPk === null) findings.push(cohort);
