@@ -10,8 +10,8 @@ import {
   pkdbRegression,
   type PkdbDosing,
   type PkdbInput,
-} from '../../src/nca/pkdb/profile.js';
-import { aucUnit, hoursPer, isRestrictedDosingUnit, volumeUnits } from '../../src/nca/pkdb/units.js';
+} from '../../../src/nca/pkdb/profile.js';
+import { aucUnit, hoursPer, isRestrictedDosingUnit, volumeUnits } from '../../../src/nca/pkdb/units.js';
 
 const dose = (over: Partial<PkdbDosing> = {}): PkdbDosing => ({
   value: 0.1, unit: 'gram', time: 0, timeUnit: 'hr', application: 'single dose', substance: 'caffeine', ...over,

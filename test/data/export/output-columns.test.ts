@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { columnBuffers, OUTPUT_COLUMN_FIELDS, outputColumns, outputsFromColumns } from '../../src/data/export/output-columns.js';
-import { readExport } from '../../src/data/export/read.js';
-import type { OutputRecord } from '../../src/data/model.js';
-import { PROJECT_ROOT } from '../helpers/shared.js';
+import { columnBuffers, OUTPUT_COLUMN_FIELDS, outputColumns, outputsFromColumns } from '../../../src/data/export/output-columns.js';
+import { readExport } from '../../../src/data/export/read.js';
+import type { OutputRecord } from '../../../src/data/model.js';
+import { PROJECT_ROOT } from '../../helpers/shared.js';
 
 /** Numbers a record may hold: any double but NaN (which no parsed cell is), with -0 and the infinities. */
 const number = fc.oneof(fc.double({ noNaN: true }), fc.constantFrom(-0, 0, Infinity, -Infinity, 6, 1e-5));

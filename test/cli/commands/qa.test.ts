@@ -3,16 +3,16 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pkdb } from '../helpers/cli.js';
-import { FINDING_COLUMNS } from '../../src/qa/finding.js';
-import { CALCULATED_COLUMNS } from '../../src/qa/to-findings.js';
-import { PROJECT_ROOT } from '../helpers/shared.js';
-import { cloneTables, renumberStudy } from '../helpers/releases.js';
-import { readExport } from '../../src/data/export/read.js';
-import { writeExport } from '../../src/data/export/write.js';
-import { FIXTURES_EXPORT, loadFixtures } from '../../src/data/fixtures.js';
-import { startServer } from '../../src/server/app.js';
-import { filterStudies } from '../../src/data/select.js';
+import { pkdb } from '../../helpers/cli.js';
+import { FINDING_COLUMNS } from '../../../src/qa/finding.js';
+import { CALCULATED_COLUMNS } from '../../../src/qa/to-findings.js';
+import { PROJECT_ROOT } from '../../helpers/shared.js';
+import { cloneTables, renumberStudy } from '../../helpers/releases.js';
+import { readExport } from '../../../src/data/export/read.js';
+import { writeExport } from '../../../src/data/export/write.js';
+import { FIXTURES_EXPORT, loadFixtures } from '../../../src/data/fixtures.js';
+import { startServer } from '../../../src/server/app.js';
+import { filterStudies } from '../../../src/data/select.js';
 
 describe('pkdb qa', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pkdb-qa-cli-'));

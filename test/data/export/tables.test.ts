@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ProblemLog } from '../../src/data/export/cells.js';
-import { GROUPS, INDIVIDUALS, OUTPUTS, rowCells, type SpecRow } from '../../src/data/export/columns.js';
-import { buildGroups, buildIndividuals, buildOutputs, OUTPUT_OWN_FIELDS } from '../../src/data/export/tables.js';
-import type { OutputRecord } from '../../src/data/model.js';
+import { ProblemLog } from '../../../src/data/export/cells.js';
+import { GROUPS, INDIVIDUALS, OUTPUTS, rowCells, type SpecRow } from '../../../src/data/export/columns.js';
+import { buildGroups, buildIndividuals, buildOutputs, OUTPUT_OWN_FIELDS } from '../../../src/data/export/tables.js';
+import type { OutputRecord } from '../../../src/data/model.js';
 
 type OutputRow = SpecRow<typeof OUTPUTS>;
 

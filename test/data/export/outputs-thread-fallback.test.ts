@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PROJECT_ROOT } from '../helpers/shared.js';
+import { PROJECT_ROOT } from '../../helpers/shared.js';
 
 const behaviour = vi.hoisted(() => ({ mode: 'throw' as 'throw' | 'die' }));
 
@@ -31,9 +31,9 @@ describe('readExport without a worker', () => {
   });
 
   it('reads outputs.csv on the calling thread when a worker cannot be started, or dies before answering', async () => {
-    const { readExport } = await import('../../src/data/export/read.js');
-    const { readOutputsInWorker } = await import('../../src/data/export/outputs-thread.js');
-    const { openZip } = await import('../../src/data/export/zip.js');
+    const { readExport } = await import('../../../src/data/export/read.js');
+    const { readOutputsInWorker } = await import('../../../src/data/export/outputs-thread.js');
+    const { openZip } = await import('../../../src/data/export/zip.js');
     const one = JSON.stringify(await readExport(zip, { worker: false }));
     for (const mode of ['throw', 'die'] as const) {
       behaviour.mode = mode;

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readExport, type ExportReadResult } from '../../src/data/export/read.js';
-import { writeExport } from '../../src/data/export/write.js';
-import type { DatasetTables, OutputRecord, Stats } from '../../src/data/model.js';
-import { SHARED_EXPORT, describeShared } from '../helpers/shared.js';
+import { readExport, type ExportReadResult } from '../../../src/data/export/read.js';
+import { writeExport } from '../../../src/data/export/write.js';
+import type { DatasetTables, OutputRecord, Stats } from '../../../src/data/model.js';
+import { SHARED_EXPORT, describeShared } from '../../helpers/shared.js';
 
 const NO_STATS: Stats = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null, unit: null };
 

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PkdbClient } from '../../src/api/index.js';
-import { INTERVENTIONS } from '../../src/data/export/columns.js';
-import { downloadExport } from '../../src/data/export/download.js';
-import { ExportError, readExport } from '../../src/data/export/read.js';
-import { writeExport } from '../../src/data/export/write.js';
-import { startServer, type TestServer } from '../api/test-server.js';
-import { describeShared, SHARED_EXPORT } from '../helpers/shared.js';
+import { PkdbClient } from '../../../src/api/index.js';
+import { INTERVENTIONS } from '../../../src/data/export/columns.js';
+import { downloadExport } from '../../../src/data/export/download.js';
+import { ExportError, readExport } from '../../../src/data/export/read.js';
+import { writeExport } from '../../../src/data/export/write.js';
+import { startServer, type TestServer } from '../../api/test-server.js';
+import { describeShared, SHARED_EXPORT } from '../../helpers/shared.js';
 
 const EMPTY_TABLES = { studies: [], groups: [], individuals: [], interventions: [], outputs: [], timecourses: [], scatters: [], terms: [] };
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bytesAre, numberInBytes } from '../../src/data/export/ranges.js';
+import { bytesAre, numberInBytes } from '../../../src/data/export/ranges.js';
 
 /** numberInBytes on the range `[start, end)` of an ASCII text (as its bytes: one byte per character). */
 const numberInRange = (text: string, start: number, end: number) => numberInBytes(Buffer.from(text, 'latin1'), start, end);

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readExport, type ExportReadResult } from '../../src/data/export/read.js';
-import type { DatasetTables } from '../../src/data/model.js';
-import { PROJECT_ROOT, SHARED_EXPORT, describeShared } from '../helpers/shared.js';
+import { readExport, type ExportReadResult } from '../../../src/data/export/read.js';
+import type { DatasetTables } from '../../../src/data/model.js';
+import { PROJECT_ROOT, SHARED_EXPORT, describeShared } from '../../helpers/shared.js';
 
 /**
  * Data lines of a CSV text counted independently of the reader: newlines

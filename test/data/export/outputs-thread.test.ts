@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { ExportError, ProblemLog } from '../../src/data/export/cells.js';
-import { readOutputs, readOutputsInWorker, useWorker, WORKER_MIN_BYTES } from '../../src/data/export/outputs-thread.js';
-import { readExport, type ReadExportOptions } from '../../src/data/export/read.js';
-import { openZip } from '../../src/data/export/zip.js';
-import { PROJECT_ROOT } from '../helpers/shared.js';
+import { ExportError, ProblemLog } from '../../../src/data/export/cells.js';
+import { readOutputs, readOutputsInWorker, useWorker, WORKER_MIN_BYTES } from '../../../src/data/export/outputs-thread.js';
+import { readExport, type ReadExportOptions } from '../../../src/data/export/read.js';
+import { openZip } from '../../../src/data/export/zip.js';
+import { PROJECT_ROOT } from '../../helpers/shared.js';
 
 const fixture = unzipSync(readFileSync(join(PROJECT_ROOT, 'fixtures', 'pkdb-fixtures.zip')));
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkMember, ProblemLog, readRows } from '../../src/data/export/cells.js';
-import type { CsvSpec } from '../../src/data/export/columns.js';
-import { formatCsvLine } from '../../src/data/export/csv.js';
-import { asIntList, asNumberList, formatPyFloat, parsePyNumber, parsePyNumberList, parsePyValue } from '../../src/data/export/pyrepr.js';
+import { checkMember, ProblemLog, readRows } from '../../../src/data/export/cells.js';
+import type { CsvSpec } from '../../../src/data/export/columns.js';
+import { formatCsvLine } from '../../../src/data/export/csv.js';
+import { asIntList, asNumberList, formatPyFloat, parsePyNumber, parsePyNumberList, parsePyValue } from '../../../src/data/export/pyrepr.js';
 
 const SPEC = {
   file: 't.csv',
