@@ -11,7 +11,7 @@ import {
   type PkdbDosing,
   type PkdbInput,
 } from '../../../src/nca/pkdb/profile.js';
-import { aucUnit, hoursPer, isRestrictedDosingUnit, volumeUnits } from '../../../src/nca/pkdb/units.js';
+import { isRestrictedDosingUnit } from '../../../src/nca/pkdb/units.js';
 
 const dose = (over: Partial<PkdbDosing> = {}): PkdbDosing => ({
   value: 0.1, unit: 'gram', time: 0, timeUnit: 'hr', application: 'single dose', substance: 'caffeine', ...over,
@@ -70,31 +70,6 @@ describe('§3.5–3.10 values', () => {
   });
 });
 
-describe('§4 units', () => {
-  it('time factors and AUC spellings', () => {
-    expect([hoursPer('hr'), hoursPer('min'), hoursPer('minutes'), hoursPer('days'), hoursPer('weeks')]).toEqual([1, 1 / 60, 1 / 60, 24, 168]);
-    expect(aucUnit('gram / liter')).toBe('gram * hour / liter');
-    expect(aucUnit('mole / liter')).toBe('hour * mole / liter');
-    expect(aucUnit('IU / liter')).toBe('IU * hour / liter');
-  });
-  it('volumes and clearances by dose and concentration unit', () => {
-    const cases: [string, string, string, number, string, number][] = [
-      ['gram', 'gram / liter', 'liter', 1, 'liter / hour', 1],
-      ['count', 'gram / liter', 'liter / kilogram', 1000, 'liter / hour / kilogram', 1000],
-      ['g/kg', 'gram / liter', 'liter / kilogram', 1, 'liter / hour / kilogram', 1],
-      ['mole / kilogram', 'mole / liter', 'liter / kilogram', 1, 'liter / hour / kilogram', 1],
-      ['gram', 'mole / liter', 'liter * milligram / millimole', 1, 'microgram * milliliter / hour / micromole', 1000],
-    ];
-    for (const [d, c, vUnit, vFactor, clUnit, clFactor] of cases) {
-      const { volume, clearance } = volumeUnits(d, c, 'hr');
-      expect([volume.unit, clearance.unit]).toEqual([vUnit, clUnit]);
-      expect(volume.factor / vFactor).toBeCloseTo(1, 14);
-      expect(clearance.factor / clFactor).toBeCloseTo(1, 14);
-    }
-    expect(volumeUnits('gram', 'gram / liter', 'min').clearance.factor).toBeCloseTo(60, 12);
-  });
-});
-
 describe('pkdbNca end to end', () => {
   // Sorted by pk: t = 0, 0.5, 1, 2, 4, 8 h; c = 0, 4, 8, 4, 2, 1 g/L. Lists given shuffled.
   const order = [3, 0, 5, 1, 4, 2];
@@ -144,19 +119,5 @@ describe('pkdbNca end to end', () => {
     expect(shifted.find((o) => o.measurement_type === 'tmax')!.value).toBe(-0.5);
     // auc_end's time stays the unshifted maximum.
     expect(shifted[0].time).toBe(8);
-  });
-});
-
-describe('§4 units on the one parser (pint semantics)', () => {
-  it('reads the dimensionless spellings and time units pint reads, which the restricted-dosing check and time shift use', () => {
-    for (const unit of ['none', 'dimensionless', 'count', 'g/kg']) expect(isRestrictedDosingUnit(unit), unit).toBe(true);
-    expect(isRestrictedDosingUnit('not a unit')).toBe(false);
-    expect(hoursPer('year')).toBe(8766); // pint's year: 365.25 days
-    expect(() => hoursPer('gram')).toThrow("unit 'gram': [mass] is not a time");
-  });
-  it('spells AUC units as pint does, whatever the spelling of the concentration', () => {
-    expect(aucUnit('g/l')).toBe('gram * hour / liter');
-    expect(aucUnit('mole / liter / kilogram')).toBe('hour * mole / kilogram / liter');
-    expect(aucUnit('liter * milligram / millimole / liter')).toBe('hour * milligram / millimole'); // pint cancels equal units
   });
 });
