@@ -32,7 +32,8 @@
  * Severity: biology can move an arm tenfold (an inhibitor is kept apart by the
  * pool, but a cirrhosis group is not), never by ×60 or ×1000 in one parameter
  * alone. So a factor of 30 or more is major unless another record of the same
- * arm moves the same way (then it is the arm, not a slip); ×10, ×16.7 and ×24
+ * arm moves the same way (then it is the arm, not a slip) — and so is a PK parameter ×30 or more its siblings' at
+ * their dose whatever factor it names (a t½ ×31 theirs names ×24); ×10, ×16.7 and ×24
  * are major only when another record of the arm that biology would move along
  * with it is in line (an AUC ×10 with the same arm's CL or t½ in line cannot be
  * physiology), when the same subject lies at its own level in two other
@@ -304,7 +305,11 @@ export function armFindings(
     const sameWay = others.filter((d) => sign !== 0 && DIRECTION[d.item.measure] * Math.sign(d.d) === sign && Math.abs(d.d) > SAME_WAY);
     const corroborating = others.filter((d) => CORROBORATING[off.lead.item.measure].includes(d.item.measure) && Math.abs(d.d) <= IN_LINE);
     const dose = doseCulprit(off);
-    const big = Math.abs(Math.log(off.slip.factor)) >= Math.log(BIG_FACTOR);
+    // Beyond biology's reach by the factor named, or by the distance itself (a t½ ×31 its siblings', nearest ×24): for
+    // a PK parameter at its siblings' dose only. An arm dosed otherwise may be off per dose through its dose
+    // (perDoseOnly, doseCulprit); a concentration curated without its time may be any point of a curve.
+    const farOff = off.lead.item.measure !== 'other' && sameDose(off.lead) && Math.abs(off.lead.d) >= Math.log(BIG_FACTOR);
+    const big = farOff || Math.abs(Math.log(off.slip.factor)) >= Math.log(BIG_FACTOR);
     const culprit: Culprit | null = dose ? 'dose' : perDoseOnly(off.lead) ? null : off.lead.item.source === 'reported' ? 'output' : 'timecourse';
     let severity: Severity;
     let reason: string;

@@ -60,6 +60,21 @@ describe('within-study: reported parameters', () => {
     expect(findings.filter((f) => f.subject === 'group:4' && f.measurement_type === 'auc_inf')).toMatchObject([{ severity: 'minor' }]);
   });
 
+  it('makes a lone t½ ×31 its siblings\' major by its distance, though the factor it names (×24) is below ×30', () => {
+    // Each arm reports its t½ alone: nothing of the arm tells a slip from biology, so a ×24 would stay minor.
+    const halfLives = [4, 4.4, 3.6, 124].map((h, k) => output(k + 1, 1, 'thalf', 'hour', h));
+    const [f] = run(halfLives, [dosing(1, 0.1)]);
+    // centre: median(4, 4.4, 3.6) = 4 h; 124 / 4 = 31 — nearer ×24 (ln 1.29) than ×60 (ln 1.94)
+    expect(f).toMatchObject({ severity: 'major', culprit: 'output', output_pk: halfLives[3].pk, details: { factor: 24 } });
+    expect(f.ratio).toBeCloseTo(31, 6);
+    expect(f.message).toMatch(/no physiology moves one arm this far/);
+    // ×25 is within biology's reach by distance: major only as before, by its siblings of one population agreeing
+    const nearer = [4, 4.4, 3.6, 100].map((h, k) => output(k + 1, 1, 'thalf', 'hour', h));
+    const [g] = run(nearer, [dosing(1, 0.1)]);
+    expect(g.details).toMatchObject({ factor: 24 });
+    expect(g.message).toMatch(/sibling groups, of the same population by every curated trait, agree/);
+  });
+
   it('compares after dose normalisation: a 10× dose with 10× exposure is in line', () => {
     const groups = [arm(1, 1), arm(2, 1), arm(3, 2, { cmax: 10, auc: 10, thalf: 1, cl: 1 })];
     expect(run(groups.flat(), [dosing(1, 0.1), dosing(2, 1)])).toEqual([]);
@@ -263,6 +278,9 @@ describe('within-study: measurement types that are no PK parameter', () => {
     // Not a PK parameter: a ×10 stays minor even among groups of one population (only BIG_FACTOR is major).
     const tenfold = run([renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 1, 1.2), renal(4, 1, 15)], [dosing(1, 0.1)], [], [group(1), group(2), group(3), group(4)]);
     expect(tenfold).toMatchObject([{ severity: 'minor', details: { factor: 10 } }]);
+    // Nor is its distance: a value ×31 its fellows' names ×24, and a concentration curated without its time may be any point of a curve.
+    const far = run([renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 1, 1.2), renal(4, 1, 46.5)], [dosing(1, 0.1)], [], [group(1), group(2), group(3), group(4)]);
+    expect(far).toMatchObject([{ severity: 'minor', details: { factor: 24 } }]);
   });
 
   it('makes a ×10 major when the other studies of the substance agree, and only for an arm otherwise in line', () => {
