@@ -4,7 +4,7 @@
  * expected. Pure: both values must already be in the same unit.
  */
 import type { Severity } from './finding.js';
-import { exactMolarCause, ratioCauses, type SuspectedCause } from './causes.js';
+import { exactMolarCause, ratioCauses, TIME_FACTORS, unitFactorCause, type SuspectedCause } from './causes.js';
 import { levelAt } from './robust.js';
 import { FACTOR_TOLERANCE, TOLERANCES, type ReportedParameter } from './tolerances.js';
 
@@ -98,6 +98,45 @@ function tmaxDecimalSlip(ctx: ComparisonContext, ratio: number | null, interval:
   return { kind: 'unit-factor', factor, text: `${label} (a decimal point slip: the curve peaks at ${+ctx.recomputed.toPrecision(3)}, and is not near its peak at the tmax as written)` };
 }
 
+/** A tmax this far from the curve's peak (either way) is no sampling-grid or median-of-individuals difference when the curve is not near its peak there. */
+export const OFF_PEAK_RATIO = 10;
+
+/**
+ * Whether a reported tmax lies ×OFF_PEAK_RATIO or more from the curve's own peak, at a time inside the sampled range
+ * where the curve is at most NOT_A_PEAK_SHARE of its highest point: no subject's peak (an individual's curve is its
+ * own; a group's mean curve lies at that level only if few of its subjects peak there, not the half a median tmax
+ * needs). A slip of the tmax or of the curve's times, whatever its factor (a tmax ×24 beside a ratio of 30).
+ */
+export function farOffPeak(ctx: ComparisonContext, ratio: number | null): boolean {
+  const times = ctx.samplingTimes;
+  const levels = ctx.samplingLevels;
+  if (ratio === null || !times || !levels || times.length !== levels.length || times.length < 3) return false;
+  if (Math.abs(Math.log(ratio)) < Math.log(OFF_PEAK_RATIO)) return false;
+  let highest = 0;
+  for (let i = 0; i < times.length; i++) if (Number.isFinite(levels[i]) && levels[i] > highest) highest = levels[i];
+  if (!(highest > 0)) return false;
+  const level = levelAt(times, levels, ctx.reported);
+  return level !== null && level <= NOT_A_PEAK_SHARE * highest;
+}
+
+/**
+ * The time factors (×60, ×24 and their inverses) whose undoing lands the reported tmax on the curve's peak: within the
+ * sampling interval around it, or ×1.25 without a grid (as `tmaxDecimalSlip`). The grid, not FACTOR_TOLERANCE, bounds a
+ * sampling time: 0.91 "h" against a peak at 1 h is 0.91 min, ×1/66.
+ */
+export function landingTimeFactors(ctx: ComparisonContext, interval: number | null): SuspectedCause[] {
+  const landed: { cause: SuspectedCause; distance: number }[] = [];
+  for (const f of TIME_FACTORS) {
+    for (const factor of [f, 1 / f]) {
+      const undone = ctx.reported / factor;
+      const lands = interval !== null ? Math.abs(undone - ctx.recomputed) <= interval * (1 + 1e-9) : Math.abs(Math.log(undone / ctx.recomputed)) <= Math.log(TOLERANCES.tmax[ctx.subject].agree);
+      const cause = lands ? unitFactorCause(factor, 'tmax') : null;
+      if (cause) landed.push({ cause, distance: Math.abs(Math.log(undone / ctx.recomputed)) });
+    }
+  }
+  return landed.sort((a, b) => a.distance - b.distance).map((l) => l.cause);
+}
+
 function classifyTmax(ctx: ComparisonContext, ratio: number | null): Verdict {
   const interval = ctx.samplingTimes ? samplingIntervalAround(ctx.samplingTimes, ctx.recomputed) : null;
   const difference = Math.abs(ctx.reported - ctx.recomputed);
@@ -111,6 +150,7 @@ function classifyTmax(ctx: ComparisonContext, ratio: number | null): Verdict {
   if (causes.length > 0) return { classification: 'major', ratio, causes, expected: null };
   const decimal = tmaxDecimalSlip(ctx, ratio, interval);
   if (decimal) return { classification: 'major', ratio, causes: [decimal], expected: null };
+  if (farOffPeak(ctx, ratio)) return { classification: 'major', ratio, causes: landingTimeFactors(ctx, interval), expected: null };
   const expected =
     ctx.subject === 'group'
       ? 'reported tmax of a group is usually the median of individual tmax, which need not be a sampling time of the mean curve'

@@ -149,6 +149,39 @@ describe('classify: a tmax ×10 (a decimal point slip)', () => {
   });
 });
 
+describe('classify: a tmax far off the curve\'s peak', () => {
+  // An oral curve sampled to 48 h peaking at 1.5 h
+  const times = [0, 0.5, 1, 1.5, 2, 4, 8, 12, 24, 48];
+  const levels = [0, 6, 9, 10, 9, 6, 3, 1.5, 0.4, 0.05];
+  const tmax = { ...base, subject: 'group' as const, parameter: 'tmax' as const, recomputed: 1.5, samplingTimes: times, samplingLevels: levels };
+
+  it('is major from ×10 off the peak where the curve is at most half its peak, naming the time factors that land on the peak', () => {
+    // 44.5 h (×29.7): the curve there 0.04, 0.4 % of its peak. 44.5 / 24 = 1.85 h lies within the grid's 0.5 h of 1.5 h;
+    // 44.5 / 60 = 0.74 h does not (0.76 h away).
+    const days = classify({ ...tmax, reported: 44.5 });
+    expect(days.classification).toBe('major');
+    expect(days.causes.map((c) => c.factor)).toEqual([24]);
+    // 0.02 h (1.2 min, ×1/75 — beyond FACTOR_TOLERANCE of ×1/60): × 60 = 1.2 h, within 0.5 h of 1.5 h; at 0.02 h the curve
+    // is at 0.24, rising from the pre-dose 0
+    const minutes = classify({ ...tmax, reported: 0.02 });
+    expect(minutes.classification).toBe('major');
+    expect(minutes.causes.map((c) => c.factor)).toEqual([1 / 60]);
+    // 100 h, after the last sample: the curve cannot tell; 23 h (×15.3, beyond a decimal slip's ×1.5 of 10) where no
+    // factor lands (0.96 h, 0.38 h): major, no cause
+    expect(classify({ ...tmax, reported: 100 }).classification).toBe('minor');
+    expect(classify({ ...tmax, reported: 23 })).toMatchObject({ classification: 'major', causes: [] });
+  });
+
+  it('is minor within ×10 of the peak, or where the curve stays near its peak (a second peak, a plateau)', () => {
+    // 8 h (×5.3): the curve at 30 % of its peak, but no ×10 off it
+    expect(classify({ ...tmax, reported: 8 }).classification).toBe('minor');
+    // A plateau at 60 % of the peak to 48 h: 30 h may be a subject's late peak
+    const plateau = [0, 6, 9, 10, 9, 8, 7, 6.5, 6.2, 6];
+    expect(classify({ ...tmax, reported: 30, samplingLevels: plateau }).classification).toBe('minor');
+    expect(classify({ ...tmax, reported: 30, samplingLevels: undefined }).classification).toBe('minor');
+  });
+});
+
 describe('classify: an exact molar ↔ mass ratio', () => {
   it('is major with its cause when the molar mass is known; minor without it', () => {
     // simvastatin, M = 418.6: reported AUC ×2.385 its own curve's, µmol/L read as mg/L would be ×2.389
