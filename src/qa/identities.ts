@@ -30,6 +30,9 @@
  * - vu-v-fu       Vu = V / fu: the 33 keys with all three within 0.97–1.06.
  * - mrt-aumc-auc  MRT = AUMC∞ / AUC∞ (its definition; the shared export's 3 keys with all three: 0.98–1.39, one MRT
  *                 of another interval).
+ * - fe-ae-dose    fe = Ae / dose: a fraction of the dose excreted and the amount excreted over the same collection
+ *                 period (both at one time, or neither timed) of the dosed substance (PK-DB's pairs on the shared export
+ *                 agree within 1 %).
  * - same-value    a value stated per kg and absolute: X = X/kg · body weight.
  *
  * Tolerances (the heart of the check: reported values are mostly means of
@@ -53,7 +56,7 @@ export const RENAL_BAND: readonly [number, number] = [1 / 2, 2];
 
 export type Slot =
   | 'clearance' | 'clearance_renal' | 'recovery' | 'auc_inf' | 'cmax' | 'thalf' | 'kel' | 'vd' | 'vd_ss' | 'mrt' | 'dose'
-  | 'clearance_unbound' | 'vd_unbound' | 'fraction_unbound' | 'aumc_inf';
+  | 'clearance_unbound' | 'vd_unbound' | 'fraction_unbound' | 'aumc_inf' | 'amount';
 
 /** Slots whose recomputation from a curve divides the dose (CL = dose/AUC, V = CL/λz): see `explain`. */
 const DOSE_DIVIDED: ReadonlySet<Slot> = new Set(['clearance', 'vd', 'vd_ss']);
@@ -72,6 +75,8 @@ export interface IdentityNode {
   anchored: boolean;
   /** Disagrees with its own timecourse by a slip: an identity it agrees in exonerates no one. */
   suspect?: boolean;
+  /** The time the value refers to in hours (the end of a collection period), null when not curated. */
+  time?: number | null;
 }
 
 export interface Identity {
@@ -85,6 +90,8 @@ export interface Identity {
   constant: number;
   /** The band of r within which the identity holds for this route; null when it does not apply. */
   band(route: RouteClass): readonly [number, number] | null;
+  /** Slots whose values must refer to one time (`IdentityNode.time`): an amount and a fraction over one period. */
+  sameTime?: readonly Slot[];
 }
 
 const LN2 = Math.log(2);
@@ -140,6 +147,11 @@ export const IDENTITIES: readonly Identity[] = [
     terms: [{ slot: 'mrt', power: 1 }, { slot: 'auc_inf', power: 1 }, { slot: 'aumc_inf', power: -1 }], constant: 1, band: () => equal,
   },
   {
+    code: 'identity/fe-ae-dose', formula: 'fe = Ae / dose (over one collection period)', kind: 'equality', lhs: 'recovery',
+    terms: [{ slot: 'recovery', power: 1 }, { slot: 'dose', power: 1 }, { slot: 'amount', power: -1 }], constant: 1, band: () => equal,
+    sameTime: ['recovery', 'amount'],
+  },
+  {
     code: 'identity/clr-cl', formula: 'CLr ≤ CL', kind: 'bound', lhs: 'clearance_renal',
     terms: [{ slot: 'clearance_renal', power: 1 }, { slot: 'clearance', power: -1 }], constant: 1, band: () => [0, AGREE],
   },
@@ -184,6 +196,12 @@ function instance(identity: Identity, nodes: IdentityNode[], powers: number[], b
   return { identity, nodes, powers, residual, band, agrees: residual >= band[0] && residual <= band[1] };
 }
 
+/** Two values' times are one: both untimed, or within 1 % (24 h and 1440 min). */
+function sameTime(a: number | null | undefined, b: number | null | undefined): boolean {
+  if (a == null || b == null) return a == null && b == null;
+  return Math.abs(a - b) <= 0.01 * Math.max(Math.abs(a), Math.abs(b));
+}
+
 /** Every instance of every identity over the nodes (one value per slot each), bounded per identity. */
 export function instancesOf(nodes: readonly IdentityNode[], route: RouteClass, bodyWeightKg: number | null): Instance[] {
   const bySlot = new Map<Slot, IdentityNode[]>();
@@ -198,8 +216,10 @@ export function instancesOf(nodes: readonly IdentityNode[], route: RouteClass, b
     if (choices.some((c) => c.length === 0)) continue;
     if (choices.reduce((n, c) => n * c.length, 1) > MAX_INSTANCES_PER_IDENTITY) continue;
     const powers = identity.terms.map((t) => t.power);
+    const timed = identity.sameTime ? identity.terms.flatMap((t, i) => (identity.sameTime?.includes(t.slot) ? [i] : [])) : [];
     const pick = (i: number, chosen: IdentityNode[]): void => {
       if (i === choices.length) {
+        if (timed.length > 1 && !timed.every((k) => sameTime(chosen[k].time, chosen[timed[0]].time))) return;
         const made = instance(identity, [...chosen], powers, band, bodyWeightKg);
         if (made) instances.push(made);
         return;

@@ -19,11 +19,12 @@ const PER_KG_SLOTS: ReadonlySet<Slot> = new Set(['clearance', 'clearance_renal',
 
 /** Slips of ×1000 and more: the only ones a bound (a band of ×20 either way) can name; prefix slips, so only of amounts and volumes. */
 const WIDE_SLIPS = [1e3, 1e-3, 1e6, 1e-6];
-export const PREFIXABLE: ReadonlySet<Slot> = new Set(['clearance', 'clearance_renal', 'clearance_unbound', 'vd', 'vd_ss', 'vd_unbound', 'auc_inf', 'aumc_inf', 'cmax', 'dose']);
+export const PREFIXABLE: ReadonlySet<Slot> = new Set(['clearance', 'clearance_renal', 'clearance_unbound', 'vd', 'vd_ss', 'vd_unbound', 'auc_inf', 'aumc_inf', 'cmax', 'dose', 'amount']);
 
 /**
  * The slip family of a slot (causes.ts): a renal or unbound clearance slips as a clearance, an unbound volume as a
- * volume, a fraction unbound as a fraction (×100); a fraction excreted by no factor here (plausibility sees one above 1).
+ * volume, a fraction unbound as a fraction (×100), an amount excreted as a dose; a fraction excreted by no factor here
+ * (plausibility sees one above 1).
  */
 export function slipQuantity(slot: Slot): SlipQuantity | null {
   if (slot === 'clearance_renal' || slot === 'clearance_unbound') return 'clearance';
@@ -31,6 +32,8 @@ export function slipQuantity(slot: Slot): SlipQuantity | null {
   if (slot === 'fraction_unbound') return 'fraction';
   // An AUMC (g·h²/L) slips by the prefixes and decimals of an AUC (its h² slips are no factor of causes.ts).
   if (slot === 'aumc_inf') return 'auc_inf';
+  // An amount excreted slips as a dose does: prefixes, a decimal point, molar ↔ mass, per kg.
+  if (slot === 'amount') return 'dose';
   return slot === 'recovery' ? null : slot;
 }
 

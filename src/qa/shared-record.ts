@@ -6,8 +6,9 @@
  * below the plasma volume (physiology: the value, or a calculated one's curve, or the dose, off by at least the
  * bound's factor), two curves of one profile (curve-pair: either), a value that cannot be (plausibility: the
  * value, or one of the two values an inequality holds), a PK identity that cannot tell its odd one out (any of its values, or the dose). Where one record off by
- * one factor (within ×CORROBORATION_FACTOR) explains open majors of two or more kinds, and no other record explains
- * two, one slip in it explains them all while a slip in any other explains only one: that record is the one to fix
+ * one factor (within ×CORROBORATION_FACTOR) explains open majors of two or more kinds, no other record explains
+ * two, and no major settled already blames another of a finding's records by the slip it would see there (then that
+ * record explains it as well), one slip in it explains them all while a slip in any other explains only one: that record is the one to fix
  * (a curve ×1000 that its reported Cmax and its sibling arm both put apart). Majors of one kind do not count twice: a Cmax and an
  * AUC off one curve alike may share the table's concentration unit (curve-cause.ts).
  *
@@ -20,6 +21,7 @@ import { AUC_CMAX_LOWEST } from './checks/plausibility.js';
 import { LEVEL_EXPONENT } from './curve-cause.js';
 import { CULPRIT_OF_RECORD, doseOf, type Culprit, type Finding } from './finding.js';
 import type { ReportedParameter } from './tolerances.js';
+import { pushTo } from '../data/records.js';
 
 /**
  * How far apart the two factors may lie: a group's reported Cmax against its mean curve carries up to ×1.5 of its
@@ -150,16 +152,44 @@ function sameSlip(a: Hypothesis, b: Hypothesis): boolean {
   return Math.abs(la - lb) <= Math.log(CORROBORATION_FACTOR);
 }
 
+/** The record kind a hypothesis names (`output`, `timecourse`, `dosing`). */
+const recordKind = (record: string) => record.slice(0, record.lastIndexOf(':')) as keyof typeof CULPRIT_OF_RECORD;
+
+/** The record a settled major blames, as a hypothesis: by its own hypotheses where they name it, else by its first factor. */
+function blamedRecord(f: Finding): Hypothesis | null {
+  if (!f.culprit || f.culprit === 'subject') return null;
+  const own = hypotheses(f).find((h) => CULPRIT_OF_RECORD[recordKind(h.record)] === f.culprit);
+  if (own) return own;
+  const factor = firstFactor(f);
+  const pk = f.culprit === 'output' ? f.output_pk : f.culprit === 'timecourse' ? f.subset_pk : doseOf(f);
+  if (factor === null || pk === null) return null;
+  const record = `${f.culprit === 'dose' ? 'dosing' : f.culprit}:${pk}`;
+  // The factor the way the finding's ratio goes (a cause list may hold a factor's inverse).
+  const up = f.ratio !== null && f.ratio > 0 ? f.ratio >= 1 : factor >= 1;
+  return { record, factor: up === factor >= 1 ? factor : 1 / factor };
+}
+
+/**
+ * Whether a major settled already blames another of the finding's records by the slip the finding would see there:
+ * then two records explain it (a calculated volume below the plasma volume from a curve that its reported values put
+ * ×14 too high, as well as from a dose), and it is not settled on either.
+ */
+function otherRecordBlamed(f: Finding, settledOn: string, blamed: ReadonlyMap<string, Hypothesis[]>): boolean {
+  return hypotheses(f).some((h) => h.record !== settledOn && (blamed.get(h.record) ?? []).some((b) => sameSlip(h, b)));
+}
+
 /** Open majors settled on the one record a single slip would explain them by (see the header). */
 function oneSlipForSeveral(findings: readonly Finding[]): Map<Finding, SharedSettlement> {
+  const blamed = new Map<string, Hypothesis[]>();
   const byRecord = new Map<string, { f: Finding; h: Hypothesis }[]>();
   for (const f of findings) {
-    if (f.severity !== 'major' || f.culprit) continue;
-    for (const h of hypotheses(f)) {
-      const list = byRecord.get(h.record);
-      if (list) list.push({ f, h });
-      else byRecord.set(h.record, [{ f, h }]);
+    if (f.severity !== 'major') continue;
+    if (f.culprit) {
+      const b = blamedRecord(f);
+      if (b) pushTo(blamed, b.record, b);
+      continue;
     }
+    for (const h of hypotheses(f)) pushTo(byRecord, h.record, { f, h });
   }
   // Per finding, the records on which a slip of its factor explains majors of two or more kinds.
   const explained = new Map<Finding, { record: string; factor: number; others: Finding[] }[]>();
@@ -178,9 +208,9 @@ function oneSlipForSeveral(findings: readonly Finding[]): Map<Finding, SharedSet
   }
   const settled = new Map<Finding, SharedSettlement>();
   for (const [f, records] of explained) {
-    if (records.length !== 1 || !pointsAt(f, records[0].record)) continue;
+    if (records.length !== 1 || !pointsAt(f, records[0].record) || otherRecordBlamed(f, records[0].record, blamed)) continue;
     const { record, factor, others } = records[0];
-    const culprit = CULPRIT_OF_RECORD[record.slice(0, record.lastIndexOf(':')) as keyof typeof CULPRIT_OF_RECORD];
+    const culprit = CULPRIT_OF_RECORD[recordKind(record)];
     const kinds = [...new Set(others.map((o) => o.kind))];
     settled.set(f, {
       culprit,

@@ -19,6 +19,19 @@ describe('sharedRecords: one slip for several open majors', () => {
     expect(settled.get(pair)?.culprit).toBe('timecourse');
   });
 
+  it('settles nothing where a major settled already blames another of its records by the slip it would see there', () => {
+    // A calculated V of curve 7 ×0.33 the plasma volume (physiology: the curve ×3 high or more, or the dose ×1/3 or
+    // less) beside an identity that names the dose ×1/10 or the amount ×10: the dose alone explains both kinds…
+    const volume = major({ kind: 'physiology', output_pk: 20, subset_pk: 7, measurement_type: 'vd', ratio: 0.33, details: { rule: 'volume-below-plasma', value_record: 'timecourse:7', dose_pk: 9 } });
+    const identity = major({ kind: 'pk-identity', output_pk: 21, measurement_type: 'cumulative amount', ratio: 10, details: { candidates: [{ slot: 'dose', output_pk: null, intervention_pk: 9, factor: 0.1 }] } });
+    expect(sharedRecords([volume, identity]).get(volume)?.culprit).toBe('dose');
+    // …but the curve's own reported values put it ×15 too high (settled on it): the curve explains the volume as well.
+    const curveHigh = major({ output_pk: 22, subset_pk: 7, measurement_type: 'auc_inf', ratio: 1 / 15, culprit: 'timecourse' });
+    expect(sharedRecords([volume, identity, curveHigh]).has(volume)).toBe(false);
+    // Blamed the other way (the curve low), it explains nothing here.
+    expect(sharedRecords([volume, identity, { ...curveHigh, ratio: 15 }]).get(volume)?.culprit).toBe('dose');
+  });
+
   it('needs the same slip (within ×2, the same way) and two kinds: a Cmax and an AUC off one curve alike may share the table\'s unit', () => {
     expect(sharedRecords([cmax, { ...pair, ratio: 1 / 904 }]).size).toBe(0);
     expect(sharedRecords([cmax, { ...pair, ratio: 300 }]).size).toBe(0);

@@ -3,7 +3,8 @@
  * substance and tissue against each other through the PK identities of
  * src/qa/identities.ts (CL = dose/AUC∞, t½ = ln 2/kel, Vz = CL·t½/ln 2 = CL/kel,
  * Vss = CL·MRT, MRT ≤ t½/ln 2, AUC∞/Cmax ≈ t½/ln 2, CLr = fe·dose/AUC∞, CLr ≤ CL, CLu = CL/fu, Vu = V/fu, MRT = AUMC∞/AUC∞; the renal
- * values from the urine key of the same subject: `withRenalValues`). It needs no timecourse,
+ * values from the urine key of the same subject: `withRenalValues`; fe = Ae/dose in an excretion key, an amount
+ * excreted and the fraction of the dose over the same period). It needs no timecourse,
  * so it sees reported outputs that reported-vs-recomputed cannot; it cannot
  * see a value that is alone in its key or whose partners are missing.
  *
@@ -20,6 +21,7 @@
  * of the same key is reported-vs-recomputed's: neither is repeated here.
  */
 import type { InterventionRecord } from '../../data/model.js';
+import { conversionFactorOrNull } from '../../units/convert.js';
 import { pushTo, representativeValue } from '../../data/records.js';
 import type { QaCheck } from '../check.js';
 import { unitFactorCause } from '../causes.js';
@@ -53,13 +55,28 @@ const SLOT_UNITS: Record<Exclude<Slot, 'dose'>, { absolute: string; perKg?: stri
   vd_unbound: { absolute: 'liter', perKg: 'liter / kilogram' },
   fraction_unbound: { absolute: 'dimensionless' },
   aumc_inf: { absolute: 'gram * hour ** 2 / liter' },
+  amount: { absolute: 'gram', perKg: 'gram / kilogram' },
 };
 const LABEL: Record<Slot, string> = {
   clearance: 'CL', clearance_renal: 'CLr', recovery: 'fe', vd: 'Vz', vd_ss: 'Vss', auc_inf: 'AUC∞', cmax: 'Cmax', thalf: 't½', kel: 'kel', mrt: 'MRT', dose: 'dose',
-  clearance_unbound: 'CLu', vd_unbound: 'Vu', fraction_unbound: 'fu', aumc_inf: 'AUMC∞',
+  clearance_unbound: 'CLu', vd_unbound: 'Vu', fraction_unbound: 'fu', aumc_inf: 'AUMC∞', amount: 'Ae',
 };
 /** Which value a finding names first when several could be the culprit. */
-const SLOT_ORDER: readonly Slot[] = ['clearance', 'clearance_renal', 'vd', 'vd_ss', 'auc_inf', 'thalf', 'kel', 'mrt', 'cmax', 'recovery', 'clearance_unbound', 'vd_unbound', 'fraction_unbound', 'aumc_inf', 'dose'];
+const SLOT_ORDER: readonly Slot[] = ['clearance', 'clearance_renal', 'vd', 'vd_ss', 'auc_inf', 'thalf', 'kel', 'mrt', 'cmax', 'recovery', 'amount', 'clearance_unbound', 'vd_unbound', 'fraction_unbound', 'aumc_inf', 'dose'];
+
+/** Measurement types read under another slot's name: an amount excreted (urine, faeces, bile) is Ae. */
+const SLOT_OF_TYPE: Readonly<Record<string, Slot>> = { 'cumulative amount': 'amount', amount: 'amount' };
+
+/** The slot a reported value fills, by its measurement type. */
+const slotOf = (p: ParameterValue): Slot => SLOT_OF_TYPE[p.measurement_type] ?? (p.measurement_type as Slot);
+
+/** A value's time in hours (an amount's collection period), null when not curated or not a time unit. */
+function hoursOf(p: ParameterValue): number | null {
+  const { time, time_unit } = p.output;
+  if (time === null || time === undefined || !time_unit) return null;
+  const h = conversionFactorOrNull(time_unit, 'hour');
+  return h === null ? null : time * h;
+}
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
@@ -110,7 +127,7 @@ export function doseNode(dosings: readonly InterventionRecord[], substance: stri
 /** 0 (absolute) or −1 (per kg) for a reported value an identity reads, null for any other value. */
 function kgPowerOf(p: ParameterValue): 0 | -1 | null {
   if (p.source !== 'reported' || p.value === null || !(p.value > 0) || !Number.isFinite(p.value)) return null;
-  const units = SLOT_UNITS[p.measurement_type as Exclude<Slot, 'dose'>];
+  const units = SLOT_UNITS[slotOf(p) as Exclude<Slot, 'dose'>];
   if (!units) return null;
   return p.unit === units.absolute ? 0 : p.unit === units.perKg ? -1 : null;
 }
@@ -127,12 +144,13 @@ function valueNodes(values: readonly ParameterValue[], timecourse: TimecourseVer
   for (const p of sorted) {
     const kgPower = kgPowerOf(p);
     if (kgPower === null) continue;
-    const count = `${p.measurement_type}|${kgPower}`;
+    const slot = slotOf(p);
+    const count = `${slot}|${kgPower}`;
     if ((counts.get(count) ?? 0) >= MAX_VALUES_PER_SLOT) continue;
     counts.set(count, (counts.get(count) ?? 0) + 1);
     nodes.push({
-      index: nodes.length, slot: p.measurement_type as Slot, value: p.value as number, kgPower, anchored: timecourse.anchored.has(p.output.pk),
-      suspect: timecourse.suspect.has(p.output.pk), parameter: p, dosing: null, unit: p.unit as string,
+      index: nodes.length, slot, value: p.value as number, kgPower, anchored: timecourse.anchored.has(p.output.pk),
+      suspect: timecourse.suspect.has(p.output.pk), parameter: p, dosing: null, unit: p.unit as string, time: hoursOf(p),
     });
   }
   return nodes;
@@ -329,8 +347,9 @@ export function withTissue(key: string, tissue: string): string {
  */
 function withRenalValues(ctx: QaContext, key: string, values: readonly ParameterValue[]): readonly ParameterValue[] {
   const tissue = values[0]?.tissue;
+  // An excretion key (urine, faeces) keeps its fractions for fe = Ae / dose; a circulating key reads them from urine.
+  if (tissue === null || tissue === undefined || !CIRCULATING.has(tissue)) return values;
   const own = values.some((p) => p.measurement_type === 'recovery') ? values.filter((p) => p.measurement_type !== 'recovery') : values;
-  if (tissue === null || tissue === undefined || !CIRCULATING.has(tissue)) return own;
   const urine = ctx.parametersByKey.get(withTissue(key, 'urine'));
   if (!urine) return own;
   const renal = urine.filter((p) => RENAL_TYPES.has(p.measurement_type));
@@ -379,7 +398,7 @@ function markExamined(ctx: QaContext, a: KeyAnalysis): void {
 
 export const pkIdentitiesCheck: QaCheck = {
   kind: 'pk-identity',
-  description: 'reported CL, AUC∞, dose, t½, kel, Vz, Vss, MRT and Cmax of one subject and intervention set against each other (CL = dose/AUC∞, t½ = ln 2/kel, Vz = CL·t½/ln 2 = CL/kel, Vss = CL·MRT, MRT ≤ t½/ln 2, AUC∞/Cmax ≈ t½/ln 2, CLr = fe·dose/AUC∞, CLr ≤ CL), naming the odd one out',
+  description: 'reported CL, AUC∞, dose, t½, kel, Vz, Vss, MRT, Cmax, fe and amounts excreted of one subject and intervention set against each other (CL = dose/AUC∞, t½ = ln 2/kel, Vz = CL·t½/ln 2 = CL/kel, Vss = CL·MRT, MRT ≤ t½/ln 2, AUC∞/Cmax ≈ t½/ln 2, CLr = fe·dose/AUC∞, CLr ≤ CL, fe = Ae/dose), naming the odd one out',
   run(ctx) {
     const verdicts = timecourseVerdicts(ctx);
     const analyses: KeyAnalysis[] = [];

@@ -24,9 +24,9 @@
  * percentage curated as a fraction, the unit factors of ../causes.ts, the body
  * weight) explains the ratio AND brings it back within the agreement band;
  * outside the band otherwise `minor` (beyond 2×) or `info`.
- * Not seen: recovery in faeces or bile, outputs without a urine timecourse
- * (most of the export: the paper gives the total only), and the identity
- * recovery = amount/dose between two reported outputs.
+ * Not seen: recovery in faeces or bile, and outputs without a urine timecourse
+ * (most of the export: the paper gives the total only); the identity
+ * recovery = amount/dose between two reported outputs is pk-identities.ts's.
  */
 import type { TimecourseRecord } from '../../data/model.js';
 import { nca } from '../../nca/nca.js';

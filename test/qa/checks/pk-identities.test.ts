@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
-import type { InterventionRecord, OutputRecord } from '../../../src/data/model.js';
+import type { GroupRecord, InterventionRecord, OutputRecord } from '../../../src/data/model.js';
 import { doseNode, pkIdentitiesCheck, withTissue } from '../../../src/qa/checks/pk-identities.js';
 import { dosing as oralDosing } from '../../helpers/study-records.js';
 import { HARD_BOUND_BREAK } from '../../../src/qa/identity-causes.js';
@@ -199,6 +199,50 @@ describe('pk-identity: renal clearance', () => {
     expect((f.details?.cause_factors as number[]).every((x) => x >= 12 && x <= 12_000)).toBe(true);
     // Below ×10 beyond the band (CLr 120 L/h: r = 12, at least ×8): minor, as before.
     expect(run([...Object.values(subject()), output('clearance_renal', 'liter / hour', 120)])).toMatchObject([{ severity: 'minor' }]);
+  });
+});
+
+describe('pk-identity: fraction excreted and amount excreted (fe = Ae / dose)', () => {
+  // 100 mg IV; 30 % excreted unchanged in urine over 24 h: Ae = 30 mg.
+  const urine = (fields: Partial<OutputRecord> = {}) => ({ tissue: 'urine', time: 24, time_unit: 'hr', ...fields });
+  const fe = (value: number, fields: Partial<OutputRecord> = {}) => output('recovery', 'dimensionless', value, urine(fields));
+  const ae = (grams: number, fields: Partial<OutputRecord> = {}) => output('cumulative amount', 'gram', grams, urine(fields));
+
+  it('holds for an fe and an Ae of one collection period, and is not formed across periods', () => {
+    expect(run([fe(0.3), ae(0.03)])).toEqual([]);
+    // fe to 24 h and Ae to 48 h: two periods, no identity (a ×3 between them would otherwise be a disagreement)
+    expect(run([fe(0.3), ae(0.09, { time: 48 })])).toEqual([]);
+    // 24 h and 1440 min are one period
+    expect(run([fe(0.3), ae(0.3, { time: 1440, time_unit: 'min' })])).toMatchObject([{ check: 'identity/fe-ae-dose' }]);
+  });
+
+  it('names Ae ×10 or the dose ×1/10 when fe · dose / Ae = 0.1 (Schwarz1993: 26.9 mg excreted of a 10 mg dose, fe 0.269)', () => {
+    const amount = ae(0.3);
+    const [f] = run([fe(0.3), amount]);
+    // r = fe · dose / Ae = 0.3 · 0.1 / 0.3 = 0.1; fe names no slip (a fraction), Ae and the dose a decimal point each
+    expect(f).toMatchObject({ kind: 'pk-identity', check: 'identity/fe-ae-dose', severity: 'major', culprit: null });
+    expect(f.message).toMatch(/^one of Ae, dose, fe is off: fe = Ae \/ dose \(over one collection period\): r = 0\.1 /);
+    expect(f.suspected_cause).toMatch(/^Ae ×10 .* or dose ×1\/10 /);
+  });
+
+  it('reads a dose per kg with the body weight: 4 mg/kg (PK-DB\'s "count") to a 70 kg group, fe 0.0167 of it is 4.68 mg', () => {
+    const perKg = dosing(1, 0.000004, 'iv', 'count');
+    const weighed: GroupRecord = {
+      ...study, pk: 1, name: 'g1', count: 8, parent_pk: null,
+      characteristica: [{ ...STATS, pk: 9001, count: 8, measurement_type: 'weight', calculation_type: null, choice: null, substance: null, group_count: 8, unit: 'kilogram', mean: 70 }],
+    };
+    const runWeighed = (outputs: OutputRecord[], interventions: InterventionRecord[]) => {
+      const tables = { studies: [], groups: [weighed], individuals: [], interventions, scatters: [], terms: [], outputs, timecourses: [] };
+      return pkIdentitiesCheck.run(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })));
+    };
+    expect(runWeighed([fe(0.0167), ae(0.00468)], [perKg])).toEqual([]);
+    // The dose ×1000 (4 g/kg, Trang1982's caffeine slipped): r = 1000, the dose or Ae named
+    const [f] = runWeighed([fe(0.0167), ae(0.00468)], [{ ...perKg, value: 0.004 }]);
+    expect(f).toMatchObject({ check: 'identity/fe-ae-dose', severity: 'major' });
+    expect(f.message).toMatch(/r = 999 \(fe 0.0167 dimensionless, dose 4 gram \/ kilogram, Ae 0.00468 gram\)/);
+    expect(f.suspected_cause).toMatch(/dose ×1000/);
+    // Without the weight, no identity: the dose per kg cannot meet an amount in grams
+    expect(run([fe(0.0167), ae(0.00468)], [{ ...perKg, value: 0.004 }])).toEqual([]);
   });
 });
 
