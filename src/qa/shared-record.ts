@@ -10,7 +10,10 @@
  * two, and no major settled already blames another of a finding's records by the slip it would see there (then that
  * record explains it as well), one slip in it explains them all while a slip in any other explains only one: that record is the one to fix
  * (a curve ×1000 that its reported Cmax and its sibling arm both put apart). Majors of one kind do not count twice: a Cmax and an
- * AUC off one curve alike may share the table's concentration unit (curve-cause.ts).
+ * AUC off one curve alike may share the table's concentration unit (curve-cause.ts). A major settled already counts
+ * on the record it blames where its own comparison names that record (a reported CL settled ×10 off its curve
+ * explains an identity that cannot tell that CL from its dose); one whose evidence lies elsewhere (the other
+ * studies' doses, a time axis) only blocks.
  *
  * And a reported AUC above its Cmax × interval (plausibility: the AUC or the Cmax) with a reported-vs-recomputed
  * major on one of those two outputs (open, or settled on the value already) whose ratio, undone on that output,
@@ -186,7 +189,11 @@ function oneSlipForSeveral(findings: readonly Finding[]): Map<Finding, SharedSet
     if (f.severity !== 'major') continue;
     if (f.culprit) {
       const b = blamedRecord(f);
-      if (b) pushTo(blamed, b.record, b);
+      if (!b) continue;
+      pushTo(blamed, b.record, b);
+      // Evidence for settling too where the finding's own hypotheses name the record it blames (a reported value, its
+      // curve or its dose against each other, a bound, an identity): those speak of one record's level as the open do.
+      if (hypotheses(f).some((h) => h.record === b.record)) pushTo(byRecord, b.record, { f, h: b });
       continue;
     }
     for (const h of hypotheses(f)) pushTo(byRecord, h.record, { f, h });
@@ -196,6 +203,7 @@ function oneSlipForSeveral(findings: readonly Finding[]): Map<Finding, SharedSet
   for (const [record, list] of byRecord) {
     if (list.length < 2) continue;
     for (const { f, h } of list) {
+      if (f.culprit) continue;
       const matching = list.filter((o) => o.f !== f && o.f.kind !== f.kind && sameSlip(o.h, h));
       if (matching.length === 0) continue;
       // The slip's size: an exact factor's (this finding's, or the first other's where this one is a bound).
@@ -214,7 +222,7 @@ function oneSlipForSeveral(findings: readonly Finding[]): Map<Finding, SharedSet
     const kinds = [...new Set(others.map((o) => o.kind))];
     settled.set(f, {
       culprit,
-      text: `${RECORD_WORDS[culprit]} is the record to fix: one slip in it (×${fmt(factor)}) explains this finding and the open ${kinds.join(' and ')} finding${others.length === 1 ? '' : 's'} on it too, one in any other of their records only one`,
+      text: `${RECORD_WORDS[culprit]} is the record to fix: one slip in it (×${fmt(factor)}) explains this finding and the ${others.every((o) => !o.culprit) ? 'open ' : ''}${kinds.join(' and ')} finding${others.length === 1 ? '' : 's'} on it too, one in any other of their records only one`,
       by: kinds,
     });
   }

@@ -19,6 +19,23 @@ describe('sharedRecords: one slip for several open majors', () => {
     expect(settled.get(pair)?.culprit).toBe('timecourse');
   });
 
+  it('reads a major settled already as evidence on the record it blames, where its own comparison names that record', () => {
+    // An identity that cannot tell CL (output 12) ×10 from its dose (dosing 7) ×1/10, and the CL's comparison with its
+    // curve settled on the value (×10): one slip in the CL explains both.
+    const identity = major({ kind: 'pk-identity', output_pk: 12, measurement_type: 'clearance', ratio: 10, details: { candidates: [{ slot: 'dose', output_pk: null, intervention_pk: 7, factor: 0.1 }] } });
+    const settledCl = major({ output_pk: 12, subset_pk: 5, measurement_type: 'clearance', ratio: 10, culprit: 'output', details: { cause_factors: [10], dose_pk: 7 } });
+    expect(sharedRecords([identity, settledCl]).get(identity)).toEqual({
+      culprit: 'output',
+      text: 'the reported value is the record to fix: one slip in it (×10) explains this finding and the reported-vs-recomputed finding on it too, one in any other of their records only one',
+      by: ['reported-vs-recomputed'],
+    });
+    // A settled finding that says nothing of the record's level by its own comparison (the other studies' doses) blocks
+    // the dose but names nothing: open.
+    const doseOff = major({ kind: 'reference-range', intervention_pk: 7, measurement_type: 'dosing', ratio: 0.1, culprit: 'dose', details: { cause_factors: [0.1] } });
+    expect(sharedRecords([identity, doseOff]).size).toBe(0);
+    expect(sharedRecords([identity, settledCl, doseOff]).size).toBe(0);
+  });
+
   it('settles nothing where a major settled already blames another of its records by the slip it would see there', () => {
     // A calculated V of curve 7 ×0.33 the plasma volume (physiology: the curve ×3 high or more, or the dose ×1/3 or
     // less) beside an identity that names the dose ×1/10 or the amount ×10: the dose alone explains both kinds…
