@@ -27,7 +27,7 @@
  */
 import { isTimeFactor } from './causes.js';
 import { EITHER_SIDE, LEVEL_EXPONENT } from './curve-cause.js';
-import { doseOf, type Culprit, type Finding } from './finding.js';
+import { blamesDoseThroughValue, doseOf, type Culprit, type Finding } from './finding.js';
 import { CORROBORATION_FACTOR, RECORD_WORDS, sharedRecords } from './shared-record.js';
 import type { ReportedParameter } from './tolerances.js';
 import { pushTo } from '../data/records.js';
@@ -220,7 +220,8 @@ function settleByOthers(f: Finding, blames: Blames): Finding {
   // A curve's time axis (minutes as hours) moves its AUCs, CL and t½, not its Cmax or V (= CL/λz): no witness for those.
   const levelOnly = LEVEL_ONLY.has(f.measurement_type ?? '');
   const onCurve = f.subset_pk === null ? [] : (blames.timecourses.get(f.subset_pk) ?? []).filter((e) => findsOffBy(e, inverse ? r : 1 / r) && !(levelOnly && timeSlip(e)));
-  const onDose = dosePk === null ? [] : (blames.doses.get(dosePk) ?? []).filter((e) => findsOffBy(e, 1 / r));
+  // The dose high by 1/r; a finding that blames it through a value per dose sees that value low by r.
+  const onDose = dosePk === null ? [] : (blames.doses.get(dosePk) ?? []).filter((e) => findsOffBy(e, blamesDoseThroughValue(e) ? r : 1 / r));
   const found = ([['output', onOutput], ['timecourse', onCurve], ['dose', onDose]] as const).filter(([, evidence]) => evidence.length > 0);
   if (found.length !== 1) return f;
   const [culprit, evidence] = found[0];

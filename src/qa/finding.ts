@@ -141,3 +141,11 @@ export function doseOf(f: Pick<Finding, 'intervention_pk' | 'details'>): number 
   const pk = f.details?.dose_pk;
   return typeof pk === 'number' ? pk : null;
 }
+
+/**
+ * Whether a finding blames the dose through a value per dose (`details.per_dose`): its ratio and factors are the
+ * value's, and the dose is off by their inverse (an AUC per dose ×1/10 its siblings' under a dose ×10).
+ */
+export function blamesDoseThroughValue(f: Pick<Finding, 'culprit' | 'details'>): boolean {
+  return f.culprit === 'dose' && f.details?.per_dose === true;
+}

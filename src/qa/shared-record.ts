@@ -22,7 +22,7 @@
  */
 import { AUC_CMAX_LOWEST } from './checks/plausibility.js';
 import { LEVEL_EXPONENT } from './curve-cause.js';
-import { CULPRIT_OF_RECORD, doseOf, type Culprit, type Finding } from './finding.js';
+import { blamesDoseThroughValue, CULPRIT_OF_RECORD, doseOf, type Culprit, type Finding } from './finding.js';
 import type { ReportedParameter } from './tolerances.js';
 import { pushTo } from '../data/records.js';
 
@@ -167,9 +167,11 @@ function blamedRecord(f: Finding): Hypothesis | null {
   const pk = f.culprit === 'output' ? f.output_pk : f.culprit === 'timecourse' ? f.subset_pk : doseOf(f);
   if (factor === null || pk === null) return null;
   const record = `${f.culprit === 'dose' ? 'dosing' : f.culprit}:${pk}`;
-  // The factor the way the finding's ratio goes (a cause list may hold a factor's inverse).
+  // The factor the way the finding's ratio goes (a cause list may hold a factor's inverse); the inverse of a value
+  // per dose's for the dose it blames through that value.
   const up = f.ratio !== null && f.ratio > 0 ? f.ratio >= 1 : factor >= 1;
-  return { record, factor: up === factor >= 1 ? factor : 1 / factor };
+  const valued = up === factor >= 1 ? factor : 1 / factor;
+  return { record, factor: blamesDoseThroughValue(f) ? 1 / valued : valued };
 }
 
 /**

@@ -69,6 +69,18 @@ describe('corroborate: the record to fix, read across the checks', () => {
     const pair = { ...excess, kind: 'within-study' as const, details: { ...excess.details, pair_record: 'timecourse:6' } };
     expect(corroborate([pair, doseLow])[0]).toBe(pair);
   });
+  it('reads a dose blamed through a value per dose the other way round: its AUC per dose ×1/14 is the dose ×14', () => {
+    // A CL ×0.11 its recomputation (dose/AUC with the dose ×9.1 too high), beside the arm's within-study finding that
+    // blames the dose: its curve ×0.069 its siblings' per dose (details.per_dose), in line without the dose.
+    const clLow = major({ output_pk: 12, subset_pk: 5, measurement_type: 'clearance', ratio: 0.11, details: { cause_factors: [0.11], dose_pk: 7 } });
+    const perDose = major({ kind: 'within-study', subset_pk: 5, intervention_pk: 7, measurement_type: 'concentration', culprit: 'dose', ratio: 0.069, details: { per_dose: true, cause_factors: [0.1] } });
+    const [settled] = corroborate([clLow, perDose]);
+    expect(settled.culprit).toBe('dose');
+    expect(settled.suspected_cause).toBe('the dose (×9.09 the dose the reported value implies) is the record to fix: within-study finds it off by the same factor');
+    // The same finding read as the dose's own ratio (a dose ×0.069, too low) explains no CL ×0.11: open.
+    expect(corroborate([clLow, { ...perDose, details: { cause_factors: [0.1] } }])[0]).toBe(clLow);
+  });
+
   it('reads a CL or V against its curve inversely, and its dose as a third record it may sit in', () => {
     // A CL ×10 its recomputation (output 12, curve 5, dose 7): the CL typed a decade high, the curve a decade high
     // (CL = dose/AUC recomputed a decade low), or the dose a decade low.
