@@ -5,7 +5,8 @@
  * by 1/r), a pair of arms (one arm off by r, or the other by 1/r), a value above what its dose can give or a volume
  * below the plasma volume (physiology: the value, or a calculated one's curve, or the dose, off by at least the
  * bound's factor), two curves of one profile (curve-pair: either), a value that cannot be (plausibility: the
- * value, or one of the two values an inequality holds), a PK identity that cannot tell its odd one out (any of its values, or the dose). Where one record off by
+ * value, or one of the two values an inequality holds), a PK identity that cannot tell its odd one out (any of its values, or the dose),
+ * a value per dose out of the other studies' range (the value, or its dose by the inverse factor). Where one record off by
  * one factor (within ×CORROBORATION_FACTOR) explains open majors of two or more kinds, no other record explains
  * two, and no major settled already blames another of a finding's records by the slip it would see there (then that
  * record explains it as well), one slip in it explains them all while a slip in any other explains only one: that record is the one to fix
@@ -80,6 +81,7 @@ function hypotheses(f: Finding): Hypothesis[] {
     ];
   }
   if (f.kind === 'plausibility') return plausibilityHypotheses(f, r);
+  if (f.kind === 'reference-range') return referenceHypotheses(f);
   if (f.kind === 'pk-identity') return identityHypotheses(f, r);
   const own = f.details?.record;
   const pair = f.details?.pair_record;
@@ -117,6 +119,19 @@ function plausibilityHypotheses(f: Finding, r: number): Hypothesis[] {
   }
   const factor = firstFactor(f);
   return factor === null ? [] : [{ record: `output:${f.output_pk}`, factor }];
+}
+
+/**
+ * A value per dose out of the other studies' range by the factor it names (`details.per_dose`), open between the value
+ * and its dose: the value's record (its output, or the curve its Cmax or AUC per dose stems from) off by that factor,
+ * or the dose by its inverse.
+ */
+function referenceHypotheses(f: Finding): Hypothesis[] {
+  const factor = firstFactor(f);
+  const dose = doseOf(f);
+  if (factor === null || f.details?.per_dose !== true || dose === null) return [];
+  const value = f.output_pk !== null ? `output:${f.output_pk}` : f.subset_pk !== null ? `timecourse:${f.subset_pk}` : null;
+  return [...(value !== null ? [{ record: value, factor }] : []), { record: `dosing:${dose}`, factor: 1 / factor }];
 }
 
 /**

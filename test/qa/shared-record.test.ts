@@ -36,6 +36,18 @@ describe('sharedRecords: one slip for several open majors', () => {
     expect(sharedRecords([identity, settledCl, doseOff]).size).toBe(0);
   });
 
+  it('reads a value per dose out of the other studies\' range as the value or its dose by the inverse factor', () => {
+    // An AUC per dose ×1/10 the other studies' (output 30, dosing 9), and a CL ×0.11 its curve (curve 8 low, or the
+    // dose ×9.1 high): the dose alone explains both kinds.
+    const aucPerDose = major({ kind: 'reference-range', output_pk: 30, intervention_pk: 9, measurement_type: 'auc_inf', ratio: 0.085, details: { per_dose: true, cause_factors: [0.1] } });
+    const cl = major({ output_pk: 31, subset_pk: 8, measurement_type: 'clearance', ratio: 0.11, details: { cause_factors: [0.11], dose_pk: 9 } });
+    const settled = sharedRecords([aucPerDose, cl]);
+    expect(settled.get(aucPerDose)?.culprit).toBe('dose');
+    expect(settled.get(cl)?.culprit).toBe('dose');
+    // Not a value per dose (its own level against the others'): no dose to sit in.
+    expect(sharedRecords([{ ...aucPerDose, details: { cause_factors: [0.1] } }, cl]).size).toBe(0);
+  });
+
   it('settles nothing where a major settled already blames another of its records by the slip it would see there', () => {
     // A calculated V of curve 7 ×0.33 the plasma volume (physiology: the curve ×3 high or more, or the dose ×1/3 or
     // less) beside an identity that names the dose ×1/10 or the amount ×10: the dose alone explains both kinds…
