@@ -80,38 +80,28 @@ export const DECIMAL_RATIO_SLACK = 1.5;
  * curve's highest point there.
  */
 function tmaxDecimalSlip(ctx: ComparisonContext, ratio: number | null, interval: number | null): SuspectedCause | null {
-  const times = ctx.samplingTimes;
-  const levels = ctx.samplingLevels;
-  if (ratio === null || !times || !levels || times.length !== levels.length || times.length < 3) return null;
+  if (ratio === null) return null;
   const factor = ratio > 1 ? 10 : 0.1;
   if (Math.abs(Math.log(ratio / factor)) > Math.log(DECIMAL_RATIO_SLACK)) return null;
-  const undone = ctx.reported / factor;
-  const lands = interval !== null ? Math.abs(undone - ctx.recomputed) <= interval * (1 + 1e-9) : Math.abs(Math.log(undone / ctx.recomputed)) <= Math.log(TOLERANCES.tmax[ctx.subject].agree);
-  if (!lands) return null;
-  let highest = 0;
-  for (let i = 0; i < times.length; i++) if (Number.isFinite(levels[i]) && levels[i] > highest) highest = levels[i];
-  if (!(highest > 0)) return null;
-  // After the last sample the curve cannot tell (a tmax read on the study's clock, after a later dose, lies there).
-  const level = levelAt(times, levels, ctx.reported);
-  if (level === null || level > NOT_A_PEAK_SHARE * highest) return null;
+  if (!landsOnPeak(ctx, ctx.reported / factor, interval) || !offPeakAsWritten(ctx)) return null;
   const label = factor > 1 ? '×10' : '×1/10';
   return { kind: 'unit-factor', factor, text: `${label} (a decimal point slip: the curve peaks at ${+ctx.recomputed.toPrecision(3)}, and is not near its peak at the tmax as written)` };
 }
 
-/** A tmax this far from the curve's peak (either way) is no sampling-grid or median-of-individuals difference when the curve is not near its peak there. */
-export const OFF_PEAK_RATIO = 10;
+/** Whether a tmax with its slip undone lies on the curve's peak: within the sampling interval around it, or ×1.25 without a grid. */
+function landsOnPeak(ctx: ComparisonContext, undone: number, interval: number | null): boolean {
+  return interval !== null ? Math.abs(undone - ctx.recomputed) <= interval * (1 + 1e-9) : Math.abs(Math.log(undone / ctx.recomputed)) <= Math.log(TOLERANCES.tmax[ctx.subject].agree);
+}
 
 /**
- * Whether a reported tmax lies ×OFF_PEAK_RATIO or more from the curve's own peak, at a time inside the sampled range
- * where the curve is at most NOT_A_PEAK_SHARE of its highest point: no subject's peak (an individual's curve is its
- * own; a group's mean curve lies at that level only if few of its subjects peak there, not the half a median tmax
- * needs). A slip of the tmax or of the curve's times, whatever its factor (a tmax ×24 beside a ratio of 30).
+ * Whether the curve shows the tmax as written is no peak: within the sampled range (after the last sample the curve
+ * cannot tell: a tmax read on the study's clock, after a later dose, lies there), at most NOT_A_PEAK_SHARE of its
+ * highest point. Needs three or more sampled levels.
  */
-export function farOffPeak(ctx: ComparisonContext, ratio: number | null): boolean {
+function offPeakAsWritten(ctx: ComparisonContext): boolean {
   const times = ctx.samplingTimes;
   const levels = ctx.samplingLevels;
-  if (ratio === null || !times || !levels || times.length !== levels.length || times.length < 3) return false;
-  if (Math.abs(Math.log(ratio)) < Math.log(OFF_PEAK_RATIO)) return false;
+  if (!times || !levels || times.length !== levels.length || times.length < 3) return false;
   let highest = 0;
   for (let i = 0; i < times.length; i++) if (Number.isFinite(levels[i]) && levels[i] > highest) highest = levels[i];
   if (!(highest > 0)) return false;
@@ -119,18 +109,31 @@ export function farOffPeak(ctx: ComparisonContext, ratio: number | null): boolea
   return level !== null && level <= NOT_A_PEAK_SHARE * highest;
 }
 
+/** A tmax this far from the curve's peak (either way) is no sampling-grid or median-of-individuals difference when the curve is not near its peak there. */
+export const OFF_PEAK_RATIO = 10;
+
 /**
- * The time factors (×60, ×24 and their inverses) whose undoing lands the reported tmax on the curve's peak: within the
- * sampling interval around it, or ×1.25 without a grid (as `tmaxDecimalSlip`). The grid, not FACTOR_TOLERANCE, bounds a
- * sampling time: 0.91 "h" against a peak at 1 h is 0.91 min, ×1/66.
+ * Whether a reported tmax lies ×OFF_PEAK_RATIO or more from the curve's own peak, at a time inside the sampled range
+ * where the curve is at most NOT_A_PEAK_SHARE of its highest point (`offPeakAsWritten`): no subject's peak (an
+ * individual's curve is its own; a group's mean curve lies at that level only if few of its subjects peak there, not
+ * the half a median tmax needs). A slip of the tmax or of the curve's times, whatever its factor (a tmax ×24 beside a
+ * ratio of 30).
+ */
+export function farOffPeak(ctx: ComparisonContext, ratio: number | null): boolean {
+  return ratio !== null && Math.abs(Math.log(ratio)) >= Math.log(OFF_PEAK_RATIO) && offPeakAsWritten(ctx);
+}
+
+/**
+ * The time factors (×60, ×24 and their inverses) whose undoing lands the reported tmax on the curve's peak
+ * (`landsOnPeak`), nearest first. The grid, not FACTOR_TOLERANCE, bounds a sampling time: 0.91 "h" against a peak at
+ * 1 h is 0.91 min, ×1/66.
  */
 export function landingTimeFactors(ctx: ComparisonContext, interval: number | null): SuspectedCause[] {
   const landed: { cause: SuspectedCause; distance: number }[] = [];
   for (const f of TIME_FACTORS) {
     for (const factor of [f, 1 / f]) {
       const undone = ctx.reported / factor;
-      const lands = interval !== null ? Math.abs(undone - ctx.recomputed) <= interval * (1 + 1e-9) : Math.abs(Math.log(undone / ctx.recomputed)) <= Math.log(TOLERANCES.tmax[ctx.subject].agree);
-      const cause = lands ? unitFactorCause(factor, 'tmax') : null;
+      const cause = landsOnPeak(ctx, undone, interval) ? unitFactorCause(factor, 'tmax') : null;
       if (cause) landed.push({ cause, distance: Math.abs(Math.log(undone / ctx.recomputed)) });
     }
   }
