@@ -122,6 +122,14 @@ function resolveCanonical(unit: string, molarMass: number | null): { unit: strin
   return factor === null ? { unit, factor: 1 } : { unit: target.unit, factor };
 }
 
+/** The time a reported value refers to (the end of a collection period, a sampling time), in hours; null when not curated or not a time unit. */
+export function outputHours(p: ParameterValue): number | null {
+  const { time, time_unit } = p.output;
+  if (time === null || !time_unit) return null;
+  const perHour = conversionFactorOrNull(time_unit, 'hour');
+  return perHour === null ? null : time * perHour;
+}
+
 /**
  * The canonical unit of `unit` and the factor into it; the unit itself (factor 1) when none fits, null when
  * it does not parse. Molar units go to mass units only with a molar mass; everything else is resolved once

@@ -173,11 +173,14 @@ function sameSlip(a: Hypothesis, b: Hypothesis): boolean {
 /** The record kind a hypothesis names (`output`, `timecourse`, `dosing`). */
 const recordKind = (record: string) => record.slice(0, record.lastIndexOf(':')) as keyof typeof CULPRIT_OF_RECORD;
 
-/** The record a settled major blames, as a hypothesis: by its own hypotheses where they name it, else by its first factor. */
-function blamedRecord(f: Finding): Hypothesis | null {
+/**
+ * The record a settled major blames, as a hypothesis: by its own hypotheses (`own`) where they name it (`fromOwn`),
+ * else by its first factor.
+ */
+function blamedRecord(f: Finding, own: readonly Hypothesis[]): { h: Hypothesis; fromOwn: boolean } | null {
   if (!f.culprit || f.culprit === 'subject') return null;
-  const own = hypotheses(f).find((h) => CULPRIT_OF_RECORD[recordKind(h.record)] === f.culprit);
-  if (own) return own;
+  const named = own.find((h) => CULPRIT_OF_RECORD[recordKind(h.record)] === f.culprit);
+  if (named) return { h: named, fromOwn: true };
   const factor = firstFactor(f);
   const pk = f.culprit === 'output' ? f.output_pk : f.culprit === 'timecourse' ? f.subset_pk : doseOf(f);
   if (factor === null || pk === null) return null;
@@ -186,7 +189,7 @@ function blamedRecord(f: Finding): Hypothesis | null {
   // per dose's for the dose it blames through that value.
   const up = f.ratio !== null && f.ratio > 0 ? f.ratio >= 1 : factor >= 1;
   const valued = up === factor >= 1 ? factor : 1 / factor;
-  return { record, factor: blamesDoseThroughValue(f) ? 1 / valued : valued };
+  return { h: { record, factor: blamesDoseThroughValue(f) ? 1 / valued : valued }, fromOwn: false };
 }
 
 /**
@@ -194,26 +197,30 @@ function blamedRecord(f: Finding): Hypothesis | null {
  * then two records explain it (a calculated volume below the plasma volume from a curve that its reported values put
  * ×14 too high, as well as from a dose), and it is not settled on either.
  */
-function otherRecordBlamed(f: Finding, settledOn: string, blamed: ReadonlyMap<string, Hypothesis[]>): boolean {
-  return hypotheses(f).some((h) => h.record !== settledOn && (blamed.get(h.record) ?? []).some((b) => sameSlip(h, b)));
+function otherRecordBlamed(own: readonly Hypothesis[], settledOn: string, blamed: ReadonlyMap<string, Hypothesis[]>): boolean {
+  return own.some((h) => h.record !== settledOn && (blamed.get(h.record) ?? []).some((b) => sameSlip(h, b)));
 }
 
 /** Open majors settled on the one record a single slip would explain them by (see the header). */
 function oneSlipForSeveral(findings: readonly Finding[]): Map<Finding, SharedSettlement> {
   const blamed = new Map<string, Hypothesis[]>();
   const byRecord = new Map<string, { f: Finding; h: Hypothesis }[]>();
+  // The open majors' hypotheses, each read once.
+  const openHypotheses = new Map<Finding, Hypothesis[]>();
   for (const f of findings) {
     if (f.severity !== 'major') continue;
+    const own = hypotheses(f);
     if (f.culprit) {
-      const b = blamedRecord(f);
+      const b = blamedRecord(f, own);
       if (!b) continue;
-      pushTo(blamed, b.record, b);
+      pushTo(blamed, b.h.record, b.h);
       // Evidence for settling too where the finding's own hypotheses name the record it blames (a reported value, its
       // curve or its dose against each other, a bound, an identity): those speak of one record's level as the open do.
-      if (hypotheses(f).some((h) => h.record === b.record)) pushTo(byRecord, b.record, { f, h: b });
+      if (b.fromOwn) pushTo(byRecord, b.h.record, { f, h: b.h });
       continue;
     }
-    for (const h of hypotheses(f)) pushTo(byRecord, h.record, { f, h });
+    openHypotheses.set(f, own);
+    for (const h of own) pushTo(byRecord, h.record, { f, h });
   }
   // Per finding, the records on which a slip of its factor explains majors of two or more kinds.
   const explained = new Map<Finding, { record: string; factor: number; others: Finding[] }[]>();
@@ -233,7 +240,7 @@ function oneSlipForSeveral(findings: readonly Finding[]): Map<Finding, SharedSet
   }
   const settled = new Map<Finding, SharedSettlement>();
   for (const [f, records] of explained) {
-    if (records.length !== 1 || !pointsAt(f, records[0].record) || otherRecordBlamed(f, records[0].record, blamed)) continue;
+    if (records.length !== 1 || !pointsAt(f, records[0].record) || otherRecordBlamed(openHypotheses.get(f) ?? [], records[0].record, blamed)) continue;
     const { record, factor, others } = records[0];
     const culprit = CULPRIT_OF_RECORD[recordKind(record)];
     const kinds = [...new Set(others.map((o) => o.kind))];

@@ -21,7 +21,6 @@
  * of the same key is reported-vs-recomputed's: neither is repeated here.
  */
 import type { InterventionRecord } from '../../data/model.js';
-import { conversionFactorOrNull } from '../../units/convert.js';
 import { pushTo, representativeValue } from '../../data/records.js';
 import type { QaCheck } from '../check.js';
 import { unitFactorCause } from '../causes.js';
@@ -29,7 +28,7 @@ import type { QaContext } from '../context.js';
 import { finding, SEVERITY_RANK, type Finding } from '../finding.js';
 import { findingId } from '../finding-id.js';
 import { explain, instancesOf, predicted, type Candidate, type Explanation, type IdentityNode, type Instance, type RouteClass, type Slot } from '../identities.js';
-import type { ParameterValue } from '../parameters.js';
+import { outputHours, type ParameterValue } from '../parameters.js';
 import { ownJudgment, rangeRun, referenceBacks } from '../range-run.js';
 import { doseVouched } from '../range-verdict.js';
 import { doseUnitFactor } from '../dose-units.js';
@@ -69,14 +68,6 @@ const SLOT_OF_TYPE: Readonly<Record<string, Slot>> = { 'cumulative amount': 'amo
 
 /** The slot a reported value fills, by its measurement type. */
 const slotOf = (p: ParameterValue): Slot => SLOT_OF_TYPE[p.measurement_type] ?? (p.measurement_type as Slot);
-
-/** A value's time in hours (an amount's collection period), null when not curated or not a time unit. */
-function hoursOf(p: ParameterValue): number | null {
-  const { time, time_unit } = p.output;
-  if (time === null || time === undefined || !time_unit) return null;
-  const h = conversionFactorOrNull(time_unit, 'hour');
-  return h === null ? null : time * h;
-}
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
@@ -150,7 +141,7 @@ function valueNodes(values: readonly ParameterValue[], timecourse: TimecourseVer
     counts.set(count, (counts.get(count) ?? 0) + 1);
     nodes.push({
       index: nodes.length, slot, value: p.value as number, kgPower, anchored: timecourse.anchored.has(p.output.pk),
-      suspect: timecourse.suspect.has(p.output.pk), parameter: p, dosing: null, unit: p.unit as string, time: hoursOf(p),
+      suspect: timecourse.suspect.has(p.output.pk), parameter: p, dosing: null, unit: p.unit as string, time: outputHours(p),
     });
   }
   return nodes;

@@ -39,7 +39,7 @@ import { foldDistance, nearFactor, SCALE_FACTORS, type SuspectedCause } from '..
 import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Finding, type Severity } from '../finding.js';
 import { pushTo, representativeSeries } from '../../data/records.js';
-import type { ParameterValue } from '../parameters.js';
+import { outputHours, type ParameterValue } from '../parameters.js';
 
 /** Agreement bands (fold): read off a cumulative or recovery series, and approximated from rates. */
 export const EXACT_BAND = 1.25;
@@ -141,13 +141,6 @@ interface Expected {
   subset_pk: number;
 }
 
-function outputTimeH(p: ParameterValue): number | null {
-  const o = p.output;
-  if (o.time === null) return null;
-  const f = factorOrNull(o.time_unit, 'hour', null);
-  return f === null ? null : o.time * f;
-}
-
 /** fe from Ae for the reported substance and the dose: a metabolite in moles of the dose. */
 function fraction(ctx: QaContext, aeGrams: number, substance: string | null, dose: { grams: number; substance: string | null }): number | null {
   if (substance === dose.substance) return aeGrams / dose.grams;
@@ -156,7 +149,7 @@ function fraction(ctx: QaContext, aeGrams: number, substance: string | null, dos
 }
 
 function expectedExcretion(ctx: QaContext, p: ParameterValue, series: UrineSeries[], dose: ReturnType<typeof doseOf>): Expected | null {
-  const t = outputTimeH(p);
+  const t = outputHours(p);
   for (const s of series) {
     const at = t ?? s.time[s.time.length - 1];
     const x = excretedBy(s, at);
