@@ -77,6 +77,16 @@ export const SLIP_CLASSES = [
   { name: 'dose ×10', target: 'dose', factor: 10 },
   { name: 'dose ×1000', target: 'dose', factor: 1000 },
   { name: 'dose per-kg ×1/70', target: 'dose', factor: 1 / 70, perKg: true, unitAllows: isAbsoluteMass },
+  // The reverse directions, opt-in (`--classes reverse`): the issue's classes are one direction each, but a value, curve,
+  // time axis or dose slips either way (hours curated as minutes, a dose in g read as mg), and no check may lean on
+  // the direction it was tuned on.
+  { name: 'output ×1/10 reverse', target: 'output', factor: 1 / 10, unitAllows: hasAmountOrTime, optIn: true },
+  { name: 'output ×1/24 reverse', target: 'output', factor: 1 / 24, unitAllows: hasTime, optIn: true },
+  { name: 'timecourse ×1/10 reverse', target: 'timecourse', factor: 1 / 10, optIn: true },
+  { name: 'timecourse ×1/1000 reverse', target: 'timecourse', factor: 1 / 1000, optIn: true },
+  { name: 'time ×1/60 reverse', target: 'time', factor: 1 / 60, optIn: true },
+  { name: 'dose ×1/10 reverse', target: 'dose', factor: 1 / 10, optIn: true },
+  { name: 'dose ×1/1000 reverse', target: 'dose', factor: 1 / 1000, optIn: true },
   // Beyond the issue's classes, opt-in (`--classes weight`): a subject's curated body weight, which the QA uses to
   // make per-kg values absolute — in pounds read as kilograms, or a decimal slip.
   { name: 'weight lb as kg', target: 'weight', factor: 2.2046, optIn: true },

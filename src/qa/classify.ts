@@ -8,6 +8,8 @@ import { exactMolarCause, ratioCauses, TIME_FACTORS, unitFactorCause, type Suspe
 import { levelAt } from './robust.js';
 import { FACTOR_TOLERANCE, TOLERANCES, type ReportedParameter } from './tolerances.js';
 
+const fmt = (x: number) => String(+x.toPrecision(3));
+
 export type Classification = 'agree' | 'minor' | 'major';
 
 export const SEVERITY_OF: Record<Classification, Severity> = { agree: 'info', minor: 'minor', major: 'major' };
@@ -179,6 +181,35 @@ function ordinaryReason(ctx: ComparisonContext): string {
   }
 }
 
+/**
+ * How close the reported AUC's interval end must come to the timecourse's last time × a time factor: the last sample
+ * is taken at the nominal end or a little before it (AUC0–24 with its last sample at 23.5 h is 2 % short).
+ */
+export const INTERVAL_END_TOLERANCE = 0.1;
+
+/**
+ * A reported AUC over 0–t whose t is a time unit's factor f (×60, ×24, ×1440 either way; INTERVAL_END_TOLERANCE) off
+ * the curve's last time, and whose value is ×f the curve's area alike (within the parameter's agree band): one time
+ * axis scaled by f explains both — the curve's times read in the wrong unit (hours curated as minutes: a curve of
+ * 0–240 h ends at 4 h, its area ×1/60). Two independent witnesses, the output's interval and its value, name the one
+ * factor; either alone is an ordinary difference of intervals (differentInterval). Null otherwise.
+ */
+export function stretchedTimeAxis(ctx: ComparisonContext, ratio: number): SuspectedCause | null {
+  const { reportedIntervalEnd: end, timecourseEnd } = ctx;
+  if (ctx.parameter !== 'auc_end' || end == null || timecourseEnd == null || !(end > 0) || !(timecourseEnd > 0) || !(ratio > 0)) return null;
+  const endRatio = end / timecourseEnd;
+  let factor: number | null = null;
+  for (const t of TIME_FACTORS) for (const f of [t, 1 / t]) if (Math.abs(Math.log(endRatio / f)) <= Math.log1p(INTERVAL_END_TOLERANCE)) factor = f;
+  if (factor === null || Math.abs(Math.log(ratio / factor)) > Math.log(TOLERANCES.auc_end[ctx.subject].agree)) return null;
+  const cause = unitFactorCause(factor, 'auc_end');
+  if (cause === null) return null;
+  const at = (x: number) => +x.toPrecision(4);
+  return {
+    ...cause,
+    text: `${cause.text}: the timecourse ends at ${at(timecourseEnd)}, the reported AUC's interval at ${at(end)} (×${fmt(endRatio)}), and its value is ×${fmt(ratio)} the curve's area alike — the curve's time axis`,
+  };
+}
+
 /** auc_end over a different interval than the timecourse: beyond the tolerance on the end time. */
 function differentInterval(ctx: ComparisonContext): string | null {
   if (ctx.parameter !== 'auc_end') return null;
@@ -214,6 +245,8 @@ export function classify(ctx: ComparisonContext): Verdict {
   }
   if (causes.length > 0) return { classification: 'major', ratio, causes, expected: null };
   const interval = differentInterval(ctx);
+  const stretched = interval ? stretchedTimeAxis(ctx, ratio) : null;
+  if (stretched) return { classification: 'major', ratio, causes: [stretched], expected: null };
   // Beyond every ordinary disagreement, a unit factor that undone leaves the two agreeing is the likeliest cause (a
   // t½ ×24 whose λz differed ×1.2 from the curve's lies at ×20–29, beyond the factor's exact window): named.
   if (!interval && !ctx.approximate && fold > Math.log(tolerance.minor)) {

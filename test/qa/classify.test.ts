@@ -73,6 +73,20 @@ describe('classify', () => {
     expect(v.expected).toMatch(/0–48/);
   });
 
+  it("names the curve's time axis when the reported AUC's interval and its value are both ×60 the curve's", () => {
+    // AUC0–240 h of 5.58 against a curve of 0–240 h read as minutes: it ends at 4.008 h (×1/59.9) and its area is
+    // 0.0878 (×63.6, within the agree band of 1.15 around 60).
+    const v = classify({ ...base, subject: 'group', parameter: 'auc_end', reported: 5.58, recomputed: 0.0878, reportedIntervalEnd: 240, timecourseEnd: 4.008 });
+    expect(v).toMatchObject({ classification: 'major', causes: [{ kind: 'unit-factor', factor: 60 }], expected: null });
+    expect(v.causes[0].text).toMatch(/^×60 \(minutes vs hours\): the timecourse ends at 4.008, the reported AUC's interval at 240/);
+    // Either witness alone is an ordinary difference of intervals: the same end with the area ×3 off, or an end ×4 off.
+    expect(classify({ ...base, parameter: 'auc_end', reported: 0.26, recomputed: 0.0878, reportedIntervalEnd: 240, timecourseEnd: 4.008 }).classification).toBe('minor');
+    expect(classify({ ...base, parameter: 'auc_end', reported: 5.58, recomputed: 0.0878, reportedIntervalEnd: 16, timecourseEnd: 4.008 }).causes).toEqual([]);
+    // Both ways round: a curve in minutes read as hours ends ×60 after the interval, its area ×66 the reported one (10 % beyond ×60's own window).
+    const up = classify({ ...base, parameter: 'auc_end', reported: 2, recomputed: 132, reportedIntervalEnd: 12, timecourseEnd: 1440 });
+    expect(up).toMatchObject({ classification: 'major', causes: [{ factor: 1 / 60 }] });
+  });
+
   it('calls an unexplained large disagreement major', () => {
     expect(classify({ ...base, parameter: 'cmax', reported: 5, recomputed: 1 }).classification).toBe('major');
   });
