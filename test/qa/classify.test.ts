@@ -83,7 +83,7 @@ describe('classify', () => {
     expect(classify({ ...base, parameter: 'auc_end', reported: 0.26, recomputed: 0.0878, reportedIntervalEnd: 240, timecourseEnd: 4.008 }).classification).toBe('minor');
     expect(classify({ ...base, parameter: 'auc_end', reported: 5.58, recomputed: 0.0878, reportedIntervalEnd: 16, timecourseEnd: 4.008 }).causes).toEqual([]);
     // Both ways round: a curve in minutes read as hours ends ×60 after the interval, its area ×66 the reported one (10 % beyond ×60's own window).
-    const up = classify({ ...base, parameter: 'auc_end', reported: 2, recomputed: 132, reportedIntervalEnd: 12, timecourseEnd: 1440 });
+    const up = classify({ ...base, parameter: 'auc_end', reported: 2, recomputed: 132, reportedIntervalEnd: 12, timecourseEnd: 720 });
     expect(up).toMatchObject({ classification: 'major', causes: [{ factor: 1 / 60 }] });
   });
 
