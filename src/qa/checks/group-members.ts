@@ -30,6 +30,9 @@
  *   mean (complete), or for a partial set a factor of ×10 and more (a subset's
  *   mean is not the whole group's, but not tenfold) with the sum above n·μ (a
  *   mean too low) or Samuelson broken (too high): the group's value (major);
+ * - where the arithmetic holds within the slack but not to its rounding (a complete set of reported values), the one
+ *   member ×MEMBER_OUTLIER off its fellows whose slip factor undone makes the mean exact (EXACT_MEMBER_HOLD): a ×1/10
+ *   individual of ten moves their mean by −9 % only (major);
  * - else nothing is named (a group mean that is a geometric mean or a median
  *   curated as the mean, individuals from another table): no finding.
  * It cannot see a slip shared by the group and its members, a group without
@@ -64,6 +67,15 @@ export const MEMBER_OUTLIER = 3;
  */
 export const EXACT_FIX_OUTLIER = 1.8;
 export const EXACT_FIX_SLACK = 1.04;
+/**
+ * Inside the slack: a complete set of reported values whose mean is off the group's by more than its rounding
+ * (beyond ×EXACT_FIX_SLACK) though within ×IDENTITY_SLACK, with one member ×MEMBER_OUTLIER or more off its fellows
+ * whose slip factor undone makes the mean exact (within ×EXACT_MEMBER_HOLD) and no other member or factor does: one
+ * individual's ×1/10 among ten moves their mean only −9 %, and a subject really that far off (a poor metaboliser)
+ * is in the group's mean as curated, so the arithmetic holds with its value as it is, not with the factor undone.
+ */
+export const EXACT_MEMBER_HOLD = 1.015;
+
 /** A slip factor must bring the member (or the group) back within this factor of the others. */
 export const MEMBER_BACK = 3;
 /** Smallest factor named on a group mean against a partial set of its members. */
@@ -168,7 +180,7 @@ export function judge(set: MemberSet, factorsOf: (member: number) => readonly Su
   const m = set.members.length;
   if (m < 2 || set.n < m) return null;
   const residual = arithmeticResidual(set);
-  if (arithmeticHolds(set, residual)) return null;
+  if (arithmeticHolds(set, residual)) return exactMember(set, residual, factorsOf);
   const back = Math.log(MEMBER_BACK);
   const candidates: { index: number; cause: SuspectedCause; deviation: number; fixed: number }[] = [];
   const complete = m === set.n;
@@ -211,6 +223,28 @@ export function judge(set: MemberSet, factorsOf: (member: number) => readonly Su
   if (best === null) return null;
   const divisor = best.factor;
   return { culprit: 'group', cause: best, residual, fixed: arithmeticResidual({ ...set, mean: set.mean.map((mu) => mu / divisor) }) };
+}
+
+/**
+ * The one member of a complete set of reported values whose slip factor undone makes a mean that holds within the
+ * slack but beyond its rounding exact (EXACT_MEMBER_HOLD); null when none or several do.
+ */
+function exactMember(set: MemberSet, residual: number, factorsOf: (member: number) => readonly SuspectedCause[]): Verdict {
+  const m = set.members.length;
+  if (m !== set.n || m < 3 || set.mean.length !== 1) return null;
+  const rounded = roundedResidual(set, residual, set.members.map(() => 1));
+  if (Math.abs(rounded) <= Math.log(EXACT_FIX_SLACK)) return null;
+  const found: { index: number; cause: SuspectedCause; deviation: number; fixed: number }[] = [];
+  for (let k = 0; k < m; k++) {
+    const deviation = memberDeviation(set, k);
+    if (Math.abs(deviation) < Math.log(MEMBER_OUTLIER)) continue;
+    for (const cause of factorsOf(k)) {
+      if (Math.abs(deviation - Math.log(cause.factor)) > Math.log(MEMBER_BACK)) continue;
+      const fixed = arithmeticResidual(set, set.members.map((_, j) => (j === k ? cause.factor : 1)));
+      if (Math.abs(fixed) <= Math.log(EXACT_MEMBER_HOLD)) found.push({ index: k, cause, deviation, fixed });
+    }
+  }
+  return found.length === 1 ? { culprit: 'member', residual, ...found[0] } : null;
 }
 
 /** Every point of a comparison: the group record and its members, with what to name in a finding. */

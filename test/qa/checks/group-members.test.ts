@@ -86,6 +86,24 @@ describe('group-members: judge', () => {
     expect(judge(one([204, 195, 355, 185, 101, 84], 154), factors, factors())).toBeNull();
   });
 
+  it('names one individual ×1/10 of ten whose mean moved only −9 %, where its factor undone makes the mean exact', () => {
+    // ten Cmax of ~2 (mean 2.0), the group's 2.0; the last curated 0.2 instead of 2.0: their mean 1.82, ×0.91 — inside
+    // the slack of ×1.2, beyond rounding (×1.04); the last is ×0.1 the others' median, and ×10 on it makes the mean exact
+    const values = [2.1, 1.9, 2.0, 2.2, 1.8, 2.05, 1.95, 2.0, 2.0, 2.0];
+    const slipped = one([...values.slice(0, 9), 0.2], 2.0);
+    const v = judge(slipped, cmaxFactors, cmaxFactors());
+    expect(v).toMatchObject({ culprit: 'member', index: 9 });
+    expect(v!.cause.factor).toBeCloseTo(0.1, 12);
+    expect(Math.exp(v!.residual)).toBeCloseTo(1.82 / 2, 9);
+    expect(Math.exp(v!.fixed)).toBeCloseTo(1, 9);
+    // A subject really that far off (a poor metaboliser at 0.2) is in the group's mean: 1.82 as curated, nothing named
+    expect(judge(one([...values.slice(0, 9), 0.2], 1.82), cmaxFactors, cmaxFactors())).toBeNull();
+    // Undoing ×10 that leaves the mean ×1.03 (the subject's true value 2.6, not ~2) is no exact fix: nothing named
+    expect(judge(one([...values.slice(0, 9), 0.26], 2.0), cmaxFactors, cmaxFactors())).toBeNull();
+    // Partial (n = 12): a sum below n·μ is no contradiction
+    expect(judge({ ...slipped, n: 12 }, cmaxFactors, cmaxFactors())).toBeNull();
+  });
+
   it("names the group's mean when its members agree and the mean × a slip factor is theirs", () => {
     // members around 2, the group's mean curated as 20.5 (×10)
     const v = judge(one([2, 1.8, 2.2, 1.9, 2.4, 2], 20.5), cmaxFactors, cmaxFactors());
