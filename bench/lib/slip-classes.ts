@@ -37,8 +37,8 @@ export interface SlipClass {
   molar?: boolean;
   /** Whether the factor stands for a body weight (×1/70 for any subject): a check names the subject's own. */
   perKg?: boolean;
-  /** For reported outputs and doses: whether a unit of these dimension powers can suffer this slip. */
-  unitAllows?: (powers: DimensionPowers) => boolean;
+  /** For reported outputs and doses: whether a unit of these dimension powers (and this text) can suffer this slip. */
+  unitAllows?: (powers: DimensionPowers, unit: string) => boolean;
   /** Not in the default rotation (DEFAULT_SLIP_CLASSES): planted only when `--classes` names it. */
   optIn?: boolean;
 }
@@ -58,6 +58,8 @@ const hasVolume = (p: DimensionPowers) => power(p, 'length') === 3;
 const hasAmountOrTime = (p: DimensionPowers) => hasAmount(p) || hasTime(p);
 /** Molar ↔ mass needs a mass or an amount of substance in the numerator, not both (a concentration, AUC or amount; not a per-kg CL). */
 const isMassOrMolar = (p: DimensionPowers) => (power(p, 'mass') > 0) !== (power(p, 'substance') > 0);
+/** A unit per kilogram of body weight (`liter / hour / kilogram`, `gram / kilogram`: a ratio of masses has no dimension to tell it by). */
+const perKilogram = (unit: string) => /\/\s*kilogram(\s|$)/.test(unit);
 /** A dose given per kg but curated as absolute: an absolute mass dose. */
 const isAbsoluteMass = (p: DimensionPowers) => power(p, 'mass') === 1 && Object.keys(p).every((d) => d === 'mass' || p[d] === 0);
 
@@ -87,6 +89,9 @@ export const SLIP_CLASSES = [
   { name: 'time ×1/60 reverse', target: 'time', factor: 1 / 60, optIn: true },
   { name: 'dose ×1/10 reverse', target: 'dose', factor: 1 / 10, optIn: true },
   { name: 'dose ×1/1000 reverse', target: 'dose', factor: 1 / 1000, optIn: true },
+  // An absolute value curated under a per-kg unit (the authors' 7 L/h as 7 L/h/kg): ×70 for an adult.
+  { name: 'output per-kg ×70 reverse', target: 'output', factor: 70, perKg: true, unitAllows: (p, unit) => hasVolume(p) && perKilogram(unit), optIn: true },
+  { name: 'dose per-kg ×70 reverse', target: 'dose', factor: 70, perKg: true, unitAllows: (_p, unit) => perKilogram(unit), optIn: true },
   // Beyond the issue's classes, opt-in (`--classes weight`): a subject's curated body weight, which the QA uses to
   // make per-kg values absolute — in pounds read as kilograms, or a decimal slip.
   { name: 'weight lb as kg', target: 'weight', factor: 2.2046, optIn: true },
@@ -185,7 +190,7 @@ export function slipCandidates(tables: DatasetTables): Candidates {
     const powers = powersByUnit.get(o.unit);
     if (!powers) continue;
     for (const c of SLIP_CLASSES) {
-      if (c.target !== 'output' || !c.unitAllows(powers)) continue;
+      if (c.target !== 'output' || !c.unitAllows(powers, o.unit as string)) continue;
       if ('molar' in c && molarFactor(o.unit, o.substance) === null) continue;
       add(candidates.get(c.name)!, o.study_sid, o.pk);
     }
@@ -218,7 +223,7 @@ export function slipCandidates(tables: DatasetTables): Candidates {
     const powers = powersByUnit.get(i.unit);
     for (const c of SLIP_CLASSES) {
       if (c.target !== 'dose') continue;
-      if ('unitAllows' in c && !(powers && c.unitAllows(powers))) continue;
+      if ('unitAllows' in c && !(powers && c.unitAllows(powers, i.unit as string))) continue;
       add(candidates.get(c.name)!, i.study_sid, i.pk);
     }
   }
