@@ -21,8 +21,11 @@
  * alarm, for whoever improves the checks; `--classes WORDS` (PKDB_BENCH_CLASSES):
  * plant only the classes whose names hold one of the comma-separated words
  * (`--classes molar,'dose ×10'`), to study a weak class with more samples; the
- * opt-in classes (a subject's body weight in pounds read as kilograms, or ×10)
- * are planted only so (`--classes weight`); `--percent P` (PKDB_BENCH_PERCENT, default 100): run on a seeded part
+ * opt-in classes are planted only so: a subject's body weight in pounds read as
+ * kilograms, or ×10 (`--classes weight`), and the other direction of the
+ * issue's classes (`--classes reverse`: an output ×1/10 or ×1/24, a curve ×1/10
+ * or ×1/1000, its hours read as minutes, a dose ×1/10 or ×1/1000, an absolute
+ * value or dose under a per-kg unit ×70); `--percent P` (PKDB_BENCH_PERCENT, default 100): run on a seeded part
  * of P % of the studies (drawn from the seed, bench/lib/parts.ts) instead of the whole export, to measure recall
  * and false alarms where references are thinner, as in a curator's own export or another release (the default copies
  * and studies per copy scale with P, so that the share of slipped studies per copy and the number of slips stay).
