@@ -315,8 +315,11 @@ export function armFindings(
     let reason: string;
     // A time axis slip stretches the AUC with the half-life; a half-life alone may be a flat tail's λz.
     const timeOnly = off.lead.item.source === 'calculated' && TIME_MEASURES.has(off.lead.item.measure) && !off.devs.some((d) => d.item.measure.startsWith('auc'));
+    // The other studies judge a reported value itself, a curve by its level (Cmax per dose): what they say of a curve
+    // speaks to a slip of its level, not to one of its time axis (a t½ ×1/60 leaves the curve's Cmax where it was).
+    const referenced = off.lead.item.source === 'reported' || off.lead.item.measure === 'curve' || off.lead.item.measure === 'cmax';
     // The other studies place the record's own value in range and the corrected one far out: the arms it was set against hold the slip.
-    const refuted = dose ? null : refutes(off.record, off.slip.factor);
+    const refuted = dose || !referenced ? null : refutes(off.record, off.slip.factor);
     // Not for a factor beyond biology: a per-kg row (CL and V both ×1/70) keeps its identities and is still a slip.
     const explained = dose || refuted || big ? null : identityExplains(off.lead, arm);
     if (refuted) {
@@ -354,7 +357,6 @@ export function armFindings(
       // that lies off theirs by the same factor, and back near their centre without it, is a slip, not this arm's biology.
       // Only for an arm otherwise in line (×2): another of its records off (a V ×2.9 and a CL ×0.45 make a t½ ×6.5) is its biology.
       // So is the subject itself, measured at its own level in other periods of the study (subject-periods.ts).
-      const referenced = off.lead.item.source === 'reported' || off.lead.item.measure === 'curve' || off.lead.item.measure === 'cmax';
       const ordinary = others.every((d) => Math.abs(d.d) <= IN_LINE);
       const backing = referenced && ordinary ? backs(off.record, off.slip.factor, sign > 0 ? 'more' : sign < 0 ? 'less' : 'unknown') : null;
       const own = backing ? null : (periods(off.lead, off.slip.factor) ?? twin(off.lead, off.slip.factor, others));

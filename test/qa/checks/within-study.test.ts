@@ -220,6 +220,30 @@ describe('within-study: the other studies refute the record it would blame', () 
   });
 });
 
+describe("within-study: the other studies' level of a curve", () => {
+  it('speaks to a slip of its level, not to one of its time axis', () => {
+    // W1: four groups' curves of one dose with PK-DB's calculated t½ and AUC∞; group 4's times ÷60 (its hours read as
+    // minutes): its t½ and AUC ×1/60 the others', its Cmax where it was. Six other studies' curves of the dose put that
+    // Cmax per dose in range and ×60 undone far out — which says nothing of its time axis.
+    const stretch = (c: ReturnType<typeof curve>) => ({ tc: { ...c.tc, time: c.tc.time.map((t) => (t as number) / 60) }, points: c.points.map((p) => ({ ...p, time: (p.time as number) / 60 })) });
+    const curves = [1, 2, 3, 4].map((g) => curve(g, g, 1, [1, 1.1, 0.9, 1][g - 1]));
+    curves[3] = stretch(curves[3]);
+    const calculated = (c: ReturnType<typeof curve>, type: string, unit: string, value: number) => ({ ...output(c.tc.group_pk as number, 1, type, unit, value), calculated: true, subset_pk: c.tc.subset_pk });
+    const scale = [1, 1.1, 0.9, 1 / 60];
+    const stored = curves.flatMap((c, k) => [calculated(c, 'thalf', 'hour', 3.5 * scale[k]), calculated(c, 'auc_inf', 'milligram * hour / liter', 40 * scale[k])]);
+    const others = ['A', 'B', 'C', 'D', 'E', 'F'].map((sid, k) => {
+      const c = curve(100 + k, 100 + k, 100 + k, [1, 1.1, 0.9, 1.05, 0.95, 1][k]);
+      const named = { study_sid: sid, study_name: sid };
+      return { d: { ...dosing(100 + k, 0.1), ...named }, c: { tc: { ...c.tc, ...named }, points: c.points.map((p) => ({ ...p, ...named })) } };
+    });
+    const groups = [group(1), group(2), group(3), group(4), ...others.map((_, k) => ({ ...group(100 + k), study_sid: others[k].c.tc.study_sid }))];
+    const findings = run(stored, [dosing(1, 0.1), ...others.map((x) => x.d)], [...curves, ...others.map((x) => x.c)], groups).filter((f) => f.kind === 'within-study' && f.study_sid === curves[0].tc.study_sid);
+    const slipped = findings.filter((f) => f.subject === 'group:4');
+    expect(slipped).toMatchObject([{ severity: 'major', culprit: 'timecourse', subset_pk: 4, details: { factor: 1 / 60 } }]);
+    expect(slipped[0].message).not.toMatch(/the other studies put this value in range/);
+  });
+});
+
 describe('within-study: the arm’s own PK identities', () => {
   it('leaves a record its identities explain minor, but not one off by a factor beyond biology', () => {
     // Five groups of V 50 L, CL 5 L/h, kel 0.1/h (spread ~×1.1); the sixth V 5 L (×0.1) beside CL 2.5 and kel 0.5: CL/kel 5 L
