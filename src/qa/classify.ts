@@ -25,6 +25,11 @@ export interface ComparisonContext {
   samplingTimes?: readonly number[];
   /** Its levels at those times, index for index (for tmax only): whether a reported time can be a peak at all. */
   samplingLevels?: readonly number[];
+  /**
+   * tmax: the substance is absent at the dose (a single extravascular dose): before the first sample the curve rises
+   * from 0 at the dose time, so a reported tmax there lies on that rise.
+   */
+  absentAtDose?: boolean;
   /** auc_end: the end of the reported interval and of the timecourse, same unit (null when unknown). */
   reportedIntervalEnd?: number | null;
   timecourseEnd?: number | null;
@@ -97,17 +102,24 @@ function landsOnPeak(ctx: ComparisonContext, undone: number, interval: number | 
 
 /**
  * Whether the curve shows the tmax as written is no peak: within the sampled range (after the last sample the curve
- * cannot tell: a tmax read on the study's clock, after a later dose, lies there), at most NOT_A_PEAK_SHARE of its
- * highest point. Needs three or more sampled levels.
+ * cannot tell: a tmax read on the study's clock, after a later dose, lies there), or before it on the rise from 0 of
+ * a single extravascular dose (`absentAtDose`: Sanaka2000's 1.43 h against a curve in minutes read as hours, sampled
+ * from 15 h), at most NOT_A_PEAK_SHARE of its highest point. Needs three or more sampled levels.
  */
 function offPeakAsWritten(ctx: ComparisonContext): boolean {
   const times = ctx.samplingTimes;
   const levels = ctx.samplingLevels;
   if (!times || !levels || times.length !== levels.length || times.length < 3) return false;
   let highest = 0;
-  for (let i = 0; i < times.length; i++) if (Number.isFinite(levels[i]) && levels[i] > highest) highest = levels[i];
+  let first = Infinity;
+  for (let i = 0; i < times.length; i++) {
+    if (Number.isFinite(levels[i]) && levels[i] > highest) highest = levels[i];
+    if (Number.isFinite(times[i]) && Number.isFinite(levels[i]) && times[i] < first) first = times[i];
+  }
   if (!(highest > 0)) return false;
-  const level = levelAt(times, levels, ctx.reported);
+  // Before the first sample of a single extravascular dose the curve rises from 0 at the dose (`absentAtDose`).
+  const rising = ctx.absentAtDose === true && first > 0 && ctx.reported > 0 && ctx.reported < first;
+  const level = rising ? levelAt([0, ...times], [0, ...levels], ctx.reported) : levelAt(times, levels, ctx.reported);
   return level !== null && level <= NOT_A_PEAK_SHARE * highest;
 }
 

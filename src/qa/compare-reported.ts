@@ -191,7 +191,7 @@ export function compareReported(
       // A partial area interpolates between samples: not exact enough to name a molar ↔ mass factor of ×2–10.
       molarMass: note === null && !weightAssumed ? context.molarMass : null,
       approximate: note !== null || weightAssumed,
-      ...(parameter === 'tmax' ? samplingCurve(rt, unit) : {}),
+      ...(parameter === 'tmax' ? { ...samplingCurve(rt, unit), absentAtDose: rt.dose?.route === 'extravascular' && !(context.multipleDose ?? false) } : {}),
       ...intervalEnds,
     });
   let verdict = judge(chosen.value);

@@ -186,6 +186,21 @@ describe('classify: a tmax far off the curve\'s peak', () => {
     expect(classify({ ...tmax, reported: 23 })).toMatchObject({ classification: 'major', causes: [] });
   });
 
+  it('reads a tmax before the first sample of a single extravascular dose on the rise from 0 at the dose', () => {
+    // Sanaka2000's curve with its hours read as minutes: sampled at 15–120 "h", peaking at 60; the reported 1.43 h
+    // (×1/42, no factor within 5 %) lies before its first sample. Absent at the dose, the curve there is at most
+    // 1.43/15 of its first level: no peak. The reported value ×1/60 of the curve's time: 85.8 h lies within the grid's 30 h
+    // of 60 h, nearest; ×1/24 (34.3 h) too.
+    const late = { ...base, subject: 'group' as const, parameter: 'tmax' as const, recomputed: 60, samplingTimes: [15, 30, 45, 60, 90, 120], samplingLevels: [40, 70, 90, 95, 80, 60] };
+    const absent = classify({ ...late, reported: 1.43, absentAtDose: true });
+    expect(absent.classification).toBe('major');
+    expect(absent.causes.map((c) => c.factor)).toEqual([1 / 60, 1 / 24]);
+    // Without that knowledge (an IV dose, a baseline, several doses) the curve cannot tell what it was before 15 h.
+    expect(classify({ ...late, reported: 1.43 }).classification).toBe('minor');
+    // A sample at the dose time: the curve's own level there decides, as before.
+    expect(classify({ ...tmax, reported: 0.02, absentAtDose: true }).causes.map((c) => c.factor)).toEqual([1 / 60]);
+  });
+
   it('is minor within ×10 of the peak, or where the curve stays near its peak (a second peak, a plateau)', () => {
     // 8 h (×5.3): the curve at 30 % of its peak, but no ×10 off it
     expect(classify({ ...tmax, reported: 8 }).classification).toBe('minor');
