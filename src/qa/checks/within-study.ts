@@ -314,7 +314,10 @@ export function armFindings(
     let severity: Severity;
     let reason: string;
     // A time axis slip stretches the AUC with the half-life; a half-life alone may be a flat tail's λz.
-    const timeOnly = off.lead.item.source === 'calculated' && TIME_MEASURES.has(off.lead.item.measure) && !off.devs.some((d) => d.item.measure.startsWith('auc'));
+    // Only where an AUC of the record is there to stay in line: without one, nothing says the AUC did not move.
+    const timeOnly =
+      off.lead.item.source === 'calculated' && TIME_MEASURES.has(off.lead.item.measure) && off.all.some((d) => d.item.measure.startsWith('auc')) &&
+      !off.devs.some((d) => d.item.measure.startsWith('auc'));
     // The other studies judge a reported value itself, a curve by its level (Cmax per dose): what they say of a curve
     // speaks to a slip of its level, not to one of its time axis (a t½ ×1/60 leaves the curve's Cmax where it was).
     const referenced = off.lead.item.source === 'reported' || off.lead.item.measure === 'curve' || off.lead.item.measure === 'cmax';

@@ -242,6 +242,23 @@ describe("within-study: the other studies' level of a curve", () => {
     expect(slipped).toMatchObject([{ severity: 'major', culprit: 'timecourse', subset_pk: 4, details: { factor: 1 / 60 } }]);
     expect(slipped[0].message).not.toMatch(/the other studies put this value in range/);
   });
+
+  it("keeps a half-life alone ×1/60 minor as a tail's λz only where an AUC of the curve stays in line", () => {
+    // Four groups' curves with PK-DB's calculated t½; group 4's ×1/60 its siblings'.
+    const curves = [1, 2, 3, 4].map((g) => curve(g, g, 1, [1, 1.1, 0.9, 1][g - 1]));
+    const calculated = (c: ReturnType<typeof curve>, type: string, unit: string, value: number) => ({ ...output(c.tc.group_pk as number, 1, type, unit, value), calculated: true, subset_pk: c.tc.subset_pk });
+    const thalf = curves.map((c, k) => calculated(c, 'thalf', 'hour', 3.5 * [1, 1.1, 0.9, 1 / 60][k]));
+    const groups = [group(1), group(2), group(3), group(4)];
+    // Without an AUC nothing says the AUC did not move: ×60 is beyond what one arm's biology does.
+    const alone = run(thalf, [dosing(1, 0.1)], curves, groups).filter((f) => f.subject === 'group:4');
+    expect(alone).toMatchObject([{ severity: 'major', details: { factor: 1 / 60 } }]);
+    expect(alone[0].message).not.toMatch(/only its half-life moves/);
+    // With its AUC∞ in line, only the half-life moves: a flat or rising tail's λz rather than the time axis.
+    const auc = curves.map((c, k) => calculated(c, 'auc_inf', 'milligram * hour / liter', 40 * [1, 1.1, 0.9, 1][k]));
+    const inLine = run([...thalf, ...auc], [dosing(1, 0.1)], curves, groups).filter((f) => f.subject === 'group:4');
+    expect(inLine).toMatchObject([{ severity: 'minor' }]);
+    expect(inLine[0].message).toMatch(/only its half-life moves, not its AUC/);
+  });
 });
 
 describe('within-study: the arm’s own PK identities', () => {
