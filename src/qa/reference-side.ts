@@ -20,11 +20,15 @@ export interface ReferenceSide {
   otherZ: number | null;
 }
 
-/** The side a reported output ×`ratio` its curve (`subsetPk`) slipped on, by the other studies; null when they cannot tell. */
-export function referenceSide(run: RangeRun, outputPk: number, subsetPk: number, ratio: number): ReferenceSide | null {
+/**
+ * The side a reported output ×`ratio` its curve (`subsetPk`) slipped on, by the other studies; null when they cannot
+ * tell. `subsetPk` null: the curve's reference, its level, does not speak to the quantity (a t½ or tmax off its curve
+ * is no level of it), and the value's own reference alone tells.
+ */
+export function referenceSide(run: RangeRun, outputPk: number, subsetPk: number | null, ratio: number): ReferenceSide | null {
   if (!(ratio > 0) || ratio === 1) return null;
   const value = ownJudgment(run, `output:${outputPk}`);
-  const curve = ownJudgment(run, `timecourse:${subsetPk}`);
+  const curve = subsetPk === null ? null : ownJudgment(run, `timecourse:${subsetPk}`);
   const inLine = (z: number) => Math.abs(z) <= INSIDE_Z;
   // The record to fix: out as curated and in line with the slip undone (the value ÷ r, the curve × r), while the other
   // record, where it has a reference, is in line. Both cannot hold: one needs the value out, the other in line.

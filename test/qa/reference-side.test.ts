@@ -37,4 +37,12 @@ describe('referenceSide: which of a value and its curve the other studies put ou
     expect(referenceSide(run({ 'timecourse:2': { z: 3.0, spread: 0.3 } }), 1, 2, 0.1)).toBeNull();
     expect(referenceSide(run({}), 1, 2, 0.1)).toBeNull();
   });
+  it("leaves the curve's level out for a quantity its level does not move (no subset given)", () => {
+    // A reported t½ ×0.1 its curve, the value in line: the curve's level out by ×10 (z 4.9) is no witness for its time axis.
+    const judged = run({ 'output:1': { z: 0.3, spread: 0.5 }, 'timecourse:2': { z: 4.9, spread: 0.5 } });
+    expect(referenceSide(judged, 1, 2, 0.1)).toMatchObject({ culprit: 'timecourse' });
+    expect(referenceSide(judged, 1, null, 0.1)).toBeNull();
+    // The value's own reference still tells alone.
+    expect(referenceSide(run({ 'output:1': { z: 8.5, spread: 0.5 }, 'timecourse:2': { z: 6, spread: 0.5 } }), 1, null, 60)).toMatchObject({ culprit: 'output', otherZ: null });
+  });
 });

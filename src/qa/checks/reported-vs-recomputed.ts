@@ -24,13 +24,17 @@ import { settle } from '../corroborate.js';
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
+/** Parameters a curve's level does not move: its reference (Cmax per dose) says nothing of them. */
+const LEVEL_FREE: ReadonlySet<string> = new Set(['tmax', 'thalf', 'kel', 'mrt']);
+
 /**
  * A major with no record to fix yet, settled by the other studies where they put one of its two records in line and
  * the other out (reference-side.ts); the other majors unchanged.
  */
 function byReference(f: Finding, run: () => ReturnType<typeof rangeRun>): Finding {
   if (f.severity !== 'major' || f.culprit || f.ratio === null || f.output_pk === null || f.subset_pk === null) return f;
-  const side = referenceSide(run(), f.output_pk, f.subset_pk, f.ratio);
+  // The other studies judge a curve by its level: no witness for a t½, kel or tmax of it (their time axis).
+  const side = referenceSide(run(), f.output_pk, LEVEL_FREE.has(f.measurement_type ?? '') ? null : f.subset_pk, f.ratio);
   if (!side) return f;
   const which = side.culprit === 'output' ? 'the reported value' : 'the curve';
   const other = side.culprit === 'output' ? 'the curve' : 'the reported value';
