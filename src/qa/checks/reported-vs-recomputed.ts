@@ -15,7 +15,7 @@ import type { QaCheck } from '../check.js';
 import { doseMismatchCauses } from '../dose-cause.js';
 import type { Finding } from '../finding.js';
 import { ownJudgment, rangeRun } from '../range-run.js';
-import { dosesDoubt } from '../range-verdict.js';
+import { doseOutBy, dosesDoubt } from '../range-verdict.js';
 import { referenceSide } from '../reference-side.js';
 import { comparisonFinding } from '../to-findings.js';
 import { curveLevelCauses, curveSides, curveTimeCauses } from '../curve-cause.js';
@@ -59,6 +59,22 @@ function doseDoubted(f: Finding, run: () => ReturnType<typeof rangeRun>): Findin
   return { ...f, culprit: null, suspected_cause: `${f.suspected_cause ?? ''}${text}` };
 }
 
+/**
+ * A dose named across its comparisons but left open between the dose and the curve's level (dose-cause.ts: no Cmax
+ * or AUC of the curve compared in line) is the dose where the other studies' doses put it out and the dose the values
+ * imply in line (range-verdict.ts `doseOutBy`): a curve's level off leaves its dose typical. The values per dose
+ * cannot tell the two (a dose ×1/10 and a curve ×10 put its Cmax per dose ×10 alike); the dose itself can.
+ */
+export function doseOut(f: Finding, run: () => ReturnType<typeof rangeRun>): Finding {
+  const kinds = f.details?.cause_kinds;
+  if (f.severity !== 'major' || f.culprit || f.intervention_pk == null || f.ratio === null || !(f.ratio > 0)) return f;
+  if (!Array.isArray(kinds) || !kinds.includes('dose')) return f;
+  const out = doseOutBy(ownJudgment(run(), `dosing:${f.intervention_pk}`), f.ratio);
+  if (!out) return f;
+  const text = `the dose is the record to fix: the other studies' doses put it out (robust z ${fmt(out.z)}) and the dose the values imply in line (z ${fmt(out.undone)}), where a curve's level off would have left it typical`;
+  return settle(f, 'dose', text, ['reference-range']);
+}
+
 export const reportedVsRecomputedCheck: QaCheck = {
   kind: 'reported-vs-recomputed',
   description: 'reported cmax, tmax, AUC, t½, kel, Vd, Vss and CL against the same values recomputed from the timecourse of the same subject, interventions, substance and tissue',
@@ -72,6 +88,9 @@ export const reportedVsRecomputedCheck: QaCheck = {
     const valueSides = loneValueSides(comparisons);
     let run: ReturnType<typeof rangeRun> | undefined;
     const lazyRun = () => (run ??= rangeRun(ctx));
-    return comparisons.map((c) => byReference(doseDoubted(comparisonFinding(c, { dose: doseCauses.get(c), curve: curveCauses.get(c), curveSide: sides.get(c), valueSide: valueSides.get(c) }), lazyRun), lazyRun));
+    return comparisons.map((c) => {
+      const f = comparisonFinding(c, { dose: doseCauses.get(c), curve: curveCauses.get(c), curveSide: sides.get(c), valueSide: valueSides.get(c) });
+      return byReference(doseOut(doseDoubted(f, lazyRun), lazyRun), lazyRun);
+    });
   },
 };

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../../src/data/dataset.js';
 import type { InterventionRecord, OutputRecord, TimecourseRecord } from '../../../src/data/model.js';
 import { atAdultWeightNearest, REPORTED_VS_RECOMPUTED, unweighedCauses } from '../../../src/qa/compare-reported.js';
-import { reportedVsRecomputedCheck } from '../../../src/qa/checks/reported-vs-recomputed.js';
+import { doseOut, reportedVsRecomputedCheck } from '../../../src/qa/checks/reported-vs-recomputed.js';
+import type { Finding } from '../../../src/qa/finding.js';
+import type { RangeJudgment, RangeRun } from '../../../src/qa/range-run.js';
 import { prepareContext, type QaContext } from '../../../src/qa/context.js';
 
 const STATS = { value: null, mean: null, median: null, min: null, max: null, sd: null, se: null, cv: null };
@@ -157,5 +159,35 @@ describe('reported-vs-recomputed: a per-kg value of a subject whose weight is no
     // 70 × the ratio of the two profiles' CL (the one nearer the reported value is compared)
     const { pkdb, standard } = of(absolute);
     expect([70 * (cl / 70) / pkdb!, 70 * (cl / 70) / standard!].some((r) => Math.abs(r - of(absolute).verdict.ratio!) < 1e-9)).toBe(true);
+  });
+});
+
+describe('reported-vs-recomputed: a dose left open between itself and the curve, settled by the other studies\' doses', () => {
+  /** A run holding one dosing's judgment: robust z and spread among the other studies' doses. */
+  const runWith = (judged: { z: number; spread: number } | null) => () => {
+    const dosing = new Map<number, RangeJudgment>();
+    if (judged) dosing.set(7, { sample: {}, ref: { spread: judged.spread }, verdict: { z: judged.z } } as unknown as RangeJudgment);
+    return { judgments: [], unplaced: [], byRecord: { output: new Map(), timecourse: new Map(), dosing } } as unknown as RangeRun;
+  };
+  // CL ×12.4 its curve: the dose curated ×1/12.4 of what the values imply, or the curve's level ×12.4.
+  const open = {
+    kind: 'reported-vs-recomputed', severity: 'major', culprit: null, intervention_pk: 7, ratio: 12.4, suspected_cause: 'dose: …',
+    details: { cause_kinds: ['dose'], cause_factors: [12.4] },
+  } as unknown as Finding;
+
+  it('blames the dose where its own reference puts it out and the implied dose in line', () => {
+    // z −5.2 at spread 0.5: ×12.4 undone gives −5.2 + ln 12.4 / 0.5 = −0.165.
+    const settled = doseOut(open, runWith({ z: -5.2, spread: 0.5 }));
+    expect(settled).toMatchObject({ culprit: 'dose', details: { culprit_by: ['reference-range'] } });
+    expect(settled.suspected_cause).toMatch(/the dose is the record to fix: the other studies' doses put it out \(robust z -5\.2\) and the dose the values imply in line \(z -0\.165\)/);
+  });
+
+  it('leaves it open where the dose is typical, its reference missing, or the implied dose out too', () => {
+    expect(doseOut(open, runWith({ z: 0.4, spread: 0.5 }))).toBe(open);
+    expect(doseOut(open, runWith(null))).toBe(open);
+    expect(doseOut(open, runWith({ z: -9, spread: 0.5 }))).toBe(open); // −9 + 5.04 = −3.96: out either way
+    // A finding with a record already named, or no dose among its causes, is not this rule's.
+    expect(doseOut({ ...open, culprit: 'output' }, runWith({ z: -5.2, spread: 0.5 }))).toMatchObject({ culprit: 'output' });
+    expect(doseOut({ ...open, details: { cause_kinds: ['unit-factor'] } } as Finding, runWith({ z: -5.2, spread: 0.5 })).culprit).toBeNull();
   });
 });
