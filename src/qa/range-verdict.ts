@@ -73,6 +73,12 @@ export interface RangeVerdict {
   excretedTooMuch?: number;
   /** A reported output whose own timecourse disagrees with it by another factor than the one that fits. */
   contradicted?: boolean;
+  /**
+   * A dose's small factors (×10, ×1/10) that fit but may not name a slip from its own reference alone (too few
+   * studies, or too close in: SMALL_FACTOR_STUDIES, SMALL_FACTOR_Z): its values per dose may still back one
+   * (checks/reference-ranges.ts `firmlyBacksDoseSlip`).
+   */
+  weak?: SuspectedCause[];
 }
 
 /**
@@ -145,7 +151,9 @@ export function judge(sample: Pick<RangeSample, 'value' | 'family' | 'molarMass'
   if (sample.record !== 'dosing') {
     for (const c of companions) if (alternatives.some((a) => a.kind === 'molar-mass' && Math.abs(Math.log(a.factor / c.factor)) <= Math.log(2))) alternatives.push(c);
   }
-  return { classification: alternatives.length > 0 ? 'slip' : 'outside', z, cause: alternatives[0] ?? null, alternatives };
+  const verdict: RangeVerdict = { classification: alternatives.length > 0 ? 'slip' : 'outside', z, cause: alternatives[0] ?? null, alternatives };
+  if (sample.record === 'dosing' && alternatives.length === 0 && companions.length > 0) verdict.weak = companions;
+  return verdict;
 }
 
 /**

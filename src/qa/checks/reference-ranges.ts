@@ -92,6 +92,20 @@ export function backsDoseSlip(factor: number, values: readonly NormalisedZ[]): b
 }
 
 /**
+ * Whether the values per dose of a dosing back a small slip ×f of its dose (×10 or ×1/10) that its own reference cannot
+ * name alone (range-verdict.ts `RangeVerdict.weak`: too few studies, or too close in): as `backsDoseSlip`, and the
+ * values are off their own ranges as curated (their median beyond OUTSIDE_Z) the other way. Two references, of doses
+ * and of values per dose, each put the arm out, and one factor of the dose brings both back: its concentrations are
+ * those of the usual dose. A high-dose arm (a design) has values per dose in line; a slip of the values alone leaves
+ * the dose in line.
+ */
+export function firmlyBacksDoseSlip(factor: number, values: readonly NormalisedZ[]): boolean {
+  if (!backsDoseSlip(factor, values)) return false;
+  const off = values.map((v) => -Math.sign(Math.log(factor)) * v.z).sort((a, b) => a - b);
+  return off[off.length >> 1] > OUTSIDE_Z;
+}
+
+/**
  * A dose far above every other study's (|z| ≥ FEW_STUDIES_Z) with a factor of UNOPPOSED_DOSE_FACTOR or more that
  * brings it back, and no dose-normalised value with a reference to back or contradict it (none measured, or all in
  * strata of too few studies): a slip. Upward only: a microdose study is a design, a thousandfold overdose is not; nor
@@ -289,11 +303,23 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   const dosingsOf = new Map<string, number>();
   const doseKey = (s: RangeSample) => `${s.study}\u0001${s.stratum}`;
   for (const j of run.judgments) if (j.sample.record === 'dosing') dosingsOf.set(doseKey(j.sample), (dosingsOf.get(doseKey(j.sample)) ?? 0) + 1);
+  /** Dosings named by a small factor their values per dose back (`firmlyBacksDoseSlip`). */
+  const backedWeak = new Set<number>();
   for (const j of judged) {
-    if (j.sample.record !== 'dosing' || !j.verdict.cause) continue;
-    const alone = dosingsOf.get(doseKey(j.sample)) === 1;
+    if (j.sample.record !== 'dosing') continue;
     const zs = normalised.get(j.sample.pk) ?? [];
     const fraction = excreted.get(j.sample.pk);
+    if (!j.verdict.cause) {
+      // A small factor its own reference cannot name alone, which the values per dose back firmly.
+      const weak = (j.verdict.weak ?? []).find((c) => !excretionRefutes(c.factor, fraction) && firmlyBacksDoseSlip(c.factor, zs));
+      if (weak) {
+        doseSlips.set(j.sample.pk, weak.factor);
+        j.verdict = { ...j.verdict, classification: 'slip', cause: weak, alternatives: [weak] };
+        backedWeak.add(j.sample.pk);
+      }
+      continue;
+    }
+    const alone = dosingsOf.get(doseKey(j.sample)) === 1;
     const possible = j.verdict.alternatives.filter((c) => !excretionRefutes(c.factor, fraction));
     const backed = possible.find((c) => backsDoseSlip(c.factor, zs)) ?? (possible.length > 0 && unopposedDoseSlip({ ...j.verdict, cause: possible[0] }, zs, alone) ? possible[0] : undefined);
     if (backed) {
@@ -319,6 +345,7 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
   return judged.map(({ sample, ref, verdict, pool }) => {
     const dose = sample.record !== 'dosing' ? sample.dose : null;
     const cause = verdict.cause;
+    if (sample.record === 'dosing' && backedWeak.has(sample.pk)) return rangeFinding(sample, ref, verdict, false, pool, false, ' — its values per dose are off their own range the other way, and in line with it undone');
     if (dose === null || cause === null) return rangeFinding(sample, ref, verdict, false, pool);
     const doseFactor = doseSlips.get(dose.pk);
     // The dose's slip undone brings the value back inside, or leaves it where it would name no slip of its own (a value

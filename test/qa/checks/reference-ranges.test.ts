@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CharacteristicaRecord, OutputRecord } from '../../../src/data/model.js';
-import { backsDoseSlip, excretionRefutes, referenceRangeCheck, sharedDoseSlips, TOO_FEW, unopposedDoseSlip } from '../../../src/qa/checks/reference-ranges.js';
+import { backsDoseSlip, excretionRefutes, firmlyBacksDoseSlip, referenceRangeCheck, sharedDoseSlips, TOO_FEW, unopposedDoseSlip } from '../../../src/qa/checks/reference-ranges.js';
 import { absoluteUnit, judgmentOf, rangeRun, referenceBacks, UNWEIGHED, UNWEIGHED_PER_KG } from '../../../src/qa/range-run.js';
 import { contradicted, OUTSIDE_Z, wideVerdict, WIDE_Z, type RangeVerdict } from '../../../src/qa/range-verdict.js';
 import type { Verdict } from '../../../src/qa/classify.js';
@@ -203,6 +203,35 @@ describe('reference-range: the check on a dataset', () => {
     // A value ×1/10 per dose (z −4.6 at spread 0.5) backs a dose ×10: undone 0.0.
     expect(backsDoseSlip(10, [{ z: -4.6, spread: 0.5 }])).toBe(true);
     expect(backsDoseSlip(10, [])).toBe(false);
+  });
+
+  it('names a small dose slip (×10) its own few studies cannot name when its values per dose are off the other way', () => {
+    // Doses of 0.1, 0.11, 0.09, 0.1 and 0.105 g in five studies, each with a Cmax of 2 mg/L (0.02 g/L per g of dose).
+    // F curates its 0.1 g as 1 g (×10) beside the same Cmax: its dose at z ln(10)/ln(1.25) = 10.3 among doses, its Cmax
+    // per dose at −10.3 among Cmax per dose. Five studies name no ×10 alone (SMALL_FACTOR_STUDIES 10); together the two
+    // references do: the dose undone puts both back at their centres (z 0).
+    const doses = [0.1, 0.11, 0.09, 0.1, 0.105];
+    const arms = ['A', 'B', 'C', 'D', 'E'].map((sid, k) => arm(sid, { dose: doses[k] }));
+    const cmaxes = arms.map((a, k) => output(a, 'cmax', 'gram / liter', 0.02 * doses[k]));
+    const doseFinding = (findings: Finding[], a: Arm) => findings.find((f) => f.intervention_pk === a.dosing.pk && f.check === 'reference-range/dosing');
+    const slipped = arm('F', { dose: 1 });
+    const slippedFindings = referenceRangeCheck.run(context([...arms, slipped], [...cmaxes, output(slipped, 'cmax', 'gram / liter', 0.002)]));
+    expect(doseFinding(slippedFindings, slipped)).toMatchObject({ severity: 'major', culprit: 'dose', details: { cause_factors: [10] } });
+    expect(doseFinding(slippedFindings, slipped)?.suspected_cause).toMatch(/^×10 .*its values per dose are off their own range the other way/);
+    // A high-dose arm: 1 g with a Cmax of 20 mg/L, its Cmax per dose in line. The dose is out, and no slip.
+    const high = arm('F', { dose: 1 });
+    const highFindings = referenceRangeCheck.run(context([...arms, high], [...cmaxes, output(high, 'cmax', 'gram / liter', 0.02)]));
+    expect(doseFinding(highFindings, high)).toMatchObject({ severity: 'minor', culprit: null });
+    // Half-way (a Cmax of 8 mg/L: per dose ×0.4, z −4.1, undone ×4, z 6.2): the values per dose are no witness either way.
+    const between = arm('F', { dose: 1 });
+    const betweenFindings = referenceRangeCheck.run(context([...arms, between], [...cmaxes, output(between, 'cmax', 'gram / liter', 0.008)]));
+    expect(doseFinding(betweenFindings, between)?.severity).toBe('minor');
+    // The worked numbers: z −10.3 undone by ×10 at spread ln 1.25 is 0; z −3 is not off its range as curated.
+    expect(firmlyBacksDoseSlip(10, [{ z: -10.3, spread: Math.log(1.25) }])).toBe(true);
+    expect(firmlyBacksDoseSlip(10, [{ z: -3, spread: 0.6 }])).toBe(false); // backsDoseSlip alone would: undone 0.84
+    expect(backsDoseSlip(10, [{ z: -3, spread: 0.6 }])).toBe(true);
+    expect(firmlyBacksDoseSlip(1 / 10, [{ z: 10.3, spread: Math.log(1.25) }])).toBe(true); // a dose ×1/10, its values ×10
+    expect(firmlyBacksDoseSlip(10, [])).toBe(false);
   });
 
   it('names a dose far above every other study’s a slip when no value per dose backs or contradicts it, upward only', () => {
