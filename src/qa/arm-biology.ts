@@ -34,6 +34,41 @@ export function sameDose(dev: Deviation): boolean {
   return dev.doseRatio === null || Math.abs(Math.log(dev.doseRatio)) <= IN_LINE;
 }
 
+/**
+ * Less exposure than any phenotype gives (`lessThanAnyPhenotype`): the biology that moves one arm's exposure tenfold
+ * raises it (a poor metaboliser, a failing liver or kidney, an inhibitor); towards less, an ultra-rapid metaboliser,
+ * a smoker, pregnancy or a burn move clearance ×2–4, an inducer further but it is a co-medication, which puts the arm
+ * in a pool of its own. A record at LESS_EXPOSURE_FACTOR or more of a slip factor and LESS_EXPOSURE_DISTANCE from the
+ * centre of LESS_EXPOSURE_ARMS or more sibling arms of its strict pool (same co-interventions, route and dose within
+ * ×2), ALIKE_K spreads of theirs out, is a slip. Not one individual's level or clearance after an oral dose: a tablet
+ * that was vomited or never left the stomach gives one subject a tenth of the others' exposure, though not a faster
+ * elimination (its reported t½ or kel count).
+ */
+export const LESS_EXPOSURE_FACTOR = 10;
+export const LESS_EXPOSURE_DISTANCE = Math.log(8);
+export const LESS_EXPOSURE_ARMS = 3;
+
+/**
+ * Whether `lead` lies below its siblings' exposure (`direction` < 0: a lower Cmax, AUC or curve, a higher CL or kel, a
+ * shorter t½) farther than any phenotype takes one arm (see LESS_EXPOSURE_FACTOR); `intravascular`: its dose goes
+ * into the blood (no absorption to fail).
+ */
+export function lessThanAnyPhenotype(lead: Deviation, factor: number, direction: number, intravascular: boolean): boolean {
+  return (
+    direction < 0 && lead.item.measure !== 'other' && lead.minFactor === 1 && sameDose(lead) && lead.arms >= LESS_EXPOSURE_ARMS &&
+    Math.abs(Math.log(factor)) >= Math.log(LESS_EXPOSURE_FACTOR) - 1e-9 && Math.abs(lead.d) >= LESS_EXPOSURE_DISTANCE && Math.abs(lead.d) >= ALIKE_K * lead.s &&
+    (lead.item.kind === 'group' || intravascular || (lead.item.source === 'reported' && UNABSORBED_ALIKE.has(lead.item.measure)))
+  );
+}
+
+/** An individual's elimination, which a dose that was not absorbed leaves as it is (its level falls, not its rate). */
+const UNABSORBED_ALIKE: ReadonlySet<ItemMeasure> = new Set(['thalf', 'kel']);
+
+/** Whether an intervention's route goes into the blood (no absorption phase). */
+export function intravascularRoute(route: string | null | undefined): boolean {
+  return route != null && INTRAVASCULAR.has(route);
+}
+
 /** The measures of a curve's elimination (calculated from it, or reported for it). */
 const ELIMINATION: ReadonlySet<ItemMeasure> = new Set(['thalf', 'kel', 'mrt']);
 /** The measures of a curve's level. */

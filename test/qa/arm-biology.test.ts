@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identityExplains, lateAbsorber, poorMetaboliser, POOR_METABOLISER_MAX } from '../../src/qa/arm-biology.js';
+import { identityExplains, intravascularRoute, lateAbsorber, lessThanAnyPhenotype, poorMetaboliser, POOR_METABOLISER_MAX } from '../../src/qa/arm-biology.js';
 
 type Dev = Parameters<typeof identityExplains>[0];
 
@@ -58,5 +58,38 @@ describe('lateAbsorber', () => {
     expect(lateAbsorber(level(390), () => 1)).toBe(false);
     expect(lateAbsorber(level(1 / 390, 'other', 'heart rate'), () => 1)).toBe(false);
     expect(lateAbsorber(level(1 / 390, 'cmax', 'cmax'), () => 1)).toBe(false);
+  });
+});
+
+describe('lessThanAnyPhenotype', () => {
+  const dev = (ratio: number, { measure = 'clearance', kind = 'group', arms = 3, s = 0.3, minFactor = 1, doseRatio = null as number | null } = {}) =>
+    ({ item: { record: 'output:1', measure, source: 'reported', type: measure, kind, rawLog: null }, d: Math.log(ratio), s, arms, minFactor, doseRatio }) as unknown as Dev;
+
+  it("takes a group's clearance ×24 (direction −1: less exposure) off three siblings of its strict pool for a slip", () => {
+    expect(lessThanAnyPhenotype(dev(24), 24, -1, false)).toBe(true);
+    // a Cmax ×1/12 (direction −1 too) named ×1/10: |ln 1/12| = 2.48 ≥ ln 8 and ≥ 5 × 0.3
+    expect(lessThanAnyPhenotype(dev(1 / 12, { measure: 'cmax' }), 1 / 10, -1, false)).toBe(true);
+  });
+
+  it('not towards more exposure, below ×8 or ×10, within 5 spreads, among two siblings, in a wider pool, at another dose, for no PK parameter', () => {
+    expect(lessThanAnyPhenotype(dev(1 / 24), 1 / 24, 1, false)).toBe(false); // a lower CL: more exposure
+    expect(lessThanAnyPhenotype(dev(7), 10, -1, false)).toBe(false); // ×7 from the centre (< ×8)
+    expect(lessThanAnyPhenotype(dev(9), 1000 / 60 / 2, -1, false)).toBe(false); // a factor below ×10
+    expect(lessThanAnyPhenotype(dev(24, { s: 0.7 }), 24, -1, false)).toBe(false); // ln 24 = 3.18 < 5 × 0.7
+    expect(lessThanAnyPhenotype(dev(24, { arms: 2 }), 24, -1, false)).toBe(false);
+    expect(lessThanAnyPhenotype(dev(24, { minFactor: 30 }), 24, -1, false)).toBe(false); // a pool without the co-interventions
+    expect(lessThanAnyPhenotype(dev(24, { doseRatio: 3 }), 24, -1, false)).toBe(false);
+    expect(lessThanAnyPhenotype(dev(24, { measure: 'other' }), 24, -1, false)).toBe(false);
+  });
+
+  it("one individual's exposure only after an intravascular dose: an oral one may not have been absorbed", () => {
+    expect(lessThanAnyPhenotype(dev(24, { kind: 'individual' }), 24, -1, false)).toBe(false);
+    expect(lessThanAnyPhenotype(dev(24, { kind: 'individual' }), 24, -1, true)).toBe(true);
+    // Its reported elimination, which an unabsorbed dose leaves alone: a kel ×24 (direction −1) after an oral dose.
+    expect(lessThanAnyPhenotype(dev(24, { kind: 'individual', measure: 'kel' }), 24, -1, false)).toBe(true);
+    expect(lessThanAnyPhenotype(dev(1 / 24, { kind: 'individual', measure: 'thalf' }), 1 / 24, -1, false)).toBe(true);
+    expect(intravascularRoute('iv')).toBe(true);
+    expect(intravascularRoute('oral')).toBe(false);
+    expect(intravascularRoute(null)).toBe(false);
   });
 });

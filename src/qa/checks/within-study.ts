@@ -61,7 +61,7 @@ import { finding, type Culprit, type Finding, type Severity } from '../finding.j
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
 import { referenceBacks, referenceRefutes, type Exposure } from '../range-run.js';
 import { ALIKE_PAIR_FACTOR, armDeviations, BIG_FACTOR } from '../arm-deviations.js';
-import { ALIKE_ARMS, ALIKE_FACTOR, ALIKE_K, describeDeviation, eliminationInLine, hoursAfterOralDoseOf, identityExplains, IN_LINE, lateAbsorber, metaboliteOf, poorMetaboliser, sameDose } from '../arm-biology.js';
+import { ALIKE_ARMS, ALIKE_FACTOR, ALIKE_K, describeDeviation, eliminationInLine, hoursAfterOralDoseOf, identityExplains, IN_LINE, intravascularRoute, lateAbsorber, lessThanAnyPhenotype, metaboliteOf, poorMetaboliser, sameDose } from '../arm-biology.js';
 import type { Deviation } from '../study-pools.js';
 import type { ItemMeasure } from '../study-items.js';
 import { DOSE_PROPORTIONAL, type ReportedParameter } from '../tolerances.js';
@@ -272,6 +272,8 @@ export interface ArmEvidence {
   metabolite?: (item: Deviation['item']) => boolean;
   /** Hours from an extravascular dose to the item's sampling time, or null (an IV dose, no time, no dose). */
   hoursAfterOralDose?: (item: Deviation['item']) => number | null;
+  /** Whether the item's dose goes into the blood (arm-biology.ts `intravascularRoute`). */
+  intravascular?: (item: Deviation['item']) => boolean;
 }
 
 /** The findings of one arm: its off records judged against its other records. */
@@ -279,7 +281,7 @@ export function armFindings(
   arm: readonly Deviation[],
   {
     molarMassOf = () => null, backs = () => null, refutes = () => null, periods = () => null, twin = () => null, repeats = () => false,
-    metabolite = () => false, hoursAfterOralDose = () => null,
+    metabolite = () => false, hoursAfterOralDose = () => null, intravascular = () => false,
   }: ArmEvidence = {},
 ): Finding[] {
   // Most arms have no outlier: nothing to group (an outlier is so whatever the molar mass).
@@ -371,7 +373,8 @@ export function armFindings(
         !backing && !own && ordinary && off.lead.item.measure !== 'other' && off.lead.alike === true && off.lead.arms >= ALIKE_ARMS &&
         Math.abs(Math.log(off.slip.factor)) >= Math.log(ALIKE_FACTOR) && Math.abs(off.lead.d) >= ALIKE_K * off.lead.s && sameDose(off.lead) && !repeats(off.lead);
       const elimination = !backing && !own && !alike && ordinary && !repeats(off.lead) ? eliminationInLine(off.lead, off.slip.factor, off.all, others) : null;
-      severity = backing || own || alike || elimination ? 'major' : 'minor';
+      const less = !backing && !own && !alike && !elimination && ordinary && !repeats(off.lead) && lessThanAnyPhenotype(off.lead, off.slip.factor, sign, intravascular(off.lead.item));
+      severity = backing || own || alike || elimination || less ? 'major' : 'minor';
       reason = backing
         ? `and the other studies agree: ${backing}`
         : own
@@ -380,7 +383,9 @@ export function armFindings(
             ? `while its ${off.lead.arms} sibling groups, of the same population by every curated trait, agree within ×${fmt(Math.exp(off.lead.s))}`
             : elimination
               ? `while its ${describeDeviation(elimination)} is in line: exposure that far apart with the same elimination needs a volume or bioavailability as far apart, which no subject of one study has`
-              : 'no other record of the arm tells a slip from a different population';
+              : less
+                ? `below the exposure of its ${off.lead.arms} sibling arms at their dose and co-interventions (agreeing within ×${fmt(Math.exp(off.lead.s))}) farther than any phenotype takes one arm`
+                : 'no other record of the arm tells a slip from a different population';
     }
     findings.push(recordFinding(off, arm, severity, culprit, reason));
   }
@@ -418,6 +423,7 @@ export const withinStudyCheck: QaCheck = {
     const molarMassOf: MolarMassOf = (item) => ctx.molarMass(item.output?.substance ?? item.timecourse?.substance ?? null);
     const hoursAfterOralDose = hoursAfterOralDoseOf(ctx);
     const metabolite = metaboliteOf(ctx);
+    const intravascular = (item: Deviation['item']) => item.dose !== null && intravascularRoute(ctx.dataset.intervention(item.dose.pk)?.route);
     // A pair is one finding: both of its arms see the same ratio. Its place in `findings`, and the other arm's finding.
     const pairs = new Map<string, { at: number; other: Finding | null }>();
     const byArm = armDeviations(ctx);
@@ -432,7 +438,7 @@ export const withinStudyCheck: QaCheck = {
       twinConvicts(lead, factor, others, Math.max(OUTLIER_K * lead.s, MIN_OUTLIER), Math.max(BACK_K * lead.s, MIN_BACK));
     for (const arm of byArm.values()) {
       markExamined(ctx, arm);
-      for (const f of armFindings(arm, { molarMassOf, backs, refutes, periods, twin, repeats, metabolite, hoursAfterOralDose })) {
+      for (const f of armFindings(arm, { molarMassOf, backs, refutes, periods, twin, repeats, metabolite, hoursAfterOralDose, intravascular })) {
         if (f.culprit === 'output' && f.output_pk !== null && named.has(f.output_pk)) continue;
         const pair = f.details?.pair_record as string | undefined;
         if (pair !== undefined) {

@@ -75,6 +75,21 @@ describe('within-study: reported parameters', () => {
     expect(g.message).toMatch(/sibling groups, of the same population by every curated trait, agree/);
   });
 
+  it('makes a lone clearance ×24 its siblings\' major where it lowers exposure (no phenotype does so), minor where it raises it', () => {
+    // Four groups of four populations (no 'alike' pool), each reporting its CL alone: 5, 5.5, 4.5 L/h and ×24 of 5.
+    const groups = [group(1), group(2, 'cirrhosis'), group(3, 'renal impairment'), group(4, 'heart failure')];
+    const clearances = (last: number) => [5, 5.5, 4.5, last].map((cl, k) => output(k + 1, 1, 'clearance', 'liter / hour', cl));
+    const higher = clearances(120);
+    const [up] = run(higher, [dosing(1, 0.1)], [], groups);
+    // centre: median(5, 5.5, 4.5) = 5 L/h; 120 / 5 = 24: ×24 the clearance is ×1/24 the exposure
+    expect(up).toMatchObject({ severity: 'major', culprit: 'output', output_pk: higher[3].pk, details: { factor: 24 } });
+    expect(up.message).toMatch(/below the exposure of its 3 sibling arms at their dose and co-interventions .* farther than any phenotype takes one arm/);
+    // ×1/24 the clearance: ×24 the exposure, which a failing organ or a poor metaboliser can give one arm
+    const [down] = run(clearances(5 / 24), [dosing(1, 0.1)], [], groups);
+    expect(down).toMatchObject({ severity: 'minor', details: { factor: 1 / 24 } });
+    expect(down.message).toMatch(/no other record of the arm tells a slip from a different population/);
+  });
+
   it('compares after dose normalisation: a 10× dose with 10× exposure is in line', () => {
     const groups = [arm(1, 1), arm(2, 1), arm(3, 2, { cmax: 10, auc: 10, thalf: 1, cl: 1 })];
     expect(run(groups.flat(), [dosing(1, 0.1), dosing(2, 1)])).toEqual([]);
