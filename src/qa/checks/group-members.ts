@@ -45,6 +45,7 @@ import type { QaCheck } from '../check.js';
 import { slipFactors, type SuspectedCause } from '../causes.js';
 import type { QaContext, RecomputedTimecourse } from '../context.js';
 import { finding, type Finding } from '../finding.js';
+import { referenceBacks, referenceRefutes } from '../range-run.js';
 import { median } from '../robust.js';
 import { roundingHalfStep } from '../rounding.js';
 import { slipFamilyOf as familyOf } from '../slip-factor.js';
@@ -168,8 +169,17 @@ export function memberDeviation(set: MemberSet, k: number): number {
 
 export type Verdict =
   | { culprit: 'member'; index: number; cause: SuspectedCause; deviation: number; residual: number; fixed: number }
-  | { culprit: 'group'; cause: SuspectedCause; residual: number; fixed: number }
+  /** `cause` null: a complete set off ×UNEXPLAINED_GROUP or more that no slip factor of the group's mean reconciles. */
+  | { culprit: 'group'; cause: SuspectedCause | null; residual: number; fixed: number }
   | null;
+
+/**
+ * A complete set of three or more members that agree with each other (each within ×MEMBER_BACK of its fellows)
+ * while their mean is this far or farther from the group's: the group's mean is off, whether or not a slip factor
+ * names how (the mean of n is Σx/n; a median or a geometric mean curated as the mean departs from it by ×2 at most
+ * for such a set). Lowenthal1976: two groups' metabolite Cmax ×1/15 the mean of their five individuals each.
+ */
+export const UNEXPLAINED_GROUP = 5;
 
 /**
  * Which record the arithmetic convicts (see the header), given the slip factors of the quantity for each member
@@ -220,7 +230,7 @@ export function judge(set: MemberSet, factorsOf: (member: number) => readonly Su
     const distance = Math.abs(offBy + f);
     if (distance <= (complete ? Math.log(IDENTITY_SLACK) : Math.log(MEMBER_BACK / 2)) && (best === null || distance < Math.abs(offBy + Math.log(best.factor)))) best = cause;
   }
-  if (best === null) return null;
+  if (best === null) return complete && m >= 3 && Math.abs(residual) >= Math.log(UNEXPLAINED_GROUP) ? { culprit: 'group', cause: null, residual, fixed: residual } : null;
   const divisor = best.factor;
   return { culprit: 'group', cause: best, residual, fixed: arithmeticResidual({ ...set, mean: set.mean.map((mu) => mu / divisor) }) };
 }
@@ -389,7 +399,18 @@ function curveComparisons(ctx: QaContext): Comparison[] {
   return comparisons;
 }
 
-function verdictFinding(c: Comparison, v: NonNullable<Verdict>): Finding {
+/**
+ * For a group's mean off its members by no slip factor (`UNEXPLAINED_GROUP`), what the other studies say of the
+ * group's value: they put it off by that ratio and back without it (the group's mean is the record to fix), or in range
+ * with the ratio undone far out (its individuals' values are the likelier holders: a renal clearance curated as the
+ * clearance beside the group's total, Miners1988). Null: they say neither (no reference), and the finding names both.
+ */
+export interface UnexplainedEvidence {
+  culprit: 'group' | 'members';
+  words: string;
+}
+
+function verdictFinding(c: Comparison, v: NonNullable<Verdict>, evidence: UnexplainedEvidence | null = null): Finding {
   const complete = c.set.members.length === c.set.n;
   const named = v.culprit === 'member' ? c.members[v.index] : c.group;
   const record = named.output ?? (named.rt as RecomputedTimecourse).tc;
@@ -405,7 +426,13 @@ function verdictFinding(c: Comparison, v: NonNullable<Verdict>): Finding {
   const who =
     v.culprit === 'member'
       ? `individual ${record.individual_pk}'s ${what} is ×${fmt(Math.exp(v.deviation))} the median of the group's other individuals; ${v.cause.text.split(' (')[0]} brings it back and the arithmetic to ×${fmt(Math.exp(v.fixed))}`
-      : `the group's mean ${what} is off its individuals, who agree with each other; ${v.cause.text.split(' (')[0]} on the group's mean brings the arithmetic to ×${fmt(Math.exp(v.fixed))}`;
+      : v.cause === null
+        ? `the group's mean ${what} or its individuals' values, who agree with each other (each within ×${MEMBER_BACK} of its fellows), hold a slip no unit or molar factor names${
+            evidence === null ? '' : evidence.culprit === 'group' ? ` — the group's mean: ${evidence.words}` : ` — its individuals' values: ${evidence.words}`
+          }`
+        : `the group's mean ${what} is off its individuals, who agree with each other; ${v.cause.text.split(' (')[0]} on the group's mean brings the arithmetic to ×${fmt(Math.exp(v.fixed))}`;
+  // Without a factor, the members' mean is what the group's should be (reported / members' mean: 1 / the residual).
+  const factor = v.cause?.factor ?? Math.exp(-v.residual);
   const subsetPk = named.rt?.tc.subset_pk ?? named.output?.subset_pk ?? null;
   return finding({
     kind: 'group-members',
@@ -419,18 +446,22 @@ function verdictFinding(c: Comparison, v: NonNullable<Verdict>): Finding {
     subject: record.individual_pk !== null ? `individual:${record.individual_pk}` : `group:${record.group_pk}`,
     reported: named.value,
     reported_unit: c.kind === 'curve' ? null : c.unit,
-    recomputed: named.value === null ? null : named.value / v.cause.factor,
+    recomputed: named.value === null ? null : named.value / factor,
     recomputed_unit: c.kind === 'curve' ? null : c.unit,
-    ratio: v.cause.factor,
-    suspected_cause: v.cause.text,
-    culprit: c.kind === 'curve' ? 'timecourse' : 'output',
+    ratio: factor,
+    suspected_cause:
+      v.cause?.text ??
+      (evidence?.culprit === 'members'
+        ? `its individuals' values: the group's mean is ×${fmt(factor)} their mean and in range of the other studies (another quantity curated under this type?)`
+        : `the group's mean${evidence ? '' : ' or its individuals\' values'}: ×${fmt(factor)} the mean of its ${c.set.n} individuals, who agree with each other (no unit or molar factor is that)`),
+    culprit: v.cause === null && evidence?.culprit !== 'group' ? null : c.kind === 'curve' ? 'timecourse' : 'output',
     message: `group ${c.group.output?.group_pk ?? c.group.rt?.tc.group_pk} (n = ${c.set.n}) and its individuals disagree: ${arithmetic}${samuelson}; ${who}`,
     details: {
       group_record: c.group.output ? `output:${c.group.output.pk}` : `timecourse:${c.group.rt?.tc.subset_pk}`,
       member_records: c.members.map((x) => (x.output ? `output:${x.output.pk}` : `timecourse:${x.rt?.tc.subset_pk}`)),
-      factor: v.cause.factor,
-      cause_kinds: [v.cause.kind],
-      cause_factors: [v.cause.factor],
+      factor,
+      cause_kinds: v.cause ? [v.cause.kind] : [],
+      cause_factors: v.cause ? [v.cause.factor] : [],
     },
   });
 }
@@ -458,6 +489,15 @@ function markExamined(ctx: QaContext, c: Comparison): void {
   }
 }
 
+/** What the other studies say of a group's mean off its members ×`factor` by no slip factor (see UnexplainedEvidence). */
+function unexplainedEvidence(ctx: QaContext, c: Comparison, factor: number): UnexplainedEvidence | null {
+  const record = c.group.output ? `output:${c.group.output.pk}` : `timecourse:${c.group.rt?.tc.subset_pk}`;
+  const backed = referenceBacks(ctx, record, factor);
+  if (backed) return { culprit: 'group', words: backed };
+  const refuted = referenceRefutes(ctx, record, factor);
+  return refuted ? { culprit: 'members', words: `the other studies put the group's value in range (${refuted})` } : null;
+}
+
 export const groupMembersCheck: QaCheck = {
   kind: 'group-members',
   description: "a group's reported mean (value or curve) against its own individuals' values: the mean of all n, or a sum of some of them that cannot exceed n × the mean; names the individual or the group a slip factor reconciles",
@@ -469,7 +509,7 @@ export const groupMembersCheck: QaCheck = {
       const factorsOf = (j: number) => memberSlipFactors(c.family, molarMass, c.members[j].bodyWeightKg);
       const groupWeight = c.group.output ? ctx.bodyWeightKg(c.group.output) : c.group.rt ? ctx.bodyWeightKg(c.group.rt.tc) : null;
       const v = judge(c.set, factorsOf, memberSlipFactors(c.family, molarMass, groupWeight));
-      if (v) findings.push(verdictFinding(c, v));
+      if (v) findings.push(verdictFinding(c, v, v.culprit === 'group' && v.cause === null ? unexplainedEvidence(ctx, c, Math.exp(-v.residual)) : null));
     }
     return findings;
   },

@@ -59,7 +59,7 @@ describe('group-members: judge', () => {
     const set = one([2, 1.8, 2.2, 1.9, 2.4, 20], 2.05);
     const v = judge(set, cmaxFactors, cmaxFactors());
     expect(v).toMatchObject({ culprit: 'member', index: 5 });
-    expect(v!.cause.factor).toBe(10);
+    expect(v!.cause!.factor).toBe(10);
     // with 2 instead of 20 the mean is 2.05: the arithmetic holds after the fix
     expect(Math.exp(v!.fixed)).toBeCloseTo(1, 9);
   });
@@ -68,7 +68,7 @@ describe('group-members: judge', () => {
     // 10, 11, 9, 10, 10, 51.5 (= 10 × 5.15) against μ = 10: mean 16.9, ×1.69
     const v = judge(one([10, 11, 9, 10, 10, 51.5], 10), cmaxFactors, cmaxFactors());
     expect(v).toMatchObject({ culprit: 'member', index: 5 });
-    expect(v!.cause.factor).toBeCloseTo(1000 / 194.19, 6);
+    expect(v!.cause!.factor).toBeCloseTo(1000 / 194.19, 6);
   });
 
   it('names a ×3.07 member nearer its fellows than ×3 when its factor alone makes the complete mean exact', () => {
@@ -78,7 +78,7 @@ describe('group-members: judge', () => {
     const slipped = one([204, 195, 152 * (1000 / 325.8), 185, 101, 84], 154);
     const v = judge(slipped, factors, factors());
     expect(v).toMatchObject({ culprit: 'member', index: 2 });
-    expect(v!.cause.factor).toBeCloseTo(1000 / 325.8, 6);
+    expect(v!.cause!.factor).toBeCloseTo(1000 / 325.8, 6);
     expect(Math.exp(v!.fixed)).toBeCloseTo(153.5 / 154, 6);
     // Partial (n = 8): the bound says less, a near member is not named
     expect(judge({ ...slipped, n: 8 }, factors, factors())).toBeNull();
@@ -93,7 +93,7 @@ describe('group-members: judge', () => {
     const slipped = one([...values.slice(0, 9), 0.2], 2.0);
     const v = judge(slipped, cmaxFactors, cmaxFactors());
     expect(v).toMatchObject({ culprit: 'member', index: 9 });
-    expect(v!.cause.factor).toBeCloseTo(0.1, 12);
+    expect(v!.cause!.factor).toBeCloseTo(0.1, 12);
     expect(Math.exp(v!.residual)).toBeCloseTo(1.82 / 2, 9);
     expect(Math.exp(v!.fixed)).toBeCloseTo(1, 9);
     // A subject really that far off (a poor metaboliser at 0.2) is in the group's mean: 1.82 as curated, nothing named
@@ -108,7 +108,7 @@ describe('group-members: judge', () => {
     // members around 2, the group's mean curated as 20.5 (×10)
     const v = judge(one([2, 1.8, 2.2, 1.9, 2.4, 2], 20.5), cmaxFactors, cmaxFactors());
     expect(v).toMatchObject({ culprit: 'group' });
-    expect(v!.cause.factor).toBe(10);
+    expect(v!.cause!.factor).toBe(10);
   });
 
   it("names a group's mean ×10 against a partial set only with its SD (Samuelson), the SD curated ×10 too", () => {
@@ -116,9 +116,22 @@ describe('group-members: judge', () => {
     const set = one([2, 1.8, 2.2, 2], 20, 10, 5);
     const v = judge(set, cmaxFactors, cmaxFactors());
     expect(v).toMatchObject({ culprit: 'group' });
-    expect(v!.cause.factor).toBe(10);
+    expect(v!.cause!.factor).toBe(10);
     // without an SD the sum (8 of n·μ = 200) says nothing
     expect(judge(one([2, 1.8, 2.2, 2], 20, 10), cmaxFactors, cmaxFactors())).toBeNull();
+  });
+
+  it("names the group's mean off a complete set of agreeing members ×5 or more by no slip factor, without a factor", () => {
+    // five members of 17–49 (mean 33.1) against a group's mean of 2.14: ×15.5, which no Cmax factor (×10, ×1000, ×60,
+    // molar ×5.15 or ×0.194 at 194.19 g/mol) brings within the slack of ×1.2
+    const v = judge(one([38.1, 49.1, 34.5, 27, 16.7], 2.14), cmaxFactors, cmaxFactors());
+    expect(v).toMatchObject({ culprit: 'group', cause: null });
+    expect(Math.exp(v!.residual)).toBeCloseTo(33.08 / 2.14, 9);
+    // ×4 off (below UNEXPLAINED_GROUP), or two members only: nothing
+    expect(judge(one([38.1, 49.1, 34.5, 27, 16.7], 33.08 / 4), cmaxFactors, cmaxFactors())).toBeNull();
+    expect(judge(one([38.1, 27], 2.14), cmaxFactors, cmaxFactors())).toBeNull();
+    // Five of eight: a subset's mean is no whole group's, and the factors of a partial set (from ×10) decide as before.
+    expect(judge(one([38.1, 49.1, 34.5, 27, 16.7], 2.14, 8), cmaxFactors, cmaxFactors())).toMatchObject({ culprit: 'group', cause: { kind: 'molar-mass' } });
   });
 
   it('names nothing when the arithmetic holds, or when no single record with a slip factor explains it', () => {
@@ -133,7 +146,7 @@ describe('group-members: judge', () => {
     // with the group's SD 0.5: reach 0.5·11/√12 = 1.59, and 20 lies 18 from 2: ×11 beyond; 2 lies at 0
     const v = judge(one([2, 2.1, 1.9, 20], 2, 12, 0.5), cmaxFactors, cmaxFactors());
     expect(v).toMatchObject({ culprit: 'member', index: 3 });
-    expect(v!.cause.factor).toBe(10);
+    expect(v!.cause!.factor).toBe(10);
   });
 });
 
@@ -181,11 +194,21 @@ describe('group-members: memberSlipFactors', () => {
     // a group tmax curated as 15 h against six individuals of 1–2 h (mean 1.5 h): ×10
     const v = judge(one([1, 1.5, 2, 1.5, 1, 2], 15), () => memberSlipFactors('tmax', null, null), memberSlipFactors('tmax', null, null));
     expect(v).toMatchObject({ culprit: 'group' });
-    expect(v!.cause.factor).toBe(10);
+    expect(v!.cause!.factor).toBe(10);
   });
 });
 
 describe('group-members: the check', () => {
+  it("reports a group's mean ×1/15 of its four members by no slip factor as major, the record left open without a reference", () => {
+    const group = output({ group: 1 }, 0.14);
+    const findings = run([group, output({ individual: 11 }, 2), output({ individual: 12 }, 1.9), output({ individual: 13 }, 2.2), output({ individual: 14 }, 2.5)]);
+    expect(findings).toMatchObject([{ kind: 'group-members', check: 'group-members/group', severity: 'major', culprit: null, output_pk: group.pk, details: { cause_factors: [] } }]);
+    // the members' mean 2.15 mg/L: reported 0.14 / 2.15
+    expect(findings[0].ratio).toBeCloseTo(0.14 / 2.15, 9);
+    expect(findings[0].suspected_cause).toMatch(/^the group's mean or its individuals' values: ×0\.0651 the mean of its 4 individuals/);
+  });
+
+
   it("names an individual's Cmax ×10 of the group's mean of four, pointing at its output", () => {
     const slipped = output({ individual: 14 }, 21);
     const findings = run([output({ group: 1 }, 2.05), output({ individual: 11 }, 2), output({ individual: 12 }, 1.9), output({ individual: 13 }, 2.2), slipped]);
