@@ -27,7 +27,7 @@ export const FIXTURES_EXPECTED_FINDINGS = join(FIXTURES_DIR, 'expected-findings.
 export const ExpectedFinding = z.object({
   /** The planted error (A, B, …); one error can cause several findings. */
   error_id: z.string(),
-  error: z.enum(['unit-slip', 'wrong-dose', 'normed-conversion', 'duplicate-time', 'sign-slip', 'decimal-slip', 'minutes-as-hours', 'swapped-outputs', 'group-unit-slip', 'excretion-unit-slip', 'member-slip', 'curve-copy-slip', 'arm-unit-slip', 'arm-dose-slip', 'point-slip', 'label-dose-slip', 'curve-unit-slip', 'copy-unit-slip', 'ratio-percentage', 'individual-curve-slip', 'weight-unit-slip', 'group-weight-unit-slip']),
+  error: z.enum(['unit-slip', 'wrong-dose', 'normed-conversion', 'duplicate-time', 'sign-slip', 'decimal-slip', 'minutes-as-hours', 'swapped-outputs', 'group-unit-slip', 'excretion-unit-slip', 'member-slip', 'curve-copy-slip', 'arm-unit-slip', 'arm-dose-slip', 'point-slip', 'label-dose-slip', 'curve-unit-slip', 'copy-unit-slip', 'ratio-percentage', 'individual-curve-slip', 'weight-unit-slip', 'group-weight-unit-slip', 'summary-row-slip']),
   kind: z.enum(['reported-vs-recomputed', 'normed-vs-raw', 'input', 'plausibility', 'pk-identity', 'within-study', 'time-axis', 'swap', 'reference-range', 'urine', 'physiology', 'group-members', 'curve-pair', 'baseline', 'dose-siblings', 'series-spike', 'dose-label', 'human-range', 'mass-balance', 'repeated-values', 'metabolic-ratio', 'body-measure']),
   severity: z.literal('major'),
   study_sid: z.string(),
@@ -50,7 +50,7 @@ export const ExpectedFinding = z.object({
   ratio: z.number().nullable(),
   /** The factor the ratio must be attributed to (1/1000, 60, 1/10 …). */
   factor: z.number().nullable(),
-  cause: z.enum(['unit-factor', 'dose', 'normed-conversion', 'duplicate-time', 'negative', 'after-last-sample', 'swap', 'slip-factor']),
+  cause: z.enum(['unit-factor', 'dose', 'normed-conversion', 'duplicate-time', 'negative', 'after-last-sample', 'swap', 'slip-factor', 'stats-order']),
   suspected_cause: z.string(),
   /** The record the finding must name to fix (`Finding.culprit`), where the planted error lets the checks tell. */
   culprit: z.enum(['output', 'timecourse', 'dose', 'subject']).optional(),
