@@ -410,6 +410,11 @@ export interface UnexplainedEvidence {
   words: string;
 }
 
+/** A compared record by name: `output:<pk>` or `timecourse:<subset pk>`. */
+function recordName(x: { output: OutputRecord | null; rt: RecomputedTimecourse | null }): string {
+  return x.output ? `output:${x.output.pk}` : `timecourse:${x.rt?.tc.subset_pk}`;
+}
+
 function verdictFinding(c: Comparison, v: NonNullable<Verdict>, evidence: UnexplainedEvidence | null = null): Finding {
   const complete = c.set.members.length === c.set.n;
   const named = v.culprit === 'member' ? c.members[v.index] : c.group;
@@ -457,8 +462,8 @@ function verdictFinding(c: Comparison, v: NonNullable<Verdict>, evidence: Unexpl
     culprit: v.cause === null && evidence?.culprit !== 'group' ? null : c.kind === 'curve' ? 'timecourse' : 'output',
     message: `group ${c.group.output?.group_pk ?? c.group.rt?.tc.group_pk} (n = ${c.set.n}) and its individuals disagree: ${arithmetic}${samuelson}; ${who}`,
     details: {
-      group_record: c.group.output ? `output:${c.group.output.pk}` : `timecourse:${c.group.rt?.tc.subset_pk}`,
-      member_records: c.members.map((x) => (x.output ? `output:${x.output.pk}` : `timecourse:${x.rt?.tc.subset_pk}`)),
+      group_record: recordName(c.group),
+      member_records: c.members.map(recordName),
       factor,
       cause_kinds: v.cause ? [v.cause.kind] : [],
       cause_factors: v.cause ? [v.cause.factor] : [],
@@ -491,7 +496,7 @@ function markExamined(ctx: QaContext, c: Comparison): void {
 
 /** What the other studies say of a group's mean off its members ×`factor` by no slip factor (see UnexplainedEvidence). */
 function unexplainedEvidence(ctx: QaContext, c: Comparison, factor: number): UnexplainedEvidence | null {
-  const record = c.group.output ? `output:${c.group.output.pk}` : `timecourse:${c.group.rt?.tc.subset_pk}`;
+  const record = recordName(c.group);
   const backed = referenceBacks(ctx, record, factor);
   if (backed) return { culprit: 'group', words: backed };
   const refuted = referenceRefutes(ctx, record, factor);

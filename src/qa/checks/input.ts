@@ -40,18 +40,17 @@ interface StatsRecord {
   output_pk?: number;
   intervention_pk?: number;
   subject?: string | null;
-  factors: readonly SuspectedCause[];
   record: string;
 }
 
 function statsFinding(r: StatsRecord): Finding | null {
   const broken = statsContradictions(r.stats);
   if (broken.length === 0) return null;
-  const central = broken.find((c) => c.kind === 'outside');
+  const central = broken.find((c): c is Extract<StatsContradiction, { kind: 'outside' }> => c.kind === 'outside');
   const inverted = broken.some((c) => c.kind === 'inverted');
-  const cause = central ? factorBringingInside(central, r.factors) : null;
+  const cause = central ? factorBringingInside(central, DECIMAL_FACTORS) : null;
   const why = cause
-    ? `${cause.text}: the ${central?.kind === 'outside' ? central.field : 'value'} with it undone lies within its range`
+    ? `${cause.text}: the ${central?.field} with it undone lies within its range`
     : inverted
       ? 'min and max swapped, or one of them from another row'
       : 'a slip in the value or in its range (from another row?)';
@@ -65,9 +64,9 @@ function statsFinding(r: StatsRecord): Finding | null {
     intervention_pk: r.intervention_pk ?? null,
     subject: r.subject ?? null,
     measurement_type: r.measurement_type,
-    reported: central?.kind === 'outside' ? central.value : null,
+    reported: central?.value ?? null,
     reported_unit: r.unit,
-    ratio: central?.kind === 'outside' && Number.isFinite(central.by) ? (central.side === 'above' ? central.by : 1 / central.by) : null,
+    ratio: central && Number.isFinite(central.by) ? (central.side === 'above' ? central.by : 1 / central.by) : null,
     culprit: r.culprit,
     suspected_cause: why,
     message: `${r.what}: ${broken.map(describe).join('; ')} — a record's mean and median lie within its own range`,
@@ -86,14 +85,14 @@ export function statisticsFindings(ctx: QaContext): Finding[] {
     const subject = o.individual_pk !== null ? `individual:${o.individual_pk}` : o.group_pk !== null ? `group:${o.group_pk}` : null;
     push(statsFinding({
       what: `output ${o.pk} (${o.measurement_type}${o.substance ? ` of ${o.substance}` : ''})`, culprit: 'output', study_sid: o.study_sid, study_name: o.study_name,
-      measurement_type: o.measurement_type, unit: o.unit, stats: o, output_pk: o.pk, subject, factors: DECIMAL_FACTORS, record: `output:${o.pk}`,
+      measurement_type: o.measurement_type, unit: o.unit, stats: o, output_pk: o.pk, subject, record: `output:${o.pk}`,
     }));
   }
   for (const d of ctx.tables.interventions) {
     if (!d.normed || !ctx.reported(d.study_sid) || (d.min === null && d.max === null)) continue;
     push(statsFinding({
       what: `intervention ${d.pk} (${d.name})`, culprit: 'dose', study_sid: d.study_sid, study_name: d.study_name, measurement_type: d.measurement_type,
-      unit: d.unit, stats: d, intervention_pk: d.pk, factors: DECIMAL_FACTORS, record: `dosing:${d.pk}`,
+      unit: d.unit, stats: d, intervention_pk: d.pk, record: `dosing:${d.pk}`,
     }));
   }
   // A characteristic a group's individuals inherit is listed by each of them: judged once, with its first subject.
@@ -109,7 +108,7 @@ export function statisticsFindings(ctx: QaContext): Finding[] {
       seen.add(c.pk);
       push(statsFinding({
         what: `${name}'s ${c.measurement_type}`, culprit: 'subject', study_sid: s.study_sid, study_name: s.study_name, measurement_type: c.measurement_type,
-        unit: c.unit, stats: c, subject: label, factors: DECIMAL_FACTORS, record: `characteristica:${c.pk}`,
+        unit: c.unit, stats: c, subject: label, record: `characteristica:${c.pk}`,
       }));
     }
   }

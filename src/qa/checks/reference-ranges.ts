@@ -59,6 +59,7 @@ import { sampleLabel, type RangeSample } from '../reference-samples.js';
 import { FACTOR_TOLERANCE } from '../tolerances.js';
 import { pushTo } from '../../data/records.js';
 import { excretedAmounts, largestFractionsExcreted, MARGIN } from '../excretion.js';
+import { median } from '../robust.js';
 
 export const CHECK = 'reference-range';
 
@@ -81,14 +82,9 @@ export interface NormalisedZ {
  */
 export function backsDoseSlip(factor: number, values: readonly NormalisedZ[]): boolean {
   if (values.length === 0) return false;
-  const mid = (xs: number[]) => {
-    const sorted = [...xs].sort((a, b) => a - b);
-    const h = sorted.length >> 1;
-    return sorted.length % 2 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
-  };
   const undone = values.map((v) => Math.abs(v.z + Math.log(factor) / v.spread));
   const gain = values.map((v, k) => undone[k] - Math.abs(v.z));
-  return mid(undone) <= OUTSIDE_Z && mid(gain) < 0;
+  return median(undone) <= OUTSIDE_Z && median(gain) < 0;
 }
 
 /**
@@ -101,8 +97,7 @@ export function backsDoseSlip(factor: number, values: readonly NormalisedZ[]): b
  */
 export function firmlyBacksDoseSlip(factor: number, values: readonly NormalisedZ[]): boolean {
   if (!backsDoseSlip(factor, values)) return false;
-  const off = values.map((v) => -Math.sign(Math.log(factor)) * v.z).sort((a, b) => a - b);
-  return off[off.length >> 1] > OUTSIDE_Z;
+  return median(values.map((v) => -Math.sign(Math.log(factor)) * v.z)) > OUTSIDE_Z;
 }
 
 /**
