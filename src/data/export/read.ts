@@ -38,13 +38,10 @@ export interface ReadExportOptions {
   maxProblems?: number;
   /**
    * Where outputs.csv (two thirds of an export) is read. `'auto'` (the
-   * default): in a worker thread, in parallel with the other members, where
-   * that pays: an outputs.csv of at least WORKER_MIN_BYTES, a core that looks
-   * idle, and an earlier read of such an export in this process. The first
-   * read stays on the calling thread, because a new worker's code runs cold:
-   * on a one-shot read (the CLI) it costs more CPU time and memory than
-   * reading in parallel saves. `true`: in a worker whenever outputs.csv is
-   * that large; `'always'`: whatever its size; `false`: never. A strict read
+   * default) and `false`: on the calling thread, which measured faster than
+   * a worker thread, cold or warm (outputs-thread.ts `useWorker`). `true`: in
+   * a worker thread, in parallel with the other members, when outputs.csv is
+   * at least WORKER_MIN_BYTES; `'always'`: whatever its size. A strict read
    * stays on the calling thread (it stops at the first problem in file
    * order), and so does one where no worker can be started. The result is
    * the same either way.
