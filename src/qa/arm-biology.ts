@@ -171,7 +171,7 @@ export function hoursAfterOralDoseOf(ctx: QaContext): (item: StudyItem) => numbe
     const o = item.output;
     if (!o || o.time === null || o.time_unit === null) return null;
     const dosings = ctx.dosingOfSet(o.intervention_pks).filter((d) => namedAfterDose(d.substance, o.substance));
-    if (dosings.length !== 1 || dosings[0].route === null || INTRAVASCULAR.has(dosings[0].route)) return null;
+    if (dosings.length !== 1 || dosings[0].route === null || intravascularRoute(dosings[0].route)) return null;
     const perHour = conversionFactorOrNull(o.time_unit, 'hour');
     const start = Number(dosings[0].time ?? 0);
     // A dose at a time other than 0 needs its unit; at 0 it needs none.

@@ -5,17 +5,12 @@
  * max swapped — whatever the other records say. Written values are taken as they are anywhere within half their
  * last digit (rounding.ts), so that a mean of 7.0 beside a minimum of 7.04 is no contradiction.
  */
+import type { Stats } from '../data/model.js';
 import type { SuspectedCause } from './causes.js';
 import { roundingHalfStep } from './rounding.js';
 
-/** The statistics fields of a record (PK-DB's Stats block). */
-export interface RecordStats {
-  value: number | null;
-  mean: number | null;
-  median: number | null;
-  min: number | null;
-  max: number | null;
-}
+/** The statistics fields of a record that keep an order (of PK-DB's Stats block: any output, dosing or characteristic). */
+export type RecordStats = Pick<Stats, 'value' | 'mean' | 'median' | 'min' | 'max'>;
 
 /** The central fields held to the range, in the order a finding names them. */
 export const CENTRAL_FIELDS = ['mean', 'median', 'value'] as const;

@@ -7,13 +7,12 @@
  *   a mean or median outside its own min–max, a min above its max): one of its fields holds a slip, named where one
  *   slip factor undone puts the value back inside its range.
  */
-import type { CharacteristicaRecord, InterventionRecord, OutputRecord } from '../../data/model.js';
 import type { QaCheck } from '../check.js';
 import type { SuspectedCause } from '../causes.js';
 import { failureFinding, type QaContext } from '../context.js';
 import { finding, type Culprit, type Finding } from '../finding.js';
 import { checkTimecourseInput } from '../input-checks.js';
-import { factorBringingInside, statsContradictions, type StatsContradiction } from '../record-stats.js';
+import { factorBringingInside, statsContradictions, type RecordStats, type StatsContradiction } from '../record-stats.js';
 
 const fmt = (x: number) => String(+x.toPrecision(3));
 
@@ -36,7 +35,7 @@ interface StatsRecord {
   study_name: string;
   measurement_type: string;
   unit: string | null;
-  stats: OutputRecord | InterventionRecord | CharacteristicaRecord;
+  stats: RecordStats;
   output_pk?: number;
   intervention_pk?: number;
   subject?: string | null;
