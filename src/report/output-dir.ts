@@ -170,5 +170,6 @@ export function commitTemp(tmp: string, dir: string, force: boolean): void {
 
 /** Removes a temporary folder (after an interruption or a failure). */
 export function discardTemp(tmp: string): void {
-  rmSync(tmp, { recursive: true, force: true });
+  // Retries: a file another process (a viewer, an indexer) holds open or adds can make one pass fail with ENOTEMPTY.
+  rmSync(tmp, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
 }

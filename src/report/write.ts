@@ -80,11 +80,25 @@ export async function writeQaOutputs(result: QaResult, dir: string, options: Wri
   }
 }
 
+/**
+ * Writes the report into `dir`. On an abort or a failure it first waits for the writes already handed to libuv:
+ * removing the folder while one is in flight raced it (a file created between the removal's listing and its rmdir
+ * left the temporary folder behind, ENOTEMPTY).
+ */
 async function writeInto(result: QaResult, dir: string, options: WriteOptions): Promise<string[]> {
+  const pending: Promise<void>[] = [];
+  try {
+    return await writeAll(result, dir, options, pending);
+  } catch (error) {
+    await Promise.allSettled(pending);
+    throw error;
+  }
+}
+
+async function writeAll(result: QaResult, dir: string, options: WriteOptions, pending: Promise<void>[]): Promise<string[]> {
   const { signal, onProgress } = options;
   mkdirSync(join(dir, 'plots'), { recursive: true });
   const written: string[] = [];
-  const pending: Promise<void>[] = [];
   const write = (name: string, content: string | Buffer) => {
     const done = writeFile(join(dir, name), content);
     // Handled here (the outcome is read after the loop): a failure met while the loop yields is no unhandled rejection.

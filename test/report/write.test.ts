@@ -67,6 +67,24 @@ describe('writeQaOutputs', () => {
     expect(readdirSync(root).filter((e) => e.includes('.pkdb-qa-tmp-'))).toEqual([]);
   });
 
+  it('an abort with writes in flight waits for them before removing the temporary folder', async () => {
+    // Removing the folder while a write was still creating a file left it behind (ENOTEMPTY): a flaky CI run.
+    const dir = join(root, 'in-flight');
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const controller = new AbortController();
+      const run = writeQaOutputs(result, dir, {
+        html: true,
+        png: false,
+        dataset,
+        signal: controller.signal,
+        onProgress: (phase, done) => phase === 'pages' && done === 1 && controller.abort(new Error('stop')),
+      });
+      await expect(run).rejects.toThrow('stop');
+      expect(readdirSync(root).filter((e) => e.includes('.pkdb-qa-tmp-'))).toEqual([]);
+    }
+    expect(existsSync(dir)).toBe(false);
+  });
+
   it('renders PNGs one at a time with their progress', async () => {
     const dir = join(root, 'png');
     const one = { ...result, findings: result.findings.filter((f) => f.study_sid === 'SYN0002') };
