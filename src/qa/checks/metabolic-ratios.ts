@@ -13,7 +13,7 @@
  * closer. On the shared export 174 of the 179 ratios that can be set against their curves agree within ×1.25, 170
  * within ×1.1.
  * - agree: |ln(r/c)| ≤ ln AGREE;
- * - major: r/c within SLIP_TOLERANCE of ×10, ×100 (a percentage) or ×1000, either way, or r·c within ×AGREE of 1
+ * - major: r/c within ×AGREE of ×10, ×100 (a percentage) or ×1000, either way (the band that agreement has), or r·c within ×AGREE of 1
  *   while c is at least ×2 from 1 (the ratio inverted: caf/px curated as px/caf). With one ratio of the pair for K,
  *   the ratio is the record to fix; when every ratio of the pair for K (two or more) is off by one factor, one of the
  *   two curves is as likely (a curve ×10 moves every ratio read off it): the finding names both and no culprit;
@@ -36,8 +36,8 @@ const CHECK = 'metabolic-ratio';
 const TYPE = 'metabolic ratio';
 /** A reported ratio and its curves' agree within this factor (digitised curves, a group's mean of ratios). */
 export const AGREE = 1.25;
-/** A slip factor names the disagreement when r/c lies within this share of it. */
-export const SLIP_TOLERANCE = 0.15;
+/** A slip factor names the disagreement when r/c lies within this share of it: the agreement band (×AGREE) around the factor. */
+export const SLIP_TOLERANCE = AGREE - 1;
 /** Beyond this factor, a disagreement that no slip explains is still worth a look (minor). */
 export const MINOR_BEYOND = 2;
 /** The decimal and prefix slips, and a percentage curated as a ratio (×100). */

@@ -39,6 +39,10 @@ describe('metabolic-ratio: the arithmetic', () => {
     expect(ratioVerdict([1.4], [0.8])).toMatchObject({ kind: 'near' });
     // ×4 with no factor: another definition (minor)
     expect(ratioVerdict([1.7], [0.42])).toMatchObject({ kind: 'unexplained' });
+    // A slip on a pair that agreed only within its band: 29.9 against a curve ×10 of one ×1.2 off gives r/c = 1/8.33,
+    // ×1/10 within ×AGREE (Kronstrand2001's codeine curve ×10 in the recall bench); ×1/7 is no ×1/10 (beyond ×1.25)
+    expect(ratioVerdict([29.9], [29.9 / 1.2 * 10])).toMatchObject({ kind: 'slip', factor: 0.1 });
+    expect(ratioVerdict([1], [7])).toMatchObject({ kind: 'unexplained' });
   });
 });
 
