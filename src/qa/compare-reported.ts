@@ -10,12 +10,12 @@ import type { Dataset, LinkKeyFields } from '../data/dataset.js';
 import type { DatasetTables, InterventionRecord, OutputRecord, TimecourseRecord } from '../data/model.js';
 import { representativeSeries, representativeValue } from '../data/records.js';
 import { conversionFactorOrNull, productFactorOrNull } from '../units/convert.js';
-import { ADULT_BODY_WEIGHT_KG, TYPICAL_BODY_WEIGHT_KG, unitFactorCause, unknownWeightPerKgCause, type SuspectedCause } from './causes.js';
+import { ADULT_BODY_WEIGHT_KG, MOLAR_SLIPPABLE, TYPICAL_BODY_WEIGHT_KG, unitFactorCause, unknownWeightPerKgCause, type SuspectedCause } from './causes.js';
 import { classify, type ComparisonContext, type Verdict } from './classify.js';
 import type { RecordKind } from './coverage.js';
 import type { RecomputedTimecourse, RecomputedValue } from './recompute.js';
 import { expectedDisagreement, reportedWindow, windowAuc } from './reported-interval.js';
-import { DOSE_PROPORTIONAL, FACTOR_TOLERANCE, isReportedParameter, type ReportedParameter } from './tolerances.js';
+import { DOSE_PROPORTIONAL, FACTOR_TOLERANCE, isReportedParameter, TOLERANCES, type ReportedParameter } from './tolerances.js';
 
 export type { RecomputedTimecourse };
 
@@ -175,7 +175,7 @@ export function compareReported(
     intervalEnds = {};
   }
   if (!pkdb && !standard) return null;
-  const useStandard =
+  let useStandard =
     !pkdb || (standard !== null && disagreement(reported, standard.value, parameter) < disagreement(reported, pkdb.value, parameter));
   let chosen = (useStandard ? standard : pkdb) as NonNullable<typeof pkdb>;
   const subjectKind = output.individual_pk !== null ? 'individual' : 'group';
@@ -195,6 +195,21 @@ export function compareReported(
       ...intervalEnds,
     });
   let verdict = judge(chosen.value);
+  // A molar ↔ mass factor of ×2–10 is named only within a narrow window of its exact value (classify.ts). When the
+  // closer profile misses it but the other, as legitimate and agreeing with it, hits it (a ×2.39 slip on an AUC is
+  // ×2.34 the pkdb profile's, ×2.23 the standard one's), that profile explains it. Only for the amounts per volume a
+  // molar unit can slip in (MOLAR_SLIPPABLE: a group's CL/F of simvastatin ×2.36 its mean curve's is the mean of
+  // ratios, no molar slip), and not when the profiles part (a failed fit): a factor matched by an outlier is chance.
+  const other = useStandard ? pkdb : standard;
+  const profilesAgree = pkdb !== null && standard !== null && disagreement(pkdb.value, standard.value, parameter) <= Math.log(TOLERANCES[parameter][subjectKind].agree);
+  if (verdict.classification !== 'agree' && verdict.causes.length === 0 && other && profilesAgree && !weightAssumed && MOLAR_SLIPPABLE.has(parameter)) {
+    const named = judge(other.value);
+    if (named.classification === 'major' && named.causes.some((c) => c.kind === 'molar-mass')) {
+      chosen = other;
+      verdict = named;
+      useStandard = !useStandard;
+    }
+  }
   if (weightAssumed && verdict.classification !== 'agree') ({ chosen, verdict } = atUnknownWeight(chosen, verdict, reported, parameter, judge));
   if (verdict.classification === 'major' && note !== null && verdict.causes.length === 0) {
     // A partial area interpolates between samples (sparse early points): only a named slip makes it major.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dataset } from '../../src/data/dataset.js';
 import type { OutputRecord, TimecourseRecord } from '../../src/data/model.js';
-import { TISSUE_TWINS } from '../../src/qa/compare-reported.js';
+import { compareReported, TISSUE_TWINS } from '../../src/qa/compare-reported.js';
 import { prepareContext } from '../../src/qa/context.js';
 import { oralDose, reportedOutput } from '../helpers/records.js';
 
@@ -33,5 +33,41 @@ describe('compareAll: serum and plasma are one concentration', () => {
     expect(plasmaCmax[0].verdict.ratio).toBeCloseTo(3.07, 9);
     expect(run('serum', 'plasma', 2)[0].verdict.classification).toBe('agree');
     expect(run('blood', 'plasma', 2)).toHaveLength(0);
+  });
+});
+
+describe('compareReported: a molar slip either profile names', () => {
+  // A group's AUC∞ of a 418.6 g/mol drug curated in µmol·h/L as mg·h/L: ×1000/418.6 = ×2.389 the true value.
+  const molarMass = 418.6;
+  const slipped = 17.3 * (1000 / molarMass); // 41.33
+  const curve = (pkdb: number, standard: number) => {
+    const points = times.map((t, k) => output({ measurement_type: 'concentration', output_type: 'timecourse', time: t, time_unit: 'hr', mean: conc[k], subset_pk: 1 }));
+    const tc = {
+      ...study, subset_pk: 1, time: times, time_unit: 'hr', output_pk: points.map((p) => p.pk), intervention_pk: [1], group_pk: 1, individual_pk: null,
+      mean: conc, unit: 'milligram / liter', measurement_type: 'concentration', substance: 'x',
+    } as unknown as TimecourseRecord;
+    return {
+      tc, key: null, substance: 'x', dose: null, dosingPks: [],
+      pkdb: { auc_inf: { value: pkdb, unit: 'milligram * hour / liter' } },
+      standard: { values: { auc_inf: { value: standard, unit: 'milligram * hour / liter' } }, points: times.map((time, k) => ({ time, value: conc[k] })) },
+    } as never;
+  };
+  const compare = (pkdb: number, standard: number) =>
+    compareReported(output({ measurement_type: 'auc_inf', mean: slipped, unit: 'milligram * hour / liter' }), 'auc_inf', curve(pkdb, standard), { molarMass, bodyWeightKg: null });
+
+  it('takes the other profile when it lies in the molar factor window and the closer one does not', () => {
+    // standard 18.53: ratio 2.230, 7 % off ×2.389 (no cause, minor); pkdb 17.69: ratio 2.337, 2 % off: named
+    const c = compare(17.69, 18.53);
+    expect(c?.profile).toBe('pkdb');
+    expect(c?.verdict.classification).toBe('major');
+    expect(c?.verdict.causes[0]).toMatchObject({ kind: 'molar-mass' });
+    expect(c?.verdict.causes[0].factor).toBeCloseTo(1000 / molarMass, 3);
+  });
+
+  it('not when the profiles part: a factor matched by the outlying one is chance', () => {
+    // pkdb 17.69 in the window as before, standard 27 (ratio 1.53, the closer): the profiles part by ×1.53
+    const c = compare(17.69, 27);
+    expect(c?.profile).toBe('standard');
+    expect(c?.verdict.causes).toEqual([]);
   });
 });
