@@ -201,8 +201,11 @@ export function compareReported(
   // molar unit can slip in (MOLAR_SLIPPABLE: a group's CL/F of simvastatin ×2.36 its mean curve's is the mean of
   // ratios, no molar slip), and not when the profiles part (a failed fit): a factor matched by an outlier is chance.
   const other = useStandard ? pkdb : standard;
-  const profilesAgree = pkdb !== null && standard !== null && disagreement(pkdb.value, standard.value, parameter) <= Math.log(TOLERANCES[parameter][subjectKind].agree);
-  if (verdict.classification !== 'agree' && verdict.causes.length === 0 && other && profilesAgree && !weightAssumed && MOLAR_SLIPPABLE.has(parameter)) {
+  if (
+    verdict.classification !== 'agree' && verdict.causes.length === 0 && MOLAR_SLIPPABLE.has(parameter) && !weightAssumed &&
+    pkdb !== null && standard !== null && other !== null &&
+    disagreement(pkdb.value, standard.value, parameter) <= Math.log(TOLERANCES[parameter][subjectKind].agree)
+  ) {
     const named = judge(other.value);
     if (named.classification === 'major' && named.causes.some((c) => c.kind === 'molar-mass')) {
       chosen = other;

@@ -41,9 +41,9 @@ describe('compareReported: a molar slip either profile names', () => {
   const molarMass = 418.6;
   const slipped = 17.3 * (1000 / molarMass); // 41.33
   const curve = (pkdb: number, standard: number) => {
-    const points = times.map((t, k) => output({ measurement_type: 'concentration', output_type: 'timecourse', time: t, time_unit: 'hr', mean: conc[k], subset_pk: 1 }));
+    // The comparison reads the curve's times and levels; the profiles' values are given.
     const tc = {
-      ...study, subset_pk: 1, time: times, time_unit: 'hr', output_pk: points.map((p) => p.pk), intervention_pk: [1], group_pk: 1, individual_pk: null,
+      ...study, subset_pk: 1, time: times, time_unit: 'hr', output_pk: [], intervention_pk: [1], group_pk: 1, individual_pk: null,
       mean: conc, unit: 'milligram / liter', measurement_type: 'concentration', substance: 'x',
     } as unknown as TimecourseRecord;
     return {
