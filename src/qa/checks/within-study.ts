@@ -53,14 +53,20 @@
  * fellows' by up to ×1/150 with no other exposure of it in line (`poorMetaboliser`): a genotype or
  * phenotype nobody curated moves them all ×1/20–1/100. So is a single concentration within ABSORPTION_HOURS of an
  * oral dose below its fellows' (`lateAbsorber`): one subject's level may still be rising from near zero.
+ *
+ * A molar ↔ mass factor of ×2–10 (µmol/L read as mg/L: ×3.07 for midazolam) lies within between-arm spread and is never
+ * named against the other arms alone; a curve is major with it only when its subject lies at one level in two other
+ * periods of the study and this curve alone is that factor off it, within ×1.25 (`smallMolarFindings`), every
+ * deviation taken against other subjects under the same condition (`strictDeviation`).
  */
 import type { QaCheck } from '../check.js';
-import { isTimeFactor } from '../causes.js';
+import { isTimeFactor, molarMassSlipsOf, SMALL_MOLAR_FACTOR } from '../causes.js';
 import type { QaContext } from '../context.js';
 import { finding, type Culprit, type Finding, type Severity } from '../finding.js';
 import { nearestSlipFactor, type SlipFactorMatch } from '../slip-factor.js';
 import { referenceBacks, referenceRefutes, type Exposure } from '../range-run.js';
 import { ALIKE_PAIR_FACTOR, armDeviations, BIG_FACTOR } from '../arm-deviations.js';
+import { MIN_ARMS } from '../study-pools.js';
 import { ALIKE_ARMS, ALIKE_FACTOR, ALIKE_K, describeDeviation, eliminationInLine, hoursAfterOralDoseOf, identityExplains, IN_LINE, intravascularRoute, lateAbsorber, lessThanAnyPhenotype, metaboliteOf, poorMetaboliser, sameDose } from '../arm-biology.js';
 import type { Deviation } from '../study-pools.js';
 import type { ItemMeasure } from '../study-items.js';
@@ -264,6 +270,8 @@ export interface ArmEvidence {
   /** The other studies place the record in range and its correction out (range-run.ts `referenceRefutes`). */
   refutes?: Backing;
   periods?: PeriodsConvict;
+  /** The subject's other periods convict a curve of a small molar ↔ mass slip (subject-periods.ts `ownPeriodsConvict`, narrow). */
+  molarPeriods?: PeriodsConvict;
   /** The same subject's other record of the measure in this arm is in line and the lead the factor off it (subject-periods.ts `twinConvicts`). */
   twin?: (lead: Deviation, factor: number, others: readonly Deviation[]) => string | null;
   /** The subject lies at that level in another period too (subject-periods.ts `repeatsElsewhere`). */
@@ -281,11 +289,12 @@ export function armFindings(
   arm: readonly Deviation[],
   {
     molarMassOf = () => null, backs = () => null, refutes = () => null, periods = () => null, twin = () => null, repeats = () => false,
-    metabolite = () => false, hoursAfterOralDose = () => null, intravascular = () => false,
+    metabolite = () => false, hoursAfterOralDose = () => null, intravascular = () => false, molarPeriods = () => null,
   }: ArmEvidence = {},
 ): Finding[] {
+  const molar = smallMolarFindings(arm, molarMassOf, molarPeriods);
   // Most arms have no outlier: nothing to group (an outlier is so whatever the molar mass).
-  if (!arm.some(isOutlier)) return [];
+  if (!arm.some(isOutlier)) return molar;
   const byRecord = new Map<string, Deviation[]>();
   for (const dev of arm) {
     const list = byRecord.get(dev.item.record);
@@ -300,8 +309,11 @@ export function armFindings(
     if (!curveAgrees(slipped[0], slip, devs)) continue;
     offs.push({ record, devs: slipped, all: devs, lead: slipped[0], slip });
   }
-  const findings: Finding[] = [];
+  // A curve its subject's own periods convict of a molar slip is that finding, not the nearer unit factor the other
+  // arms alone would suggest (×5 off them, ×3.07 of it the subject's own level, ×10 named).
+  const findings: Finding[] = molar;
   for (const off of offs) {
+    if (molar.some((f) => f.details?.record === off.record)) continue;
     const others = arm.filter((d) => d.item.record !== off.record);
     const sign = Math.sign(off.lead.d) * DIRECTION[off.lead.item.measure];
     const sameWay = others.filter((d) => sign !== 0 && DIRECTION[d.item.measure] * Math.sign(d.d) === sign && Math.abs(d.d) > SAME_WAY);
@@ -392,6 +404,44 @@ export function armFindings(
   return findings;
 }
 
+/** The smallest deviation from a subject's own level a small molar factor is looked for at (×1.8). */
+export const MOLAR_OWN_MIN = Math.log(1.8);
+/** How near the molar factor the deviation from the subject's own level must lie (×1.25, the agreement band of tolerances.ts). */
+export const MOLAR_OWN_BACK = Math.log(1.25);
+
+/**
+ * A deviation from at least MIN_ARMS other arms of its strict pool (same interventions, route, dose unit): other
+ * subjects under the same condition, never the subject itself under another (a group alone across its periods).
+ */
+export const strictDeviation = (d: Deviation): boolean => d.partner === undefined && d.minFactor === 1 && d.arms >= MIN_ARMS;
+
+/**
+ * A curve off its subject's own level in its other periods by a molar ↔ mass factor of ×2–10 (µmol/L read as mg/L):
+ * such factors lie within between-arm spread and name no slip against other arms (causes.ts SMALL_MOLAR_FACTOR), but
+ * a subject's level repeats from period to period (subject-periods.ts), so one curve alone off it by exactly the
+ * factor is the curve's unit.
+ */
+function smallMolarFindings(arm: readonly Deviation[], molarMassOf: MolarMassOf, molarPeriods: PeriodsConvict): Finding[] {
+  const findings: Finding[] = [];
+  for (const lead of arm) {
+    if (lead.item.measure !== 'curve' || lead.item.subject === null || Math.abs(lead.d) < MOLAR_OWN_MIN || !strictDeviation(lead)) continue;
+    const molarMass = molarMassOf(lead.item);
+    if (molarMass === null) continue;
+    for (const slip of molarMassSlipsOf('cmax', molarMass)) {
+      if (slip.factor >= SMALL_MOLAR_FACTOR) continue;
+      const factor = lead.d > 0 ? slip.factor : 1 / slip.factor;
+      const own = molarPeriods(lead, factor);
+      if (own === null) continue;
+      const text = `${lead.d > 0 ? slip.label : slip.label.replace('×', '×1/')} (${slip.explanation})`;
+      const match: SlipFactorMatch = { factor, kind: 'molar-mass', text, distance: Math.abs(lead.d - Math.log(factor)) };
+      const off: OffRecord = { record: lead.item.record, devs: [lead], all: [lead], lead, slip: match };
+      findings.push(recordFinding(off, arm, 'major', 'timecourse', `while ${own}`));
+      break;
+    }
+  }
+  return findings;
+}
+
 /** A pair of groups of one population by every curated trait at one dose, ×10 or more apart (arm-deviations.ts ALIKE_PAIR_FACTOR). */
 function alikePair(off: OffRecord): boolean {
   const lead = off.lead;
@@ -434,11 +484,14 @@ export const withinStudyCheck: QaCheck = {
     const repeats = (lead: Deviation) => repeatsElsewhere(lead, (index ??= periodIndex(byArm.values())));
     const periods: PeriodsConvict = (lead, factor) =>
       ownPeriodsConvict(lead, factor, (index ??= periodIndex(byArm.values())), Math.max(OUTLIER_K * lead.s, MIN_OUTLIER), Math.max(BACK_K * lead.s, MIN_BACK));
+    let strictIndex: PeriodIndex | undefined;
+    const molarPeriods: PeriodsConvict = (lead, factor) =>
+      ownPeriodsConvict(lead, factor, (strictIndex ??= periodIndex([...byArm.values()].map((list) => list.filter(strictDeviation)))), MOLAR_OWN_MIN, MOLAR_OWN_BACK);
     const twin = (lead: Deviation, factor: number, others: readonly Deviation[]) =>
       twinConvicts(lead, factor, others, Math.max(OUTLIER_K * lead.s, MIN_OUTLIER), Math.max(BACK_K * lead.s, MIN_BACK));
     for (const arm of byArm.values()) {
       markExamined(ctx, arm);
-      for (const f of armFindings(arm, { molarMassOf, backs, refutes, periods, twin, repeats, metabolite, hoursAfterOralDose, intravascular })) {
+      for (const f of armFindings(arm, { molarMassOf, backs, refutes, periods, twin, repeats, metabolite, hoursAfterOralDose, intravascular, molarPeriods })) {
         if (f.culprit === 'output' && f.output_pk !== null && named.has(f.output_pk)) continue;
         const pair = f.details?.pair_record as string | undefined;
         if (pair !== undefined) {

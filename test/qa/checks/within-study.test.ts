@@ -384,6 +384,44 @@ describe('within-study: a subject at its own level in its other periods', () => 
   });
 });
 
+describe('within-study: a curve off its own level in other periods by a small molar factor', () => {
+  // Four groups in three periods (midazolam alone, and with co-medications A and B), one-compartment curves × each group's
+  // own level; group 4 at ×1.1 the others' centre in every period. Its first curve curated in µmol/L as mg/L:
+  // ×1000/325.77 = ×3.07 (midazolam), ×3.38 the centre — within between-arm spread (no outlier: ln 5), but ×3.07 its own level.
+  const level = [1, 1.3, 0.8, 1.1];
+  const molar = 1000 / 325.77;
+  const coMedication = (pk: number, substance: string): InterventionRecord => ({ ...dosing(pk, 0.2, substance), measurement_type: 'qualitative dosing' });
+  const sets = [[1], [1, 11], [1, 12]];
+  const interventions = [dosing(1, 0.0075, 'midazolam'), coMedication(11, 'a'), coMedication(12, 'b')];
+  let subset = 900;
+  const midazolam = (g: number, set: number[], slip = 1) => {
+    const c = curve(subset++, g, 1, level[g - 1] * slip);
+    const on = { substance: 'midazolam', intervention_pks: set };
+    return { tc: { ...c.tc, substance: 'midazolam', substance_label: 'midazolam', intervention_pk: set }, points: c.points.map((p) => ({ ...p, ...on })) };
+  };
+  const groups = [group(1), group(2), group(3), group(4)];
+
+  it('names the ×3.07 µmol/L ↔ mg/L slip major when the group lies at its own level in two other periods', () => {
+    const slipped = midazolam(4, sets[0], molar);
+    const curves = [slipped, ...[1, 2, 3].map((g) => midazolam(g, sets[0])), ...sets.slice(1).flatMap((set) => [1, 2, 3, 4].map((g) => midazolam(g, set)))];
+    const majors = run([], interventions, curves, groups).filter((f) => f.severity === 'major');
+    expect(majors).toMatchObject([{ kind: 'within-study', culprit: 'timecourse', subset_pk: slipped.tc.subset_pk, subject: 'group:4' }]);
+    expect(majors[0].details?.factor).toBeCloseTo(molar, 6);
+    expect(majors[0].suspected_cause).toMatch(/^×3\.07 \(molar ↔ mass: µmol\/L ↔ mg\/L \(molar mass 325\.8 g\/mol\)\)/);
+    expect(majors[0].message).toMatch(/while the same group:4 lies at ×1\.1 the centre in its 2 other periods of this measure, and this record ×3\.07 that level$/);
+  });
+
+  it('stays silent without two other periods, for a group at that level in every period, and for a factor that is no molar one', () => {
+    const alone = [midazolam(4, sets[0], molar), ...[1, 2, 3].map((g) => midazolam(g, sets[0]))];
+    expect(run([], interventions, alone, groups).filter((f) => f.severity === 'major')).toEqual([]);
+    const high = sets.flatMap((set) => [1, 2, 3, 4].map((g) => midazolam(g, set, g === 4 ? molar : 1)));
+    expect(run([], interventions, high, groups).filter((f) => f.severity === 'major')).toEqual([]);
+    // ×2.3 its own level: ×1.33 from the molar factor, beyond the ×1.25 band
+    const off = [midazolam(4, sets[0], 2.3), ...[1, 2, 3].map((g) => midazolam(g, sets[0])), ...sets.slice(1).flatMap((set) => [1, 2, 3, 4].map((g) => midazolam(g, set)))];
+    expect(run([], interventions, off, groups).filter((f) => f.severity === 'major')).toEqual([]);
+  });
+});
+
 describe("within-study: a subject's own other record of the measure", () => {
   it('names an AUC ×24 major when the same group reports the AUC twice and the other lies in line, minor without it', () => {
     // Four groups of different populations (their agreement alone convicts nobody), AUC∞ 20 mg·h/L × level; group 4's
