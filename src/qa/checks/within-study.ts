@@ -55,9 +55,10 @@
  * oral dose below its fellows' (`lateAbsorber`): one subject's level may still be rising from near zero.
  *
  * A molar ↔ mass factor of ×2–10 (µmol/L read as mg/L: ×3.07 for midazolam) lies within between-arm spread and is never
- * named against the other arms alone; a curve is major with it only when its subject lies at one level in two other
- * periods of the study and this curve alone is that factor off it, within ×1.25 (`smallMolarFindings`), every
- * deviation taken against other subjects under the same condition (`strictDeviation`).
+ * named against the other arms alone; a curve, or a reported Cmax or AUC, of a dosed substance (not a metabolite) is
+ * major with it only when its subject lies at one level in two other periods of the study and this record alone is
+ * that factor off it, within ×1.25 (`smallMolarFindings`), every deviation taken against other subjects under the same
+ * condition (`strictDeviation`).
  */
 import type { QaCheck } from '../check.js';
 import { isTimeFactor, molarMassSlipsOf, SMALL_MOLAR_FACTOR } from '../causes.js';
@@ -292,7 +293,7 @@ export function armFindings(
     metabolite = () => false, hoursAfterOralDose = () => null, intravascular = () => false, molarPeriods = () => null,
   }: ArmEvidence = {},
 ): Finding[] {
-  const molar = smallMolarFindings(arm, molarMassOf, molarPeriods);
+  const molar = smallMolarFindings(arm, molarMassOf, molarPeriods, metabolite);
   // Most arms have no outlier: nothing to group (an outlier is so whatever the molar mass).
   if (!arm.some(isOutlier)) return molar;
   const byRecord = new Map<string, Deviation[]>();
@@ -415,18 +416,24 @@ export const MOLAR_OWN_BACK = Math.log(1.25);
  */
 export const strictDeviation = (d: Deviation): boolean => d.partner === undefined && d.minFactor === 1 && d.arms >= MIN_ARMS;
 
+/** A whole curve, or a reported Cmax or AUC (one PK-DB calculated from a curve follows the curve, which leads). */
+const molarOwnMeasure = (d: Deviation): boolean =>
+  d.item.measure === 'curve' || (d.item.source === 'reported' && (d.item.measure === 'cmax' || d.item.measure === 'auc_end' || d.item.measure === 'auc_inf'));
+
 /**
  * A curve off its subject's own level in its other periods by a molar ↔ mass factor of ×2–10 (µmol/L read as mg/L):
  * such factors lie within between-arm spread and name no slip against other arms (causes.ts SMALL_MOLAR_FACTOR), but
  * a subject's level repeats from period to period (subject-periods.ts), so one curve alone off it by exactly the
  * factor is the curve's unit.
  */
-function smallMolarFindings(arm: readonly Deviation[], molarMassOf: MolarMassOf, molarPeriods: PeriodsConvict): Finding[] {
+function smallMolarFindings(arm: readonly Deviation[], molarMassOf: MolarMassOf, molarPeriods: PeriodsConvict, metabolite: (item: Deviation['item']) => boolean): Finding[] {
   const findings: Finding[] = [];
   for (const lead of arm) {
-    if (lead.item.measure !== 'curve' || lead.item.subject === null || Math.abs(lead.d) < MOLAR_OWN_MIN || !strictDeviation(lead)) continue;
+    if (!molarOwnMeasure(lead) || lead.item.subject === null || Math.abs(lead.d) < MOLAR_OWN_MIN || !strictDeviation(lead)) continue;
+    // A metabolite's exposure moves with its formation and its elimination: a co-medication shifts one subject's
+    // ×3 more than another's (Link2008: 1-hydroxymidazolam with rifampicin, ×3.2 one subject's own level).
     const molarMass = molarMassOf(lead.item);
-    if (molarMass === null) continue;
+    if (molarMass === null || metabolite(lead.item)) continue;
     for (const slip of molarMassSlipsOf('cmax', molarMass)) {
       if (slip.factor >= SMALL_MOLAR_FACTOR) continue;
       const factor = lead.d > 0 ? slip.factor : 1 / slip.factor;
@@ -435,7 +442,7 @@ function smallMolarFindings(arm: readonly Deviation[], molarMassOf: MolarMassOf,
       const text = `${lead.d > 0 ? slip.label : slip.label.replace('×', '×1/')} (${slip.explanation})`;
       const match: SlipFactorMatch = { factor, kind: 'molar-mass', text, distance: Math.abs(lead.d - Math.log(factor)) };
       const off: OffRecord = { record: lead.item.record, devs: [lead], all: [lead], lead, slip: match };
-      findings.push(recordFinding(off, arm, 'major', 'timecourse', `while ${own}`));
+      findings.push(recordFinding(off, arm, 'major', lead.item.source === 'reported' ? 'output' : 'timecourse', `while ${own}`));
       break;
     }
   }

@@ -394,10 +394,10 @@ describe('within-study: a curve off its own level in other periods by a small mo
   const sets = [[1], [1, 11], [1, 12]];
   const interventions = [dosing(1, 0.0075, 'midazolam'), coMedication(11, 'a'), coMedication(12, 'b')];
   let subset = 900;
-  const midazolam = (g: number, set: number[], slip = 1) => {
+  const midazolam = (g: number, set: number[], slip = 1, substance = 'midazolam') => {
     const c = curve(subset++, g, 1, level[g - 1] * slip);
-    const on = { substance: 'midazolam', intervention_pks: set };
-    return { tc: { ...c.tc, substance: 'midazolam', substance_label: 'midazolam', intervention_pk: set }, points: c.points.map((p) => ({ ...p, ...on })) };
+    const on = { substance, intervention_pks: set };
+    return { tc: { ...c.tc, substance, substance_label: substance, intervention_pk: set }, points: c.points.map((p) => ({ ...p, ...on })) };
   };
   const groups = [group(1), group(2), group(3), group(4)];
 
@@ -419,6 +419,19 @@ describe('within-study: a curve off its own level in other periods by a small mo
     // ×2.3 its own level: ×1.33 from the molar factor, beyond the ×1.25 band
     const off = [midazolam(4, sets[0], 2.3), ...[1, 2, 3].map((g) => midazolam(g, sets[0])), ...sets.slice(1).flatMap((set) => [1, 2, 3, 4].map((g) => midazolam(g, set)))];
     expect(run([], interventions, off, groups).filter((f) => f.severity === 'major')).toEqual([]);
+    // A metabolite (1-hydroxymidazolam, 341.77 g/mol: ×2.93) moves with its formation and elimination: not named so.
+    const metabolite = (g: number, set: number[], slip = 1) => midazolam(g, set, slip, '1-hydroxymidazolam');
+    const formed = [metabolite(4, sets[0], 1000 / 341.77), ...[1, 2, 3].map((g) => metabolite(g, sets[0])), ...sets.slice(1).flatMap((set) => [1, 2, 3, 4].map((g) => metabolite(g, set)))];
+    expect(run([], interventions, formed, groups).filter((f) => f.severity === 'major')).toEqual([]);
+  });
+
+  it('names a reported AUC∞ the same way, the output to fix', () => {
+    const auc = (g: number, set: number[], slip = 1) => ({ ...output(g, 1, 'auc_inf', 'milligram * hour / liter', 20 * level[g - 1] * slip), substance: 'midazolam', intervention_pks: set });
+    const slipped = auc(4, sets[0], molar);
+    const outputs = [slipped, ...[1, 2, 3].map((g) => auc(g, sets[0])), ...sets.slice(1).flatMap((set) => [1, 2, 3, 4].map((g) => auc(g, set)))];
+    const majors = run(outputs, interventions, [], groups).filter((f) => f.severity === 'major');
+    expect(majors).toMatchObject([{ culprit: 'output', output_pk: slipped.pk, measurement_type: 'auc_inf' }]);
+    expect(majors[0].details?.factor).toBeCloseTo(molar, 6);
   });
 });
 
