@@ -6,7 +6,8 @@
  * range-verdict.ts). A value whose stratum holds too few other studies is judged in the wider pools below, the first
  * that names a slip standing for all (`firstSlipOrFirst`):
  * 0. for a value per dose of a per-kg dose to an unweighed subject, the absolute doses' stratum at both ends of an
- *    adult's weight (`unweighedJudgments`);
+ *    adult's weight (`unweighedJudgments`); for a per-kg dose itself, the absolute doses at every adult weight
+ *    (`perKgDoseJudgments`: an absolute dose under a per-kg unit is named so);
  * 1. for an adult's value, its stratum over every population (a special population or an interaction that few
  *    studies share): there only a factor no population makes counts (`wideVerdict`: ×100 or more, at |z| ≥ WIDE_Z);
  * 2. for a concentration, every level of its substance in its tissue, any dose (level-samples.ts): only a big
@@ -122,12 +123,14 @@ export function rangeRun(ctx: QaContext): RangeRun {
   const unweighed = unweighedJudgments(ctx, byStratum, unreferenced, ownCurve);
   const unweighedByRecord: Record<RecordKind, Map<number, UnweighedJudgment>> = { output: new Map(), timecourse: new Map(), dosing: new Map() };
   for (const j of unweighed) unweighedByRecord[j.sample.record].set(j.sample.pk, j);
+  // Per-kg doses without a reference of their own, against the absolute doses (no backing for other checks: not kept above).
+  const perKgDoses = perKgDoseJudgments(ctx, byStratum, (s) => !referenced.dosing.has(s.pk));
   // Adults only: a neonate's absolute clearance is ×1/300 an adult's (its weight and maturation), more than any population.
   const adult = (s: RangeSample) => ctx.mayBeAdultHuman(subjectFields(s.subject));
   const anyPopulation = fallbackJudgments(byStratum.values(), (s) => unreferenced(s) && adult(s), anyPopulationKey, 'every population', (v, ref) => wideVerdict(v, ref, 'both'), ownCurve);
   const levels = groupByStratum(wideLevelSamples(ctx));
   const anyDose = fallbackJudgments(levels.values(), unreferenced, (s) => s.stratum, 'every dose and population', (v, ref) => wideVerdict(v, ref, 'upward'), ownCurve);
-  judgments.push(...firstSlipOrFirst([...unweighed, ...anyPopulation, ...anyDose]));
+  judgments.push(...firstSlipOrFirst([...unweighed, ...perKgDoses, ...anyPopulation, ...anyDose]));
   const run = { judgments, unplaced, byRecord, unweighedByRecord };
   runs.set(ctx, run);
   return run;
@@ -193,6 +196,69 @@ function unweighedJudgments(
     }
   }
   return judgments;
+}
+
+/**
+ * Per-kg doses whose own stratum (the substance's doses in g/kg) has too few other studies, judged in the absolute
+ * doses' stratum at every adult weight (`perKgDoseVerdict`): most studies of a drug dose it in mg, few in mg/kg, so a
+ * dose curated as 30 mg/kg where the paper gave 30 mg (×70 a typical adult's dose) had nothing to be set against. Only
+ * for a dose whose every subject (the groups and individuals of its outputs and timecourses) may be an adult human:
+ * a child's weight would make a per-kg dose smaller than any adult's.
+ */
+function perKgDoseJudgments(ctx: QaContext, byStratum: ReadonlyMap<string, readonly RangeSample[]>, judged: (s: RangeSample) => boolean): RangeJudgment[] {
+  const judgments: RangeJudgment[] = [];
+  let adults: ReadonlyMap<number, boolean> | undefined;
+  for (const [stratum, list] of byStratum) {
+    if (list[0].record !== 'dosing') continue;
+    const fields = stratum.split(STRATUM_SEPARATOR);
+    const absoluteOf = absoluteUnit(fields[STRATUM_UNIT_FIELD]);
+    if (absoluteOf === null || absoluteOf.kgPower !== 1) continue;
+    fields[STRATUM_UNIT_FIELD] = absoluteOf.unit;
+    const others = byStratum.get(fields.join(STRATUM_SEPARATOR));
+    if (!others || !list.some(judged)) continue;
+    const arms = armValues(others.map((o) => ({ study: o.study, arm: o.arm, log: Math.log(o.value) })));
+    const loso = leaveOneStudyOut(arms);
+    const all = robustReference(arms);
+    adults ??= adultDoses(ctx);
+    for (const s of list) {
+      if (!judged(s) || adults.get(s.pk) !== true) continue;
+      const ref = loso.has(s.study) ? (loso.get(s.study) ?? null) : all;
+      if (ref === null) continue;
+      const typical = { ...s, value: s.value * TYPICAL_ADULT_KG, unit: absoluteOf.unit };
+      judgments.push({ sample: typical, ref, verdict: perKgDoseVerdict(s, ref), pool: UNWEIGHED });
+    }
+  }
+  return judgments;
+}
+
+/** Whether every subject given a dosing (by its outputs and timecourses) may be an adult human; absent when none is known. */
+function adultDoses(ctx: QaContext): Map<number, boolean> {
+  const adults = new Map<number, boolean>();
+  const see = (pks: readonly number[], subject: { group_pk: number | null; individual_pk: number | null }) => {
+    for (const pk of pks) if (adults.get(pk) !== false) adults.set(pk, ctx.mayBeAdultHuman(subject));
+  };
+  for (const o of ctx.tables.outputs) if (o.normed) see(o.intervention_pks, o);
+  for (const tc of ctx.tables.timecourses) if (tc.normed) see(tc.intervention_pk, tc);
+  return adults;
+}
+
+/**
+ * The verdict on a per-kg dose as an absolute one (`adultWeightVerdict`, the weight's power 1); but when it lies above
+ * the absolute doses' range at every adult weight and its value read as an absolute dose (no weight) lies inside it
+ * (|z| ≤ INSIDE_Z), the slip named is an absolute dose under a per-kg unit, ×70 at a typical adult's weight — before
+ * any unit factor that happens to bring some adult weight's dose back.
+ */
+export function perKgDoseVerdict(s: RangeSample, ref: Reference): RangeVerdict {
+  const aboveAtEveryWeight = ADULT_WEIGHT_GRID_KG.every((kg) => {
+    const v = judge({ ...s, value: s.value * kg, bodyWeightKg: kg }, ref);
+    return v.classification !== 'inside' && v.z > 0;
+  });
+  const asAbsolute = (Math.log(s.value) - ref.median) / ref.spread;
+  const atWeights = adultWeightVerdict(s, ref, 1);
+  if (!aboveAtEveryWeight || Math.abs(asAbsolute) > INSIDE_Z) return atWeights;
+  const w = TYPICAL_ADULT_KG;
+  const cause = { kind: 'per-kg' as const, factor: w, text: `×${w} (per-kg vs absolute: an absolute dose under a per-kg unit, ×${w} at a typical adult's weight; as an absolute dose it lies in the range)` };
+  return { classification: 'slip', z: atWeights.z, cause, alternatives: [cause, ...atWeights.alternatives.filter((c) => c.factor !== w)] };
 }
 
 /** The adult weights an unweighed subject's value is judged at: both ends of ADULT_BODY_WEIGHT_KG and every 10 kg between. */

@@ -52,7 +52,7 @@ import { nearFactor, slipFactors, type SuspectedCause } from '../causes.js';
 import type { QaCheck } from '../check.js';
 import type { QaContext } from '../context.js';
 import { CULPRIT_OF_RECORD, finding, type Finding } from '../finding.js';
-import { rangeRun, type WidePool } from '../range-run.js';
+import { rangeRun, UNWEIGHED, type WidePool } from '../range-run.js';
 import { doseOutBy, doseVouched, FEW_STUDIES_Z, INSIDE_Z, judge, mostOffAlike, OUTSIDE_Z, zTimes, type RangeVerdict, type ZInSpread } from '../range-verdict.js';
 import type { Reference } from '../reference-stats.js';
 import { sampleLabel, type RangeSample } from '../reference-samples.js';
@@ -111,6 +111,15 @@ export function unopposedDoseSlip(verdict: RangeVerdict, normalisedValues: reado
   if (verdict.cause.factor >= UNOPPOSED_DOSE_FACTOR) return verdict.z >= FEW_STUDIES_Z;
   return alone && verdict.cause.factor >= 10 && verdict.z >= UNOPPOSED_SMALL_Z;
 }
+/**
+ * Whether a per-kg dose named an absolute dose under a per-kg unit (range-run.ts `perKgDoseVerdict`: out of the absolute
+ * doses' range at every adult weight, inside it as an absolute dose) stands with nothing dose-normalised to say
+ * otherwise: the value itself fits the doses of the other studies, which no tail of a dose range does by chance.
+ */
+export function absoluteUnderPerKg(pool: WidePool | undefined, cause: SuspectedCause, normalisedValues: readonly NormalisedZ[]): boolean {
+  return pool === UNWEIGHED && cause.kind === 'per-kg' && normalisedValues.length === 0;
+}
+
 /** The smallest dose factor named with nothing dose-normalised to back it. */
 export const UNOPPOSED_DOSE_FACTOR = 30;
 /**
@@ -316,7 +325,9 @@ export function referenceRangeFindings(ctx: QaContext): Finding[] {
     }
     const alone = dosingsOf.get(doseKey(j.sample)) === 1;
     const possible = j.verdict.alternatives.filter((c) => !excretionRefutes(c.factor, fraction));
-    const backed = possible.find((c) => backsDoseSlip(c.factor, zs)) ?? (possible.length > 0 && unopposedDoseSlip({ ...j.verdict, cause: possible[0] }, zs, alone) ? possible[0] : undefined);
+    const backed =
+      possible.find((c) => backsDoseSlip(c.factor, zs)) ??
+      (possible.length > 0 && (unopposedDoseSlip({ ...j.verdict, cause: possible[0] }, zs, alone) || absoluteUnderPerKg(j.pool, possible[0], zs)) ? possible[0] : undefined);
     if (backed) {
       doseSlips.set(j.sample.pk, backed.factor);
       j.verdict = { ...j.verdict, cause: backed, alternatives: [backed, ...possible.filter((c) => c !== backed)] };

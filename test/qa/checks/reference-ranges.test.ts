@@ -348,6 +348,37 @@ describe('reference-range: a per-kg dose or value of a subject without a weight'
   });
 });
 
+describe('reference-range: a per-kg dose no other study doses per kg', () => {
+  // Ten studies of x at 70–150 mg (absolute): median 0.1 g, spread ln 1.25 (its floor); each reports a t½ (nothing per
+  // dose to back or oppose a dose slip).
+  const grams = [0.1, 0.12, 0.08, 0.1, 0.15, 0.09, 0.11, 0.1, 0.13, 0.07];
+  const absolute = () => {
+    const arms = grams.map((g, k) => arm(`S${k}`, { dose: g }));
+    return { arms, outputs: arms.map((a) => output(a, 'thalf', 'hour', 4)) };
+  };
+  const dosed = (perKg: number) => {
+    const { arms, outputs } = absolute();
+    const f = arm('F', { dose: perKg, unit: 'gram / kilogram' });
+    const findings = referenceRangeCheck.run(context([...arms, f], [...outputs, output(f, 'thalf', 'hour', 4)]));
+    return findings.filter((x) => x.intervention_pk === f.dosing.pk && x.kind === 'reference-range');
+  };
+
+  it('names 0.1 g/kg an absolute dose under a per-kg unit: 4–12 g at every adult weight, 0.1 g as absolute the median', () => {
+    const findings = dosed(0.1);
+    expect(findings).toMatchObject([{ severity: 'major', culprit: 'dose', details: { reference_pool: UNWEIGHED } }]);
+    expect(findings[0].suspected_cause).toMatch(/^×70 \(per-kg vs absolute: an absolute dose under a per-kg unit/);
+    // Shown at a typical 70 kg: 7 g, ×70 the median; ×70 undone it is 0.1 g.
+    expect(findings[0].reported).toBeCloseTo(7, 9);
+    expect(findings[0].message).toMatch(/undoing ×70 brings it to 0\.1$/);
+  });
+
+  it('names nothing so for an ordinary per-kg dose (1.5 mg/kg: 60–180 mg), nor for one that is no absolute dose either (10 mg/kg)', () => {
+    expect(dosed(0.0015)).toEqual([]);
+    // 0.4–1.2 g at adult weights, out above at every one; 10 mg as absolute ×1/10 the median: not this slip.
+    expect(dosed(0.01).filter((f) => f.severity === 'major' && /per-kg/.test(f.suspected_cause ?? ''))).toEqual([]);
+  });
+});
+
 describe('reference-range: the any-dose level pool (level-samples.ts)', () => {
   const unitFactor = (factor: number) => ({ kind: 'unit-factor' as const, factor, text: `×${factor}` });
   const verdict = (z: number, ...alternatives: RangeVerdict['alternatives']): RangeVerdict => ({ classification: 'slip', z, cause: alternatives[0] ?? null, alternatives });
