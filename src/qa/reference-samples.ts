@@ -418,6 +418,21 @@ function doseOf(info: SetInfo, substance: string | null): InterventionRecord | n
 }
 
 /**
+ * The first of several doses of the substance itself when they share one route and dosage form (all that a value
+ * pooled as it is takes of its dose: a CL, t½ or tmax of a loading and maintenance regimen); `several` when they
+ * differ or the doses are not the substance's own (two drugs, neither the measured one).
+ */
+function ownDosesAlike(info: SetInfo, substance: string | null): InterventionRecord | 'several' {
+  let first: InterventionRecord | null = null;
+  for (const d of info.dosings) {
+    if (!dosesItself(d.substance, substance)) continue;
+    if (first === null) first = d;
+    else if (d.route !== first.route || (d.form ?? null) !== (first.form ?? null) || d.route == null) return 'several';
+  }
+  return first ?? 'several';
+}
+
+/**
  * The dose a value is divided by: in grams for a subject (per-kg doses with the body weight), or, for a per-kg dose
  * of a subject without a curated weight, in g/kg (the value then goes to a stratum of its own, `… / (gram / kilogram)`,
  * pooled only with other per-kg doses: no weight is assumed). A reason when the dose is not an amount.
@@ -450,7 +465,10 @@ function placeOutput(molarMass: MolarMass, p: ParameterValue, info: SetInfo, b: 
   if (p.value === null || !(p.value > 0)) return p.value === null && o.unit ? REASONS.unit : REASONS.value;
   if (p.unit === null || p.factor === null) return REASONS.unit;
   if (endogenous) return beyondLivingLimits(b.substance, b.tissue, p.value, p.unit, b.molarMass) ? REASONS.living : sample(b, 'level', null, null, '', 'cmax', p.value, p.unit);
-  if (dose === 'several') return REASONS.dose;
+  // A value pooled as it is needs of its dose only the route (and a tmax the dosage form): several doses of the
+  // substance (a loading dose and maintenance doses) by one route and form give both.
+  const given = dose === 'several' ? (direct ? ownDosesAlike(info, b.substance) : null) : dose;
+  if (given === 'several' || given === null && dose === 'several') return REASONS.dose;
   if (direct) {
     let value = p.value;
     let unit = p.unit;
@@ -458,10 +476,10 @@ function placeOutput(molarMass: MolarMass, p: ParameterValue, info: SetInfo, b: 
       value *= p.bodyWeightKg;
       unit = unit.slice(0, -PER_KG.length);
     }
-    const extra = o.measurement_type === 'tmax' ? (dose?.form ?? '') : OVER_INTERVAL.has(o.measurement_type) ? intervalBin(o.time, o.time_unit) : '';
-    return sample(b, o.measurement_type, null, dose?.route ?? p.route, extra, direct, value, unit);
+    const extra = o.measurement_type === 'tmax' ? (given?.form ?? '') : OVER_INTERVAL.has(o.measurement_type) ? intervalBin(o.time, o.time_unit) : '';
+    return sample(b, o.measurement_type, null, given?.route ?? p.route, extra, direct, value, unit);
   }
-  if (dose === null) return REASONS.dose;
+  if (dose === null || dose === 'several') return REASONS.dose;
   const by = doseFor(molarMass, dose, p.bodyWeightKg, b.strata);
   if (typeof by === 'string') return by;
   const extra = OVER_INTERVAL.has(o.measurement_type) ? intervalBin(o.time, o.time_unit) : '';

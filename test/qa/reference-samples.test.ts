@@ -78,3 +78,28 @@ describe('reference-samples: a salt dosed as its base', () => {
     expect(sampleLabel(doseSample)).toBe('codeine phosphate dose (as codeine; oral, single dose)');
   });
 });
+
+describe('reference-samples: several doses of the substance', () => {
+  function placed(second: Partial<ReturnType<typeof oralDose>>, type: string, unit: string) {
+    // A loading dose of 100 mg and a maintenance dose of 50 mg, one arm.
+    const loading = { ...oralDose(study), substance: 'theophylline' };
+    const maintenance = { ...oralDose(study), pk: 2, substance: 'theophylline', value: 0.05, application: 'multiple dose', ...second };
+    const output = reportedOutput(study, { substance: 'theophylline', measurement_type: type, mean: 3, unit, intervention_pks: [1, 2] });
+    const tables = { studies: [], groups: [], individuals: [], interventions: [loading, maintenance], scatters: [], terms: [], outputs: [output], timecourses: [], info_nodes: [] };
+    const unplaced: Unplaced[] = [];
+    const samples = rangeSamples(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })), (u) => unplaced.push(u));
+    return { sample: samples.find((s) => s.record === 'output'), unplaced };
+  }
+
+  it('pools a clearance of a loading and maintenance regimen by one route as it is, under that route', () => {
+    const { sample } = placed({}, 'clearance', 'liter / hour');
+    expect(sample?.value).toBe(3);
+    expect(sample?.route).toBe('oral');
+    expect(sample?.dose).toBeNull();
+  });
+
+  it('leaves it unplaced when the doses differ in route (CL or CL/F?), and always a per-dose value (which dose?)', () => {
+    expect(placed({ route: 'iv' }, 'clearance', 'liter / hour').unplaced).toContainEqual({ record: 'output', pk: expect.any(Number), reason: REASONS.dose });
+    expect(placed({}, 'cmax', 'milligram / liter').unplaced).toContainEqual({ record: 'output', pk: expect.any(Number), reason: REASONS.dose });
+  });
+});
