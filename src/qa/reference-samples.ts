@@ -50,6 +50,8 @@ export interface Unplaced {
 const DIRECT: Record<string, SlipFamily> = {
   clearance: 'clearance', clearance_renal: 'clearance', clearance_unbound: 'clearance', clearance_intrinsic: 'clearance',
   clearance_intrinsic_unbound: 'clearance', vd: 'vd', vd_ss: 'vd', vd_unbound: 'vd', thalf: 'thalf', mrt: 'thalf', kel: 'kel', tmax: 'tmax',
+  // The absorption's own time scale, like tmax by dosage form (ABSORPTION): minutes read as hours slip them as they do a t½.
+  thalf_absorption: 'thalf', kabs: 'kel',
   // A fraction of the dose or of the drug in plasma is the substance's, whatever the dose (recovery: OVER_INTERVAL).
   recovery: 'fraction', fraction_unbound: 'fraction', bioavailability: 'fraction', fraction_absorbed: 'fraction',
 };
@@ -58,9 +60,11 @@ const DIRECT: Record<string, SlipFamily> = {
  * urine, faeces, bile) per dose is the fraction of the dose recovered there: an amount's slips are a concentration's
  * (prefix, decimal, molar, per-kg dose), none of time.
  */
-const PER_DOSE: Record<string, ReportedParameter> = { cmax: 'cmax', auc_end: 'auc_end', auc_inf: 'auc_inf', 'cumulative amount': 'cmax' };
+const PER_DOSE: Record<string, ReportedParameter> = { cmax: 'cmax', auc_end: 'auc_end', auc_inf: 'auc_inf', 'cumulative amount': 'cmax', amount: 'cmax' };
 /** Types over an interval from the dose (an AUC to t, an amount or fraction recovered by t): binned by its end (`intervalBin`). */
-const OVER_INTERVAL: ReadonlySet<string> = new Set(['auc_end', 'cumulative amount', 'recovery']);
+const OVER_INTERVAL: ReadonlySet<string> = new Set(['auc_end', 'cumulative amount', 'amount', 'recovery']);
+/** Types of the absorption, pooled by dosage form (a tablet's and a solution's differ by more than their spread). */
+const ABSORPTION: ReadonlySet<string> = new Set(['tmax', 'thalf_absorption', 'kabs']);
 
 export const REASONS = {
   type: 'no reference range for this measurement type',
@@ -476,7 +480,7 @@ function placeOutput(molarMass: MolarMass, p: ParameterValue, info: SetInfo, b: 
       value *= p.bodyWeightKg;
       unit = unit.slice(0, -PER_KG.length);
     }
-    const extra = o.measurement_type === 'tmax' ? (given?.form ?? '') : OVER_INTERVAL.has(o.measurement_type) ? intervalBin(o.time, o.time_unit) : '';
+    const extra = ABSORPTION.has(o.measurement_type) ? (given?.form ?? '') : OVER_INTERVAL.has(o.measurement_type) ? intervalBin(o.time, o.time_unit) : '';
     return sample(b, o.measurement_type, null, given?.route ?? p.route, extra, direct, value, unit);
   }
   if (dose === null || dose === 'several') return REASONS.dose;

@@ -103,3 +103,27 @@ describe('reference-samples: several doses of the substance', () => {
     expect(placed({}, 'cmax', 'milligram / liter').unplaced).toContainEqual({ record: 'output', pk: expect.any(Number), reason: REASONS.dose });
   });
 });
+
+describe('reference-samples: amounts excreted and the absorption', () => {
+  function sampleOf(fields: Parameters<typeof reportedOutput>[1]) {
+    const dose = { ...oralDose(study), substance: 'x', form: 'tablet' };
+    const output = reportedOutput(study, { substance: 'x', ...fields });
+    const tables = { studies: [], groups: [], individuals: [], interventions: [dose], scatters: [], terms: [], outputs: [output], timecourses: [], info_nodes: [] };
+    return rangeSamples(prepareContext(Dataset.fromTables(tables, { kind: 'export', location: 'test' })), () => {}).find((s) => s.record === 'output');
+  }
+
+  it('an amount excreted in 0–24 h per gram of dose (a fraction of it), binned by the interval end', () => {
+    // 20 mg in urine over 24 h after 100 mg: 0.02 g / 0.1 g = 0.2 per gram of dose; 24 h lies in the 2^5 h bin (log2 24 = 4.58).
+    const s = sampleOf({ measurement_type: 'amount', tissue: 'urine', mean: 0.02, unit: 'gram', time: 24, time_unit: 'hr' });
+    expect(s?.value).toBeCloseTo(0.2, 12);
+    expect(s?.unit).toBe('gram / gram');
+    expect(s?.extra).toBe('0-2^5h');
+  });
+
+  it('an absorption half-life and rate pooled as they are, by dosage form (as tmax)', () => {
+    const half = sampleOf({ measurement_type: 'thalf_absorption', mean: 0.5, unit: 'hour' });
+    expect([half?.value, half?.unit, half?.extra, half?.family]).toEqual([0.5, 'hour', 'tablet', 'thalf']);
+    const rate = sampleOf({ measurement_type: 'kabs', mean: 1.4, unit: '1 / hour' });
+    expect([rate?.extra, rate?.family]).toEqual(['tablet', 'kel']);
+  });
+});
