@@ -27,12 +27,27 @@ import { Numbering, Slots, type KeyPart } from './study-ids.js';
 import type { ReportedParameter } from './tolerances.js';
 import { isDose } from './dose-units.js';
 
-/** `other`: a measurement type that is no PK parameter (a renal clearance, an amount excreted), known by its unit only. */
-export type ItemMeasure = ReportedParameter | 'mrt' | 'curve' | 'other';
+/** `other`: a measurement type that is no PK parameter (an amount excreted, a metabolic ratio), known by its unit only. */
+export type ItemMeasure = ReportedParameter | keyof typeof PARTIAL_PARAMETERS | 'mrt' | 'curve' | 'other';
+
+/**
+ * PK parameters of one route of elimination or of the unbound drug, each pooled with its own kind only (a CLr with
+ * CLr) and slipping as the parameter it is a part of: like a CL or V they do not scale with the dose, so arms of
+ * other doses and a pair of arms judge them as they judge a CL.
+ */
+const PARTIAL_PARAMETERS = {
+  clearance_renal: 'clearance', clearance_unbound: 'clearance', clearance_intrinsic: 'clearance', clearance_intrinsic_unbound: 'clearance', vd_unbound: 'vd',
+} as const satisfies Record<string, ReportedParameter>;
+
+/** The slip family of a parameter item: an MRT slips like a t½, a partial parameter like its whole. */
+function parameterFamily(measure: ItemMeasure): SlipFamily {
+  if (measure === 'mrt') return 'thalf';
+  return (PARTIAL_PARAMETERS as Record<string, ReportedParameter>)[measure] ?? (measure as ReportedParameter);
+}
 
 /** Measures divided by the dose before comparing (exposure ∝ dose). */
 export const EXPOSURE: ReadonlySet<ItemMeasure> = new Set(['cmax', 'auc_end', 'auc_inf', 'curve']);
-const PARAMETERS: ReadonlySet<string> = new Set(['cmax', 'auc_end', 'auc_inf', 'clearance', 'vd', 'vd_ss', 'thalf', 'kel', 'tmax', 'mrt']);
+const PARAMETERS: ReadonlySet<string> = new Set(['cmax', 'auc_end', 'auc_inf', 'clearance', 'vd', 'vd_ss', 'thalf', 'kel', 'tmax', 'mrt', ...Object.keys(PARTIAL_PARAMETERS)]);
 
 export interface ArmDose {
   /** The dosing intervention's pk. */
@@ -350,12 +365,18 @@ export function studyItems(ctx: QaContext): StudyItems {
     const normalised = EXPOSURE.has(measure) && setting.dose !== null;
     const raw = Math.log(p.value);
     const base = bases.of(baseParts(o.study_sid, p.source, o.substance, o.tissue, measure, p.unit, intervalOf(o, measure)));
+    // A partial parameter within its population only: end-stage renal disease takes a renal clearance ×1/100 of the
+    // healthy arms' (Guay1988's hemodialysis patients), beyond any slip factor.
+    const partial = measure in PARTIAL_PARAMETERS;
+    const population = partial ? marksOf(o) : '';
+    const condition = partial ? conditions.of([setting.condition, population]) : setting.condition;
+    const wider = partial ? setting.wider.map((w) => conditions.of([w, population])) : setting.wider;
     // The fields in the order of the other two item literals (otherItem, curves): one hidden class for every item,
     // so the pool statistics that read them stay monomorphic.
     items.push({
-      arm: p.key, record, measure, source: p.source, type: measure, family: measure === 'mrt' ? 'thalf' : (measure as ReportedParameter),
-      pool: poolOf(base, setting.condition), base, kind: o.individual_pk === null ? 'group' : 'individual',
-      wider: setting.wider, slot: slots.ofValue(o.pk, measure, record),
+      arm: p.key, record, measure, source: p.source, type: measure, family: parameterFamily(measure),
+      pool: poolOf(base, condition), base, kind: o.individual_pk === null ? 'group' : 'individual',
+      wider, slot: slots.ofValue(o.pk, measure, record),
       study_sid: o.study_sid, study_name: o.study_name, subject: p.subject,
       log: normalised ? raw - Math.log((setting.dose as ArmDose).value) : raw, rawLog: normalised ? raw : null,
       value: p.value, unit: p.unit, dose: setting.dose, bodyWeightKg: p.bodyWeightKg, output: o, timecourse: null, profile: null,

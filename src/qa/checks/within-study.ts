@@ -95,6 +95,7 @@ const TIME_MEASURES: ReadonlySet<ItemMeasure> = new Set(['thalf', 'kel', 'tmax',
 /** +1 when biology (slower elimination, higher bioavailability) raises it with exposure, −1 when it lowers it, 0 when unrelated. */
 const DIRECTION: Record<ItemMeasure, number> = {
   cmax: 1, auc_end: 1, auc_inf: 1, curve: 1, thalf: 1, mrt: 1, kel: -1, clearance: -1, vd: 0, vd_ss: 0, tmax: 0, other: 0,
+  clearance_renal: -1, clearance_unbound: -1, clearance_intrinsic: -1, clearance_intrinsic_unbound: -1, vd_unbound: 0,
 };
 
 /**
@@ -115,6 +116,9 @@ const CORROBORATING: Record<ItemMeasure, readonly ItemMeasure[]> = {
   tmax: ['curve', 'cmax'],
   // Not a PK parameter: nothing of its arm tells a slip from biology (only BIG_FACTOR is major).
   other: [],
+  // One route's or the unbound drug's share: the kidney or the binding moves it while the rest of the arm stays in
+  // line (a renal impairment lowers a hepatically cleared drug's CLr, not its CL), so again only BIG_FACTOR.
+  clearance_renal: [], clearance_unbound: [], clearance_intrinsic: [], clearance_intrinsic_unbound: [], vd_unbound: [],
 };
 
 /** The molar mass (g/mol) of an item's substance, when known: molar ↔ mass slips need it. */

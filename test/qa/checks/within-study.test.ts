@@ -297,17 +297,18 @@ describe('within-study: the arm’s own PK identities', () => {
 
 
 describe('within-study: measurement types that are no PK parameter', () => {
-  const renal = (group: number, intervention: number, value: number) => ({ ...output(group, intervention, 'clearance_renal', 'liter / hour', value), tissue: 'urine' });
+  // A urine flow: no PK parameter, known by its unit (volume per time) only.
+  const renal = (group: number, intervention: number, value: number) => ({ ...output(group, intervention, 'urinary volume rate', 'liter / hour', value), tissue: 'urine' });
 
-  it('names a renal clearance ×1000 among four groups of one dose, by its unit (volume per time)', () => {
+  it('names a urine flow ×1000 among four groups of one dose, by its unit (volume per time)', () => {
     const values = [renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 1, 1.2), renal(4, 1, 1600)];
     const findings = run(values, [dosing(1, 0.1)]);
     expect(findings).toHaveLength(1);
-    expect(findings[0]).toMatchObject({ severity: 'major', culprit: 'output', output_pk: values[3].pk, measurement_type: 'clearance_renal', details: { factor: 1000 } });
+    expect(findings[0]).toMatchObject({ severity: 'major', culprit: 'output', output_pk: values[3].pk, measurement_type: 'urinary volume rate', details: { factor: 1000 } });
     expect(findings[0].ratio).toBeCloseTo(1600 / 1.5, 6); // median(1.5, 1.8, 1.2) = 1.5
   });
 
-  it('names the other factors about as near the deviation after the nearest: a renal clearance ×20.7 is ×24 or ×1000/60', () => {
+  it('names the other factors about as near the deviation after the nearest: a flow ×20.7 is ×24 or ×1000/60', () => {
     const values = [renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 1, 1.2), renal(4, 1, 31)];
     const [f] = run(values, [dosing(1, 0.1)]);
     // 31/1.5 = 20.7: ln(24/20.7) = 0.15 and ln(20.7/16.7) = 0.21, both within ALTERNATIVE_DISTANCE (ln 1.25 = 0.22).
@@ -357,6 +358,24 @@ describe('within-study: measurement types that are no PK parameter', () => {
     const thalf = [1, 2, 3].map((g) => output(g, 1, 'thalf', 'hour', [4, 4.4, 10][g - 1]));
     const unusual = run([...groups, ...thalf, ...others.map((x) => x.o)], [dosing(1, 0.1), ...others.map((x) => x.d)]).filter((f) => f.measurement_type === 'cmax');
     expect(unusual).toMatchObject([{ severity: 'minor', output_pk: groups[2].pk }]);
+  });
+});
+
+describe('within-study: a renal or unbound clearance, a PK parameter of one route', () => {
+  const renal = (group: number, intervention: number, value: number) => output(group, intervention, 'clearance_renal', 'liter / hour', value);
+
+  it('is pooled across doses, as a CL is (it does not scale with the dose): a CLr ×60 of another dose is major', () => {
+    const values = [renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 2, 1.2), renal(4, 2, 90)];
+    const findings = run(values, [dosing(1, 0.1), dosing(2, 0.2)]);
+    expect(findings).toMatchObject([{ severity: 'major', culprit: 'output', output_pk: values[3].pk, measurement_type: 'clearance_renal', details: { factor: 60 } }]);
+    // 90 / median(1.5, 1.8, 1.2) = 60
+    expect(findings[0].ratio).toBeCloseTo(60, 6);
+  });
+
+  it('only within its population: an end-stage renal disease group at ×1/100 of the healthy groups is no slip', () => {
+    const values = [renal(1, 1, 1.5), renal(2, 1, 1.8), renal(3, 1, 1.2), renal(4, 1, 0.015)];
+    const groups = [group(1), group(2), group(3), group(4, 'renal disease (end-stage)')];
+    expect(run(values, [dosing(1, 0.1)], [], groups)).toEqual([]);
   });
 });
 
