@@ -33,7 +33,16 @@
  * - fe-ae-dose    fe = Ae / dose: a fraction of the dose excreted and the amount excreted over the same collection
  *                 period (both at one time, or neither timed) of the dosed substance (PK-DB's pairs on the shared export
  *                 agree within 1 %).
+ * - thalf-abs-kabs t½abs = ln 2 / ka.
+ * - abs-thalf     t½abs ≤ t½ after an extravascular dose: the terminal phase is the slower of absorption and
+ *                 elimination (flip-flop: absorption), so absorption cannot be slower than it. A bound, r = t½abs/t½ ≤
+ *                 1.5; on the shared export the 43 keys with both lie at 0.008–0.92 but for one study's (PKDB00147)
+ *                 t½ and t½abs exchanged (r 4–27, the ka beside them agreeing with the t½abs the t½ holds).
+ * - kel-kabs      kel ≤ ka, the same bound in rates.
  * - same-value    a value stated per kg and absolute: X = X/kg · body weight.
+ *
+ * Two values of one unit exchanged (a t½ curated as the absorption's and the reverse) break identities that no single
+ * value explains; `explain` then tries each such exchange and names it when it makes every identity hold.
  *
  * Tolerances (the heart of the check: reported values are mostly means of
  * individual parameters, and mean CL ≠ dose / mean AUC by Jensen's inequality,
@@ -56,7 +65,7 @@ export const RENAL_BAND: readonly [number, number] = [1 / 2, 2];
 
 export type Slot =
   | 'clearance' | 'clearance_renal' | 'recovery' | 'auc_inf' | 'cmax' | 'thalf' | 'kel' | 'vd' | 'vd_ss' | 'mrt' | 'dose'
-  | 'clearance_unbound' | 'vd_unbound' | 'fraction_unbound' | 'aumc_inf' | 'amount';
+  | 'clearance_unbound' | 'vd_unbound' | 'fraction_unbound' | 'aumc_inf' | 'amount' | 'thalf_absorption' | 'kabs';
 
 /** Slots whose recomputation from a curve divides the dose (CL = dose/AUC, V = CL/λz): see `explain`. */
 const DOSE_DIVIDED: ReadonlySet<Slot> = new Set(['clearance', 'vd', 'vd_ss']);
@@ -150,6 +159,18 @@ export const IDENTITIES: readonly Identity[] = [
     code: 'identity/fe-ae-dose', formula: 'fe = Ae / dose (over one collection period)', kind: 'equality', lhs: 'recovery',
     terms: [{ slot: 'recovery', power: 1 }, { slot: 'dose', power: 1 }, { slot: 'amount', power: -1 }], constant: 1, band: () => equal,
     sameTime: ['recovery', 'amount'],
+  },
+  {
+    code: 'identity/thalf-abs-kabs', formula: 't½abs = ln 2 / ka', kind: 'equality', lhs: 'thalf_absorption',
+    terms: [{ slot: 'thalf_absorption', power: 1 }, { slot: 'kabs', power: 1 }], constant: 1 / LN2, band: () => equal,
+  },
+  {
+    code: 'identity/abs-thalf', formula: 't½abs ≤ t½ (extravascular: the terminal phase is the slower of absorption and elimination)', kind: 'bound', lhs: 'thalf_absorption',
+    terms: [{ slot: 'thalf_absorption', power: 1 }, { slot: 'thalf', power: -1 }], constant: 1, band: (route) => (route === 'extravascular' ? [0, AGREE] : null),
+  },
+  {
+    code: 'identity/kel-kabs', formula: 'kel ≤ ka (extravascular: the terminal phase is the slower of absorption and elimination)', kind: 'bound', lhs: 'kabs',
+    terms: [{ slot: 'kel', power: 1 }, { slot: 'kabs', power: -1 }], constant: 1, band: (route) => (route === 'extravascular' ? [0, AGREE] : null),
   },
   {
     code: 'identity/clr-cl', formula: 'CLr ≤ CL', kind: 'bound', lhs: 'clearance_renal',
@@ -252,11 +273,63 @@ export interface Candidate {
 }
 
 export interface Explanation {
-  /** `odd-one-out`: one value explains it all; `ambiguous`: several could; `unexplained`: no single value can. */
-  kind: 'odd-one-out' | 'ambiguous' | 'unexplained';
+  /**
+   * `odd-one-out`: one value explains it all; `ambiguous`: several could; `swap`: no single value can, but two values
+   * of one unit exchanged can (`swapped`); `unexplained`: neither.
+   */
+  kind: 'odd-one-out' | 'ambiguous' | 'swap' | 'unexplained';
   candidates: Candidate[];
   disagreeing: Instance[];
   agreeing: Instance[];
+  swapped?: readonly [IdentityNode, IdentityNode];
+}
+
+/** Slots whose values share a unit and meaning close enough to be curated one for the other. */
+const EXCHANGEABLE: readonly (readonly Slot[])[] = [
+  ['thalf', 'thalf_absorption', 'mrt'],
+  ['kel', 'kabs'],
+  ['clearance', 'clearance_renal', 'clearance_unbound'],
+  ['vd', 'vd_ss', 'vd_unbound'],
+];
+
+/** The residual of an instance with two nodes' values exchanged (r × (b/a)^pa × (a/b)^pb). */
+function swappedResidual(inst: Instance, a: IdentityNode, b: IdentityNode): number {
+  let r = inst.residual;
+  const ia = inst.nodes.indexOf(a);
+  const ib = inst.nodes.indexOf(b);
+  if (ia >= 0) r *= (b.value / a.value) ** inst.powers[ia];
+  if (ib >= 0) r *= (a.value / b.value) ** inst.powers[ib];
+  return r;
+}
+
+/**
+ * Two values of exchangeable slots, of one kind (absolute or per kg), neither anchored, whose exchange makes every
+ * identity hold — at least two of them broken before and at least one equality among them (a bound alone can be
+ * met by many exchanges). Only one such pair, else none.
+ */
+function exchangedPair(nodes: readonly IdentityNode[], instances: readonly Instance[]): readonly [IdentityNode, IdentityNode] | null {
+  let found: readonly [IdentityNode, IdentityNode] | null = null;
+  for (const group of EXCHANGEABLE) {
+    const members = nodes.filter((n) => group.includes(n.slot) && !n.anchored);
+    for (let i = 0; i < members.length; i++) {
+      for (let j = i + 1; j < members.length; j++) {
+        const a = members[i];
+        const b = members[j];
+        if (a.slot === b.slot || a.kgPower !== b.kgPower) continue;
+        const touched = instances.filter((inst) => inst.nodes.includes(a) || inst.nodes.includes(b));
+        const broken = touched.filter((inst) => !inst.agrees);
+        if (broken.length < 2 || !broken.some((inst) => inst.identity.kind === 'equality')) continue;
+        const holds = touched.every((inst) => {
+          const r = swappedResidual(inst, a, b);
+          return r >= inst.band[0] && r <= inst.band[1];
+        });
+        if (!holds || instances.some((inst) => !inst.agrees && !touched.includes(inst))) continue;
+        if (found) return null;
+        found = [a, b];
+      }
+    }
+  }
+  return found;
 }
 
 /** Factors g such that dividing the node by g puts the instance's residual inside its band: r/g^p ∈ band. */
@@ -324,6 +397,10 @@ export function explain(instances: readonly Instance[]): Explanation | null {
   const doseCandidate = candidates.some((c) => c.node.slot === 'dose');
   const suspects = candidates.filter((c) => c.node.suspect && !(doseCandidate && DOSE_DIVIDED.has(c.node.slot)));
   if (candidates.length > 1 && suspects.length === 1) candidates = suspects;
+  if (candidates.length === 0) {
+    const swapped = exchangedPair([...new Set(instances.flatMap((i) => i.nodes))], instances);
+    if (swapped) return { kind: 'swap', candidates, disagreeing, agreeing, swapped };
+  }
   const kind = candidates.length === 1 ? 'odd-one-out' : candidates.length > 1 ? 'ambiguous' : 'unexplained';
   return { kind, candidates, disagreeing, agreeing };
 }

@@ -29,6 +29,9 @@ export const PREFIXABLE: ReadonlySet<Slot> = new Set(['clearance', 'clearance_re
 export function slipQuantity(slot: Slot): SlipQuantity | null {
   if (slot === 'clearance_renal' || slot === 'clearance_unbound') return 'clearance';
   if (slot === 'vd_unbound') return 'vd';
+  // An absorption's half-life and rate slip as the elimination's do (minutes vs hours, a decimal point).
+  if (slot === 'thalf_absorption') return 'thalf';
+  if (slot === 'kabs') return 'kel';
   if (slot === 'fraction_unbound') return 'fraction';
   // An AUMC (g·h²/L) slips by the prefixes and decimals of an AUC (its h² slips are no factor of causes.ts).
   if (slot === 'aumc_inf') return 'auc_inf';

@@ -151,3 +151,17 @@ describe('identities: MRT = AUMC∞ / AUC∞', () => {
     expect(explanation?.candidates[0].factor).toBeCloseTo(1 / 60, 9);
   });
 });
+
+describe('identities: two values exchanged', () => {
+  it('names a t½ and an absorption t½ curated one for the other when the exchange makes every identity hold', () => {
+    // kel 0.35/h (t½ 1.98 h) and ka 4.6/h (t½abs 0.151 h), curated t½ 0.2 h and t½abs 2 h: exchanged, t½ = ln 2/kel
+    // r = 2 · 0.35 / 0.693 = 1.01, t½abs = ln 2/ka r = 0.2 · 4.6 / 0.693 = 1.33, t½abs/t½ = 0.1: all hold.
+    const nodes = [node('thalf', 0.2), node('thalf_absorption', 2), node('kel', 0.35), node('kabs', 4.6)];
+    const e = explain(instancesOf(nodes, 'extravascular', null));
+    expect(e?.kind).toBe('swap');
+    expect(e?.swapped?.map((n) => n.slot)).toEqual(['thalf', 'thalf_absorption']);
+    // With a ka that disagrees with either t½abs (1 /h: t½abs 0.69 h), no exchange makes everything hold.
+    const none = explain(instancesOf([node('thalf', 0.2), node('thalf_absorption', 2), node('kel', 0.35), node('kabs', 1)], 'extravascular', null));
+    expect(none?.kind).not.toBe('swap');
+  });
+});

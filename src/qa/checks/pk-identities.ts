@@ -55,13 +55,15 @@ const SLOT_UNITS: Record<Exclude<Slot, 'dose'>, { absolute: string; perKg?: stri
   fraction_unbound: { absolute: 'dimensionless' },
   aumc_inf: { absolute: 'gram * hour ** 2 / liter' },
   amount: { absolute: 'gram', perKg: 'gram / kilogram' },
+  thalf_absorption: { absolute: 'hour' },
+  kabs: { absolute: '1 / hour' },
 };
 const LABEL: Record<Slot, string> = {
   clearance: 'CL', clearance_renal: 'CLr', recovery: 'fe', vd: 'Vz', vd_ss: 'Vss', auc_inf: 'AUC∞', cmax: 'Cmax', thalf: 't½', kel: 'kel', mrt: 'MRT', dose: 'dose',
-  clearance_unbound: 'CLu', vd_unbound: 'Vu', fraction_unbound: 'fu', aumc_inf: 'AUMC∞', amount: 'Ae',
+  clearance_unbound: 'CLu', vd_unbound: 'Vu', fraction_unbound: 'fu', aumc_inf: 'AUMC∞', amount: 'Ae', thalf_absorption: 't½abs', kabs: 'ka',
 };
 /** Which value a finding names first when several could be the culprit. */
-const SLOT_ORDER: readonly Slot[] = ['clearance', 'clearance_renal', 'vd', 'vd_ss', 'auc_inf', 'thalf', 'kel', 'mrt', 'cmax', 'recovery', 'amount', 'clearance_unbound', 'vd_unbound', 'fraction_unbound', 'aumc_inf', 'dose'];
+const SLOT_ORDER: readonly Slot[] = ['clearance', 'clearance_renal', 'vd', 'vd_ss', 'auc_inf', 'thalf', 'kel', 'mrt', 'cmax', 'recovery', 'amount', 'clearance_unbound', 'vd_unbound', 'fraction_unbound', 'aumc_inf', 'thalf_absorption', 'kabs', 'dose'];
 
 /** Measurement types read under another slot's name: an amount excreted (urine, faeces, bile) is Ae. */
 const SLOT_OF_TYPE: Readonly<Record<string, Slot>> = { 'cumulative amount': 'amount', amount: 'amount' };
@@ -248,6 +250,24 @@ export function keyFindings(a: KeyAnalysis, backs: ReferenceBacking = () => null
           candidates: others.map((r) => ({ slot: r.c.node.slot, output_pk: (r.c.node as KeyNode).parameter?.output.pk ?? null, intervention_pk: (r.c.node as KeyNode).dosing?.pk ?? null, factor: r.c.factor })),
           cause_kinds: causes.map((k) => k.kind),
           cause_factors: causes.map((k) => k.factor),
+        },
+      }),
+    ];
+  }
+  if (e.kind === 'swap' && e.swapped) {
+    const [x, y] = e.swapped as readonly [KeyNode, KeyNode];
+    // The one SLOT_ORDER puts first is named; the other is the finding's partner.
+    const [first, second] = SLOT_ORDER.indexOf(x.slot) <= SLOT_ORDER.indexOf(y.slot) ? [x, y] : [y, x];
+    const exchanged = `${LABEL[first.slot]} ${fmt(first.value)} ${first.unit} and ${LABEL[second.slot]} ${fmt(second.value)} ${second.unit} exchanged`;
+    return [
+      outputFinding(a, first, check, {
+        severity: 'major', recomputed: second.value, recomputed_unit: first.unit, ratio: first.value / second.value,
+        suspected_cause: `swap: ${exchanged} (every identity holds with them exchanged)`, culprit: 'output',
+        message: `${exchanged}: ${disagreeing}`,
+        details: {
+          rule: 'swap', agreeing, disagreeing: instanceDetails(e.disagreeing),
+          swapped_with: { slot: second.slot, output_pk: second.parameter?.output.pk ?? null },
+          cause_kinds: ['swap'], cause_factors: [],
         },
       }),
     ];
