@@ -171,25 +171,15 @@ function unweighedJudgments(
   ownCurve: ReadonlyMap<number, Comparison>,
 ): UnweighedJudgment[] {
   const judgments: UnweighedJudgment[] = [];
-  const references = new Map<string, { loso: Map<string, Reference | null>; all: Reference | null }>();
+  const absolute = absoluteReferences(byStratum);
   for (const [stratum, list] of byStratum) {
-    const fields = stratum.split(STRATUM_SEPARATOR);
-    const perKg = fields[STRATUM_UNIT_FIELD];
-    const absoluteOf = absoluteUnit(perKg);
-    if (absoluteOf === null || list[0].record === 'dosing') continue;
-    const { unit, kgPower, pool } = absoluteOf;
-    fields[STRATUM_UNIT_FIELD] = unit;
-    const absolute = fields.join(STRATUM_SEPARATOR);
-    const others = byStratum.get(absolute);
-    if (!others) continue;
-    let refs = references.get(absolute);
-    if (!refs) {
-      const arms = armValues(others.map((o) => ({ study: o.study, arm: o.arm, log: Math.log(o.value) })));
-      references.set(absolute, (refs = { loso: leaveOneStudyOut(arms), all: robustReference(arms) }));
-    }
+    if (list[0].record === 'dosing') continue;
+    const found = absolute(stratum);
+    if (found === null) continue;
+    const { unit, kgPower, pool } = found.absoluteOf;
     for (const s of list) {
       if (!judged(s) || (kgPower === -1 && s.dose === null) || !ctx.mayBeAdultHuman(subjectFields(s.subject))) continue;
-      const ref = refs.loso.has(s.study) ? (refs.loso.get(s.study) ?? null) : refs.all;
+      const ref = found.refOf(s.study);
       if (ref === null) continue;
       const typical = { ...s, value: s.value * TYPICAL_ADULT_KG ** kgPower, unit };
       judgments.push({ sample: typical, ref, verdict: ownCurveAllows(adultWeightVerdict(s, ref, kgPower), s, ownCurve, 'inside'), pool, kgPower });
@@ -208,27 +198,46 @@ function unweighedJudgments(
 function perKgDoseJudgments(ctx: QaContext, byStratum: ReadonlyMap<string, readonly RangeSample[]>, judged: (s: RangeSample) => boolean): RangeJudgment[] {
   const judgments: RangeJudgment[] = [];
   let adults: ReadonlyMap<number, boolean> | undefined;
+  const absolute = absoluteReferences(byStratum);
   for (const [stratum, list] of byStratum) {
-    if (list[0].record !== 'dosing') continue;
-    const fields = stratum.split(STRATUM_SEPARATOR);
-    const absoluteOf = absoluteUnit(fields[STRATUM_UNIT_FIELD]);
-    if (absoluteOf === null || absoluteOf.kgPower !== 1) continue;
-    fields[STRATUM_UNIT_FIELD] = absoluteOf.unit;
-    const others = byStratum.get(fields.join(STRATUM_SEPARATOR));
-    if (!others || !list.some(judged)) continue;
-    const arms = armValues(others.map((o) => ({ study: o.study, arm: o.arm, log: Math.log(o.value) })));
-    const loso = leaveOneStudyOut(arms);
-    const all = robustReference(arms);
+    if (list[0].record !== 'dosing' || !list.some(judged)) continue;
+    const found = absolute(stratum);
+    if (found === null || found.absoluteOf.kgPower !== 1) continue;
     adults ??= adultDoses(ctx);
     for (const s of list) {
       if (!judged(s) || adults.get(s.pk) !== true) continue;
-      const ref = loso.has(s.study) ? (loso.get(s.study) ?? null) : all;
+      const ref = found.refOf(s.study);
       if (ref === null) continue;
-      const typical = { ...s, value: s.value * TYPICAL_ADULT_KG, unit: absoluteOf.unit };
+      const typical = { ...s, value: s.value * TYPICAL_ADULT_KG, unit: found.absoluteOf.unit };
       judgments.push({ sample: typical, ref, verdict: perKgDoseVerdict(s, ref), pool: UNWEIGHED });
     }
   }
   return judgments;
+}
+
+/**
+ * For a per-kg stratum, its absolute counterpart (absoluteUnit) and the reference of the absolute stratum's values for
+ * a study: without the study's own values (leave-one-study-out), or all of them for a study that has none there; null
+ * for a stratum that is not per kg or has no absolute counterpart. References built once per absolute stratum.
+ */
+function absoluteReferences(byStratum: ReadonlyMap<string, readonly RangeSample[]>) {
+  const built = new Map<string, { loso: Map<string, Reference | null>; all: Reference | null }>();
+  return (stratum: string): { absoluteOf: NonNullable<ReturnType<typeof absoluteUnit>>; refOf: (study: string) => Reference | null } | null => {
+    const fields = stratum.split(STRATUM_SEPARATOR);
+    const absoluteOf = absoluteUnit(fields[STRATUM_UNIT_FIELD]);
+    if (absoluteOf === null) return null;
+    fields[STRATUM_UNIT_FIELD] = absoluteOf.unit;
+    const key = fields.join(STRATUM_SEPARATOR);
+    const others = byStratum.get(key);
+    if (!others) return null;
+    let refs = built.get(key);
+    if (!refs) {
+      const arms = armValues(others.map((o) => ({ study: o.study, arm: o.arm, log: Math.log(o.value) })));
+      built.set(key, (refs = { loso: leaveOneStudyOut(arms), all: robustReference(arms) }));
+    }
+    const { loso, all } = refs;
+    return { absoluteOf, refOf: (study) => (loso.has(study) ? (loso.get(study) ?? null) : all) };
+  };
 }
 
 /** Whether every subject given a dosing (by its outputs and timecourses) may be an adult human; absent when none is known. */

@@ -469,11 +469,11 @@ function placeOutput(molarMass: MolarMass, p: ParameterValue, info: SetInfo, b: 
   if (p.value === null || !(p.value > 0)) return p.value === null && o.unit ? REASONS.unit : REASONS.value;
   if (p.unit === null || p.factor === null) return REASONS.unit;
   if (endogenous) return beyondLivingLimits(b.substance, b.tissue, p.value, p.unit, b.molarMass) ? REASONS.living : sample(b, 'level', null, null, '', 'cmax', p.value, p.unit);
-  // A value pooled as it is needs of its dose only the route (and a tmax the dosage form): several doses of the
-  // substance (a loading dose and maintenance doses) by one route and form give both.
-  const given = dose === 'several' ? (direct ? ownDosesAlike(info, b.substance) : null) : dose;
-  if (given === 'several' || given === null && dose === 'several') return REASONS.dose;
   if (direct) {
+    // A value pooled as it is needs of its dose only the route (and a tmax the dosage form): several doses of the
+    // substance (a loading dose and maintenance doses) by one route and form give both.
+    const given = dose === 'several' ? ownDosesAlike(info, b.substance) : dose;
+    if (given === 'several') return REASONS.dose;
     let value = p.value;
     let unit = p.unit;
     if (unit.endsWith(PER_KG) && p.bodyWeightKg !== null && p.bodyWeightKg > 0) {
